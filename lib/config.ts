@@ -1,0 +1,78 @@
+// Configuration: every environment variable labld reads, with its default and meaning.
+// The README's configuration table lists exactly these (a test checks it).
+
+export interface Setting {
+  name: string;
+  default: string;
+  description: string;
+}
+
+export const settings = [
+  { name: 'PORT', default: '8000', description: 'HTTP port of `labld start` and of `labld serve`' },
+  { name: 'HOST', default: '127.0.0.1', description: 'interface to listen on (`0.0.0.0` in containers)' },
+  { name: 'LABLD_DATA', default: './data', description: 'data directory: bus log, uploads, stores' },
+  { name: 'LABLD_TRANSPORT', default: 'embedded', description: 'bus transport: `embedded` or `kafka`' },
+  {
+    name: 'KAFKA_BROKERS',
+    default: '127.0.0.1:9092',
+    description: 'Kafka bootstrap servers, comma-separated',
+  },
+  { name: 'LABLD_TOPICS', default: './topics.yaml', description: 'topic catalogue file' },
+  {
+    name: 'LABLD_LOG_LEVEL',
+    default: 'info',
+    description: 'log level: fatal, error, warn, info, debug, trace',
+  },
+  {
+    name: 'LABLD_REQUEST_TIMEOUT_MS',
+    default: '60000',
+    description: 'how long a gateway waits for a reply before answering 504',
+  },
+  { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
+  { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
+  {
+    name: 'LABLD_FETCH_ALLOW',
+    default: '',
+    description: 'hosts or CIDRs the guarded fetch may reach although private or loopback, comma-separated',
+  },
+  { name: 'LABLD_FETCH_TIMEOUT_MS', default: '30000', description: 'guarded fetch: total time limit' },
+  {
+    name: 'LABLD_FETCH_CONNECT_TIMEOUT_MS',
+    default: '5000',
+    description: 'guarded fetch: connection time limit',
+  },
+  { name: 'LABLD_FETCH_MAX_BYTES', default: '1073741824', description: 'guarded fetch: largest body read' },
+  { name: 'LABLD_FETCH_MAX_REDIRECTS', default: '5', description: 'guarded fetch: redirects followed' },
+  {
+    name: 'LABLD_BUS_FSYNC',
+    default: 'false',
+    description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',
+  },
+] as const satisfies readonly Setting[];
+
+export type SettingName = (typeof settings)[number]['name'];
+
+/** The value of a setting: the environment's, else the documented default. */
+export function setting(name: SettingName, env: NodeJS.ProcessEnv = process.env): string {
+  const value = env[name];
+  if (value !== undefined && value !== '') return value;
+  return settings.find((s) => s.name === name)!.default;
+}
+
+export function intSetting(name: SettingName, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = setting(name, env);
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** Sizes such as `10mb`, `1gb` or a plain byte count. */
+export function byteSetting(name: SettingName, env: NodeJS.ProcessEnv = process.env): number {
+  const raw = setting(name, env).trim().toLowerCase();
+  const match = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/.exec(raw);
+  if (!match) throw new Error(`${name} must be a size like 10mb, got ${JSON.stringify(raw)}`);
+  const unit = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 }[(match[2] ?? 'b') as 'b'];
+  return Math.floor(Number(match[1]) * unit);
+}

@@ -1,0 +1,26 @@
+// Errors that carry an HTTP meaning. Domain code throws them; gateways turn them into
+// `{"detail": …}` with the status; the bus sends them back as error replies without retrying
+// (a bad request stays bad however often it is tried).
+
+export class ClientError extends Error {
+  readonly status: number;
+  readonly field: string | undefined;
+
+  constructor(status: number, detail: string, field?: string) {
+    super(detail);
+    this.name = 'ClientError';
+    this.status = status;
+    this.field = field;
+  }
+}
+
+export class TimeoutError extends Error {
+  constructor(detail: string) {
+    super(detail);
+    this.name = 'TimeoutError';
+  }
+}
+
+export function isClientError(error: unknown): error is ClientError {
+  return error instanceof ClientError;
+}

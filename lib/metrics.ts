@@ -1,0 +1,39 @@
+// Prometheus metrics of this process, one registry, exported at /metrics by every gateway.
+import { Registry, Counter, Histogram, Gauge, collectDefaultMetrics } from 'prom-client';
+
+export const registry = new Registry();
+collectDefaultMetrics({ register: registry, prefix: 'labld_' });
+
+export const httpRequests = new Histogram({
+  name: 'labld_http_request_seconds',
+  help: 'HTTP request latency by service, method, route and status',
+  labelNames: ['service', 'method', 'route', 'status'] as const,
+  registers: [registry],
+});
+
+export const busHandled = new Histogram({
+  name: 'labld_bus_handle_seconds',
+  help: 'time a consumer took to handle one message, by topic, group and outcome',
+  labelNames: ['topic', 'group', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const busDeadLettered = new Counter({
+  name: 'labld_bus_dead_lettered_total',
+  help: 'messages sent to a dead-letter topic',
+  labelNames: ['topic', 'group'] as const,
+  registers: [registry],
+});
+
+export const busLateReplies = new Counter({
+  name: 'labld_bus_late_replies_total',
+  help: 'replies that arrived after their request had timed out (dropped)',
+  registers: [registry],
+});
+
+export const busLag = new Gauge({
+  name: 'labld_bus_consumer_lag',
+  help: 'messages not yet committed, by topic, group and partition',
+  labelNames: ['topic', 'group', 'partition'] as const,
+  registers: [registry],
+});
