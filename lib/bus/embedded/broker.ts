@@ -65,6 +65,7 @@ export class EmbeddedBroker {
     if (!entry || --entry.users > 0) return;
     open.delete(this.dir);
     for (const topic of this.#topics.values()) for (const log of topic.logs) log.close();
+    this.#offsets.close();
     rmSync(join(this.dir, 'LOCK'), { force: true });
   }
 
