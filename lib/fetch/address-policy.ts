@@ -1,0 +1,180 @@
+// Which IP addresses the guarded fetch may connect to. Everything that is not plain public
+// unicast is refused unless the operator's allow list (LABLD_FETCH_ALLOW) names it, so a
+// client-given URL cannot reach loopback, the local network or a cloud metadata service.
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+type IP = ipaddr.IPv4 | ipaddr.IPv6;
+
+export interface AllowList {
+  /** Host names (lower case, no trailing dot) whose resolved addresses are all allowed. */
+  readonly hosts: ReadonlySet<string>;
+  /** Address ranges; a single IP is a range with a full prefix. */
+  readonly ranges: ReadonlyArray<readonly [IP, number]>;
+}
+
+export interface Refusal {
+  readonly address: string;
+  /** Completes "address X is …", e.g. "loopback". */
+  readonly reason: string;
+  /** How the operator can allow it. */
+  readonly hint: string;
+}
+
+export const METADATA = 'a cloud metadata address';
+
+// Metadata services hand out cloud credentials; they sit inside denied ranges anyway, but get
+// their own name and are only allowed when the allow list names the exact address (a broad
+// CIDR such as 169.254.0.0/16 or 0.0.0.0/0 must not open them by accident).
+const METADATA_ADDRESSES = [
+  '169.254.169.254', // AWS, GCP, Azure, OpenStack, Oracle
+  '169.254.170.2', // AWS ECS task credentials
+  '100.100.100.200', // Alibaba Cloud
+  'fd00:ec2::254', // AWS over IPv6
+].map((a) => ipaddr.parse(a));
+
+const V4_REASONS: Record<string, string> = {
+  unspecified: 'unspecified',
+  broadcast: 'broadcast',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  carrierGradeNat: 'carrier-grade NAT',
+  private: 'private',
+};
+
+const V6_REASONS: Record<string, string> = {
+  unspecified: 'unspecified',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  loopback: 'loopback',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+};
+
+const GLOBAL_UNICAST_V6 = ipaddr.parseCIDR('2000::/3');
+const NAT64_V6 = ipaddr.parseCIDR('64:ff9b::/96');
+
+/** Parses an address strictly (no `0x7f.1` or `2130706433` forms) and unwraps IPv4-mapped IPv6. */
+export function parseAddress(address: string): IP | undefined {
+  const bare = address.startsWith('[') && address.endsWith(']') ? address.slice(1, -1) : address;
+  if (isIP(bare) === 0) return undefined;
+  const ip = ipaddr.parse(bare);
+  return ip.kind() === 'ipv6' && (ip as ipaddr.IPv6).isIPv4MappedAddress()
+    ? (ip as ipaddr.IPv6).toIPv4Address()
+    : ip;
+}
+
+function isMetadata(ip: IP): boolean {
+  return METADATA_ADDRESSES.some(
+    (m) => m.kind() === ip.kind() && m.match(ip, ip.kind() === 'ipv4' ? 32 : 128),
+  );
+}
+
+function v4Reason(ip: ipaddr.IPv4): string | undefined {
+  if (isMetadata(ip)) return METADATA;
+  const range = ip.range();
+  if (range === 'unicast') return undefined;
+  return V4_REASONS[range] ?? 'reserved';
+}
+
+function v6Reason(ip: ipaddr.IPv6): string | undefined {
+  if (isMetadata(ip)) return METADATA;
+  const range = ip.range();
+  const named = V6_REASONS[range];
+  if (named) return named;
+  const p = ip.parts;
+  // Translation prefixes carry an IPv4 address; judge that one, so NAT64 or 6to4 cannot be
+  // used to reach a private IPv4 host while public IPv4 hosts stay reachable.
+  if (ip.match(NAT64_V6)) {
+    const inner = embedded(p[6], p[7]);
+    return inner === undefined ? undefined : `${inner} (through NAT64)`;
+  }
+  if (range === '6to4') {
+    const inner = embedded(p[1], p[2]);
+    return inner === undefined ? undefined : `${inner} (through 6to4)`;
+  }
+  if (range !== 'unicast') return 'reserved';
+  // Only 2000::/3 is assigned as global unicast; the rest (::/8, IPv4-compatible, …) is reserved.
+  return ip.match(GLOBAL_UNICAST_V6) ? undefined : 'reserved';
+}
+
+function embedded(high: number | undefined, low: number | undefined): string | undefined {
+  const h = high ?? 0;
+  const l = low ?? 0;
+  return v4Reason(new ipaddr.IPv4([h >> 8, h & 0xff, l >> 8, l & 0xff]));
+}
+
+/** Why the address is refused by default, or undefined for a public unicast address. */
+export function deniedReason(address: string): string | undefined {
+  const ip = parseAddress(address);
+  if (!ip) return 'not a valid IP address';
+  return ip.kind() === 'ipv4' ? v4Reason(ip as ipaddr.IPv4) : v6Reason(ip as ipaddr.IPv6);
+}
+
+/** Lower case, no brackets, no trailing dot: the form host names are compared in. */
+export function normalHost(hostname: string): string {
+  const lower = hostname.toLowerCase();
+  const bare = lower.startsWith('[') && lower.endsWith(']') ? lower.slice(1, -1) : lower;
+  return bare.endsWith('.') ? bare.slice(0, -1) : bare;
+}
+
+function inRanges(allow: AllowList, ip: IP, exactOnly: boolean): boolean {
+  const full = ip.kind() === 'ipv4' ? 32 : 128;
+  return allow.ranges.some(
+    ([net, bits]) => net.kind() === ip.kind() && (!exactOnly || bits === full) && ip.match(net, bits),
+  );
+}
+
+/**
+ * The decision for connecting to `address` on behalf of the URL host `hostname`: undefined to
+ * allow, else why not. A host name on the allow list allows whatever it resolves to.
+ */
+export function refusal(allow: AllowList, hostname: string, address: string): Refusal | undefined {
+  const reason = deniedReason(address);
+  if (reason === undefined) return undefined;
+  const ip = parseAddress(address);
+  if (!ip) return { address, reason, hint: 'a socket must have an IP address' };
+  if (reason === METADATA) {
+    if (inRanges(allow, ip, true)) return undefined;
+    return { address, reason, hint: 'allow it only by listing the exact address in LABLD_FETCH_ALLOW' };
+  }
+  if (allow.hosts.has(normalHost(hostname)) || inRanges(allow, ip, false)) return undefined;
+  return { address, reason, hint: 'allow it with LABLD_FETCH_ALLOW' };
+}
+
+/**
+ * Parses LABLD_FETCH_ALLOW: comma-separated host names, IPs and CIDRs. A bad entry is a
+ * configuration error (plain Error), reported at start-up rather than silently ignored.
+ */
+export function parseAllowList(raw: string): AllowList {
+  const hosts = new Set<string>();
+  const ranges: Array<readonly [IP, number]> = [];
+  for (const entry of raw.split(',').map((e) => e.trim())) {
+    if (entry === '') continue;
+    const bad = new Error(`LABLD_FETCH_ALLOW: ${JSON.stringify(entry)} is not a host name, IP or CIDR`);
+    if (entry.includes('/')) {
+      const [addr = '', bits = ''] = entry.split('/');
+      const ip = parseAddress(addr);
+      if (!ip || !/^\d{1,3}$/.test(bits)) throw bad;
+      const prefix = Number(bits);
+      if (prefix > (ip.kind() === 'ipv4' ? 32 : 128)) throw bad;
+      // An IPv4-mapped CIDR (::ffff:10.0.0.0/104) is stored in IPv4 form, as addresses are.
+      const mapped = ip.kind() === 'ipv4' && isIP(addr.replace(/^\[|\]$/g, '')) === 6;
+      ranges.push([ip, mapped ? Math.max(0, prefix - 96) : prefix]);
+      continue;
+    }
+    const ip = parseAddress(entry);
+    if (ip) {
+      ranges.push([ip, ip.kind() === 'ipv4' ? 32 : 128]);
+      continue;
+    }
+    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(entry)) throw bad;
+    // Normalise as URLs do, so `2130706433` or `0x7f.1` become the address they mean.
+    const host = normalHost(new URL(`http://${entry}/`).hostname);
+    const asIp = parseAddress(host);
+    if (asIp) ranges.push([asIp, asIp.kind() === 'ipv4' ? 32 : 128]);
+    else hosts.add(host);
+  }
+  return { hosts, ranges };
+}

@@ -1,0 +1,228 @@
+// The guarded fetch against real local servers: bodies, size and time limits, upstream errors.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ClientError } from '../../lib/errors.ts';
+import { guardedFetch, UpstreamError } from '../../lib/fetch/guarded-fetch.ts';
+import { rejectsWith, serve, testPolicy, type TestServer } from './helpers.ts';
+
+let server: TestServer;
+
+before(async () => {
+  server = await serve((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    switch (url.pathname) {
+      case '/data.csv':
+        res.setHeader('content-type', 'text/csv; charset=utf-8');
+        res.end('a,b\n1,°C\n');
+        return;
+      case '/latin1':
+        res.setHeader('content-type', 'text/plain; charset=iso-8859-1');
+        res.end(Buffer.from([0x42, 0xb0]));
+        return;
+      case '/chunks': {
+        // Chunked, no Content-Length: only counting while streaming can stop it.
+        const count = Number(url.searchParams.get('n'));
+        for (let i = 0; i < count; i++) res.write(Buffer.alloc(100, 0x61));
+        res.end();
+        return;
+      }
+      case '/declared':
+        res.setHeader('content-length', '5000');
+        res.write('x');
+        return; // never finishes: the declared length alone must refuse it
+      case '/stall':
+        return; // never answers
+      case '/slow-body':
+        res.write('start');
+        return; // headers arrive, the body never ends
+      case '/auth':
+        res.end(req.headers.authorization ?? 'none');
+        return;
+      case '/headers':
+        res.end(JSON.stringify({ accept: req.headers.accept, encoding: req.headers['accept-encoding'] }));
+        return;
+      default:
+        res.statusCode = 404;
+        res.end('missing');
+    }
+  });
+});
+after(() => server.close());
+
+test('a small body is read as text, with status, url and headers', async () => {
+  const res = await guardedFetch(`${server.origin}/data.csv`, { field: 'data_url', policy: testPolicy() });
+  assert.equal(res.status, 200);
+  assert.equal(res.url, `${server.origin}/data.csv`);
+  assert.equal(res.contentType, 'text/csv; charset=utf-8');
+  assert.equal(res.headers.get('content-type'), 'text/csv; charset=utf-8');
+  assert.equal(res.contentLength, Buffer.byteLength('a,b\n1,°C\n'));
+  assert.equal(await res.text(), 'a,b\n1,°C\n');
+});
+
+test('text() honours the charset of the content type', async () => {
+  const res = await guardedFetch(`${server.origin}/latin1`, { field: 'data_url', policy: testPolicy() });
+  assert.equal(await res.text(), 'B°');
+});
+
+test('the body streams in chunks up to the limit', async () => {
+  const policy = testPolicy({ maxBytes: 100_000 });
+  const res = await guardedFetch(`${server.origin}/chunks?n=500`, { field: 'data_url', policy });
+  let total = 0;
+  for await (const chunk of res.body) total += (chunk as Buffer).length;
+  assert.equal(total, 50_000);
+});
+
+test('bytes() returns the whole body', async () => {
+  const res = await guardedFetch(`${server.origin}/chunks?n=10`, { field: 'data_url', policy: testPolicy() });
+  const bytes = await res.bytes();
+  assert.equal(bytes.length, 1000);
+});
+
+test('a body exactly at the limit passes', async () => {
+  const policy = testPolicy({ maxBytes: 1000 });
+  const res = await guardedFetch(`${server.origin}/chunks?n=10`, { field: 'data_url', policy });
+  assert.equal((await res.bytes()).length, 1000);
+});
+
+test('a declared Content-Length over the limit is refused before reading', async () => {
+  await rejectsWith(
+    guardedFetch(`${server.origin}/declared`, { field: 'data_url', policy: testPolicy() }),
+    413,
+    'data_url: ',
+    '/declared',
+    'body of 5000 bytes is larger than the limit of 1024 bytes (LABLD_FETCH_MAX_BYTES)',
+  );
+});
+
+test('a chunked body over the limit fails while streaming, for text() and for iteration', async () => {
+  const policy = testPolicy({ maxBytes: 1000 });
+  const url = `${server.origin}/chunks?n=50`;
+  const res = await guardedFetch(url, { field: 'rdf_url', policy });
+  await rejectsWith(res.text(), 413, 'rdf_url: ', 'larger than the limit of 1000 bytes');
+  const again = await guardedFetch(url, { field: 'rdf_url', policy });
+  await rejectsWith(
+    (async () => {
+      for await (const _chunk of again.body) {
+        // reading until the limit stops us
+      }
+    })(),
+    413,
+  );
+});
+
+test('a server that never answers hits the total time limit', async () => {
+  const started = Date.now();
+  await rejectsWith(
+    guardedFetch(`${server.origin}/stall`, { field: 'data_url', policy: testPolicy({ timeoutMs: 300 }) }),
+    504,
+    'data_url: ',
+    'timed out: no complete answer within 300 ms (LABLD_FETCH_TIMEOUT_MS)',
+  );
+  assert.ok(Date.now() - started < 1500);
+});
+
+test('a body that never ends hits the total time limit while streaming', async () => {
+  const policy = testPolicy({ timeoutMs: 300 });
+  const res = await guardedFetch(`${server.origin}/slow-body`, { field: 'data_url', policy });
+  await rejectsWith(res.text(), 504, 'LABLD_FETCH_TIMEOUT_MS');
+});
+
+test('a timed-out body nobody reads does not crash the process', async () => {
+  const policy = testPolicy({ timeoutMs: 100 });
+  const res = await guardedFetch(`${server.origin}/slow-body`, { field: 'data_url', policy });
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.ok(res.body.destroyed);
+  await rejectsWith(res.text(), 504);
+});
+
+test('slow name resolution hits the connect time limit', async () => {
+  const policy = testPolicy({
+    connectTimeoutMs: 150,
+    resolve: () => new Promise(() => {}),
+  });
+  await rejectsWith(
+    guardedFetch('http://slow.test/x', { field: 'data_url', policy }),
+    504,
+    'data_url: http://slow.test/x timed out: could not connect within 150 ms (LABLD_FETCH_CONNECT_TIMEOUT_MS)',
+  );
+});
+
+test('an upstream 404 is a 422 naming the field, URL and upstream status', async () => {
+  const url = `${server.origin}/nothing-here`;
+  const work = guardedFetch(url, { field: 'mapping_url', policy: testPolicy() });
+  await rejectsWith(work, 422, `mapping_url: ${url} could not be fetched: upstream answered 404`);
+  await assert.rejects(
+    guardedFetch(url, { field: 'mapping_url', policy: testPolicy() }),
+    (error) =>
+      error instanceof UpstreamError && error.upstreamStatus === 404 && error.field === 'mapping_url',
+  );
+});
+
+test('an unknown host is a 422 "host not found"', async () => {
+  await rejectsWith(
+    guardedFetch('http://no-such-host.test/x', { field: 'data_url', policy: testPolicy() }),
+    422,
+    'data_url: http://no-such-host.test/x could not be fetched: host not found',
+  );
+});
+
+test('a closed port is a 422 "connection refused"', async () => {
+  const closed = await serve(() => {});
+  await closed.close();
+  await rejectsWith(
+    guardedFetch(`${closed.origin}/x`, { field: 'data_url', policy: testPolicy() }),
+    422,
+    'connection refused',
+  );
+});
+
+test('accept is sent, compression is not asked for', async () => {
+  const res = await guardedFetch(`${server.origin}/headers`, {
+    field: 'template_url',
+    policy: testPolicy(),
+    accept: 'application/ld+json',
+  });
+  assert.deepEqual(JSON.parse(await res.text()), { accept: 'application/ld+json', encoding: 'identity' });
+});
+
+test('credentials in the URL become Basic auth and never appear in errors', async () => {
+  const res = await guardedFetch(`http://user:s3cret@127.0.0.1:${server.port}/auth`, {
+    field: 'data_url',
+    policy: testPolicy(),
+  });
+  assert.equal(await res.text(), `Basic ${Buffer.from('user:s3cret').toString('base64')}`);
+  assert.equal(res.url, `${server.origin}/auth`);
+  await assert.rejects(
+    guardedFetch(`http://user:s3cret@127.0.0.1:${server.port}/missing`, {
+      field: 'data_url',
+      policy: testPolicy(),
+    }),
+    (error: unknown) => {
+      assert.ok(error instanceof ClientError);
+      assert.ok(!error.message.includes('s3cret'), error.message);
+      assert.ok(!error.message.includes('user'), error.message);
+      assert.ok(error.message.includes(`http://***@127.0.0.1:${server.port}/missing`), error.message);
+      return true;
+    },
+  );
+});
+
+test('a forwarded authorization header is sent', async () => {
+  const res = await guardedFetch(`${server.origin}/auth`, {
+    field: 'data_url',
+    policy: testPolicy(),
+    authorization: 'Bearer abc',
+  });
+  assert.equal(await res.text(), 'Bearer abc');
+});
+
+test('the caller can abort; its reason is thrown as is', async () => {
+  const controller = new AbortController();
+  const work = guardedFetch(`${server.origin}/stall`, {
+    field: 'data_url',
+    policy: testPolicy({ timeoutMs: 5000 }),
+    signal: controller.signal,
+  });
+  setTimeout(() => controller.abort(new Error('shutting down')), 50);
+  await assert.rejects(work, /shutting down/);
+});

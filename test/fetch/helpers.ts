@@ -1,0 +1,75 @@
+// Local HTTP servers and policies for the guarded-fetch tests. Nothing here reaches the
+// internet: servers listen on 127.0.0.1 and names resolve through a fixed table.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import assert from 'node:assert/strict';
+import { ClientError } from '../../lib/errors.ts';
+import { makePolicy, type PolicyOverrides, type Resolver } from '../../lib/fetch/guarded-fetch.ts';
+
+export interface TestServer {
+  /** http://127.0.0.1:<port> */
+  origin: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+export async function serve(handler: Handler): Promise<TestServer> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer(handler);
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        // Stalling handlers never finish, so sockets are cut rather than awaited.
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/**
+ * A resolver answering from a table; loopback literals stand for themselves, anything else
+ * unknown (names and public IP literals alike) is "not found", so no test dials out.
+ */
+export function tableResolver(table: Record<string, string[]>): Resolver {
+  return async (hostname) => {
+    const loopback = /^127\./.test(hostname) || hostname === '::1';
+    const answers = loopback ? [hostname] : table[hostname.toLowerCase()];
+    if (!answers) throw Object.assign(new Error(`ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return answers.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+}
+
+/** Short limits, 127.0.0.1 allowed, and no real DNS unless a test asks for it. */
+export function testPolicy(overrides: PolicyOverrides = {}) {
+  return makePolicy({
+    allow: '127.0.0.1/32',
+    timeoutMs: 2000,
+    connectTimeoutMs: 1000,
+    maxBytes: 1024,
+    maxRedirects: 3,
+    resolve: tableResolver({}),
+    ...overrides,
+  });
+}
+
+/** Asserts a ClientError with the status, whose detail contains every fragment. */
+export async function rejectsWith(work: Promise<unknown>, status: number, ...fragments: string[]) {
+  await assert.rejects(work, (error: unknown) => {
+    assert.ok(error instanceof ClientError, `expected a ClientError, got ${String(error)}`);
+    assert.equal(error.status, status, error.message);
+    for (const fragment of fragments) {
+      assert.ok(error.message.includes(fragment), `${JSON.stringify(error.message)} lacks ${fragment}`);
+    }
+    return true;
+  });
+}
