@@ -1,0 +1,97 @@
+// JSON request bodies: read with a byte limit (refused early from Content-Length, else counted
+// while reading, never buffered past the limit), strict UTF-8, then parsed.
+import type { IncomingMessage } from 'node:http';
+import type { Context } from 'koa';
+import { ClientError } from '../../lib/errors.ts';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/** RFC 9112: a request has a body when it declares a length or a transfer coding. */
+export function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+export function formatBytes(bytes: number): string {
+  for (const [unit, size] of [
+    ['GB', 1024 ** 3],
+    ['MB', 1024 ** 2],
+    ['KB', 1024],
+  ] as const) {
+    if (bytes >= size && bytes % size === 0) return `${bytes / size} ${unit}`;
+  }
+  return `${bytes} bytes`;
+}
+
+export function tooLarge(what: string, limit: number): ClientError {
+  return new ClientError(413, `${what}: larger than the limit of ${formatBytes(limit)}`, 'body');
+}
+
+/** Compressed request bodies would defeat the byte limit; nobody in the spec sends them. */
+export function assertIdentityEncoding(req: IncomingMessage): void {
+  const encoding = req.headers['content-encoding'];
+  if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+    throw new ClientError(415, `body: Content-Encoding ${encoding} is not supported`, 'body');
+  }
+}
+
+/**
+ * The parsed JSON body, or `undefined` when there is none. Like FastAPI, a body without a
+ * Content-Type is read as JSON; `application/json` and `application/*+json` (e.g. ld+json) are JSON.
+ */
+export async function readJson(ctx: Context, limit: number): Promise<unknown> {
+  if (!hasBody(ctx.req)) return undefined;
+  const type = ctx.request.type;
+  if (type !== '' && type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
+    throw new ClientError(415, `body: expected application/json, got ${type}`, 'body');
+  }
+  const charset = ctx.request.charset;
+  if (charset !== '' && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
+    throw new ClientError(415, `body: charset ${charset} is not supported, send UTF-8`, 'body');
+  }
+  assertIdentityEncoding(ctx.req);
+  const bytes = await readLimited(ctx.req, limit);
+  if (bytes.length === 0) return undefined;
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    throw new ClientError(400, 'body: invalid JSON (not UTF-8)', 'body');
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw new ClientError(400, `body: invalid JSON (${(error as Error).message})`, 'body');
+  }
+}
+
+/** All bytes of the request, or a 413 as soon as they pass `limit` (the rest is left unread). */
+function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge('body', limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = (): void => {
+      req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onClose);
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size <= limit) return void chunks.push(chunk);
+      stop();
+      req.pause();
+      reject(tooLarge('body', limit));
+    };
+    const onEnd = (): void => {
+      stop();
+      resolve(Buffer.concat(chunks, size));
+    };
+    const onAbort = (): void => {
+      stop();
+      reject(new ClientError(400, 'body: request aborted before it was complete', 'body'));
+    };
+    const onClose = (): void => {
+      if (!req.complete) onAbort();
+    };
+    req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onClose);
+  });
+}

@@ -1,0 +1,83 @@
+// Every error becomes `{"detail": "…"}` with its status. Client errors say what is wrong with
+// the request; anything unexpected is a 500 with a generic detail, and the error (with its
+// stack) goes to the log only, under the request's correlation id.
+import type { Context, Middleware } from 'koa';
+import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import type { Logger } from '../../lib/log.ts';
+import { hasBody } from './body.ts';
+import { SECURITY_HEADERS } from './observe.ts';
+
+export interface ErrorAnswer {
+  status: number;
+  detail: string;
+}
+
+const GENERIC = 'Internal Server Error';
+const DRAIN_LIMIT = 64 * 1024;
+const MAX_DETAIL = 2000;
+
+/** Headers that survive an error: the rest (Content-Disposition, Location, …) belonged to the failed answer. */
+const KEPT_HEADERS = new Set([
+  'x-correlation-id',
+  'vary',
+  ...Object.keys(SECURITY_HEADERS).map((h) => h.toLowerCase()),
+]);
+
+export function toErrorAnswer(error: unknown): ErrorAnswer {
+  if (error instanceof ClientError) {
+    const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
+    // A field the message does not mention yet is put in front: `data_url: not reachable`.
+    const named = error.field && !error.message.includes(error.field);
+    return { status, detail: clip(named ? `${error.field}: ${error.message}` : error.message) };
+  }
+  if (error instanceof TimeoutError) return { status: 504, detail: clip(error.message) };
+  // Koa's ctx.throw / http-errors: a client error whose message is meant for the client.
+  const http = error as { status?: unknown; expose?: unknown; message?: unknown };
+  if (
+    typeof http.status === 'number' &&
+    http.status >= 400 &&
+    http.status <= 499 &&
+    http.expose === true &&
+    typeof http.message === 'string'
+  ) {
+    return { status: http.status, detail: clip(http.message) };
+  }
+  return { status: 500, detail: GENERIC };
+}
+
+function clip(detail: string): string {
+  return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
+}
+
+/** Write an error answer on `ctx` (headers of the failed answer dropped, standard ones kept). */
+export function answerError(ctx: Context, answer: ErrorAnswer): void {
+  for (const name of ctx.res.getHeaderNames()) {
+    if (!KEPT_HEADERS.has(name)) ctx.res.removeHeader(name);
+  }
+  // Node drains an unread request body to reuse the connection; for a large or unknown one (an
+  // upload refused early) closing is cheaper than reading it all.
+  if (!ctx.req.complete && hasBody(ctx.req) && !(Number(ctx.req.headers['content-length']) <= DRAIN_LIMIT)) {
+    ctx.set('Connection', 'close');
+  }
+  ctx.status = answer.status;
+  ctx.type = 'application/json';
+  ctx.body = JSON.stringify({ detail: answer.detail });
+}
+
+export function errorHandler(): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      const logger = ctx.state.log as Logger | undefined;
+      const answer = toErrorAnswer(error);
+      if (answer.status >= 500 && answer.status !== 504) {
+        logger?.error({ err: error }, 'request failed');
+      } else {
+        logger?.debug({ status: answer.status, detail: answer.detail }, 'request refused');
+      }
+      if (ctx.headerSent) return; // a streamed answer broke off; nothing more can be said
+      answerError(ctx, answer);
+    }
+  };
+}
