@@ -10,6 +10,17 @@ export interface Setting {
 export const settings = [
   { name: 'PORT', default: '8000', description: 'HTTP port of `labld start` and of `labld serve`' },
   { name: 'HOST', default: '127.0.0.1', description: 'interface to listen on (`0.0.0.0` in containers)' },
+  {
+    name: 'BASE_URL',
+    default: '',
+    description: 'public URL of labld (e.g. `https://labld.example.org`); default `http://localhost:PORT`',
+  },
+  {
+    name: 'APP_MODE',
+    default: 'development',
+    description: 'deployment mode reported by `/info` (`config_name`, `mode`), as in the original services',
+  },
+  { name: 'LABLD_CONTACT', default: '', description: "contact reported by the mapper's `/info`" },
   { name: 'LABLD_DATA', default: './data', description: 'data directory: bus log, uploads, stores' },
   { name: 'LABLD_TRANSPORT', default: 'embedded', description: 'bus transport: `embedded` or `kafka`' },
   {

@@ -1,0 +1,131 @@
+// `labld` command line: start | serve | replay | topics. Parsing and dispatch only; each
+// command is a small function over the process wiring in ./processes.ts.
+import { parseArgs } from 'node:util';
+import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
+import { PayloadValidator } from '../lib/bus/payloads.ts';
+import { intSetting } from '../lib/config.ts';
+import { startEmbedded, serveOne, servableNames, stopOnSignals } from './processes.ts';
+
+const USAGE = `usage: labld <command>
+
+  start                         every gateway and consumer in one process (embedded bus)
+  serve <name> [--port N] [--transport embedded|kafka]
+                                one gateway (${'annotator, mapper, converter, extractor, catalogue'})
+                                or one consumer group (e.g. annotator-requests)
+  replay --topic T --group G (--from-offset N | --from-time ISO)
+                                move a stopped consumer group back to re-process messages
+  topics [list|check|create]    show, validate, or create the topics of topics.yaml
+`;
+
+function fail(message: string): never {
+  process.stderr.write(`labld: ${message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+function busConfig(transport: string | undefined): BusConfig {
+  const config = busConfigFromEnv();
+  if (transport === undefined) return config;
+  if (transport !== 'embedded' && transport !== 'kafka') fail(`--transport must be embedded or kafka`);
+  return { ...config, transport };
+}
+
+function port(value: string | undefined): number {
+  if (value === undefined) return intSetting('PORT');
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--port must be a port number, got ${value}`);
+  return n;
+}
+
+async function replay(args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      topic: { type: 'string' },
+      group: { type: 'string' },
+      'from-offset': { type: 'string' },
+      'from-time': { type: 'string' },
+      transport: { type: 'string' },
+    },
+  });
+  if (!values.topic || !values.group) fail('replay needs --topic and --group');
+  let from: { offset: number } | { timestamp: number };
+  if (values['from-offset'] !== undefined && values['from-time'] === undefined) {
+    const offset = Number(values['from-offset']);
+    if (!Number.isInteger(offset) || offset < 0) fail('--from-offset must be a non-negative integer');
+    from = { offset };
+  } else if (values['from-time'] !== undefined && values['from-offset'] === undefined) {
+    const timestamp = Date.parse(values['from-time']);
+    if (Number.isNaN(timestamp)) fail('--from-time must be an ISO date-time, e.g. 2026-11-22T08:00:00Z');
+    from = { timestamp };
+  } else {
+    fail('replay needs exactly one of --from-offset and --from-time');
+  }
+  const bus = await openBus(busConfig(values.transport));
+  try {
+    await bus.replay(values.topic, values.group, from);
+    process.stdout.write(`group ${values.group} on ${values.topic} replays from ${JSON.stringify(from)}\n`);
+  } finally {
+    await bus.close();
+  }
+}
+
+async function topics(args: string[]): Promise<void> {
+  const [action = 'list', ...rest] = args;
+  const { values } = parseArgs({ args: rest, options: { transport: { type: 'string' } } });
+  const config = busConfig(values.transport);
+  const catalog = catalogOf(config);
+  if (action === 'list') {
+    for (const t of catalog.all()) {
+      const retention = Number.isFinite(t.retentionMs) ? `${t.retentionMs / 3_600_000}h` : 'forever';
+      const groups = t.groups.join(',') || '-';
+      const kind = t.perInstance ? ' (one per requester)' : '';
+      process.stdout.write(
+        `${t.name}${kind}\tpartitions=${t.partitions}\tretention=${retention}\tschema=${t.schema}\tgroups=${groups}\tdead_letter=${t.deadLetter ?? '-'}\n`,
+      );
+    }
+  } else if (action === 'check') {
+    new PayloadValidator(catalog);
+    process.stdout.write(`${catalog.file}: ${catalog.all().length} topics, schemas compile\n`);
+  } else if (action === 'create') {
+    const bus = await openBus(config, catalog);
+    await bus.close();
+    process.stdout.write(
+      `${catalog.declarations().length} topics created or verified on ${config.transport}\n`,
+    );
+  } else {
+    fail(`unknown topics action ${action}`);
+  }
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...args] = argv;
+  switch (command) {
+    case 'start': {
+      const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
+      stopOnSignals(await startEmbedded({ port: port(values.port), bus: busConfig('embedded') }));
+      return;
+    }
+    case 'serve': {
+      const { values, positionals } = parseArgs({
+        args,
+        allowPositionals: true,
+        options: { port: { type: 'string' }, transport: { type: 'string' } },
+      });
+      const name = positionals[0];
+      if (!name) fail(`serve needs a name: ${servableNames().join(', ')}`);
+      stopOnSignals(await serveOne(name, { port: port(values.port), bus: busConfig(values.transport) }));
+      return;
+    }
+    case 'replay':
+      return replay(args);
+    case 'topics':
+      return topics(args);
+    case undefined:
+    case 'help':
+    case '--help':
+      process.stdout.write(USAGE);
+      return;
+    default:
+      fail(`unknown command ${command}`);
+  }
+}

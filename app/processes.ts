@@ -1,0 +1,107 @@
+// Process wiring: which gateways and consumers run in this process, on which bus. `start` runs
+// everything on the embedded bus; `serve` runs one gateway or one consumer group, as the
+// scale-out deployment does (one process each, on Kafka).
+import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
+import type { Bus } from '../lib/bus/contract.ts';
+import type { TopicCatalog } from '../lib/bus/topics.ts';
+import { SERVICES, isServiceName } from '../lib/services.ts';
+import { log } from '../lib/log.ts';
+import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
+import { runRequestConsumer, type RequestConsumer } from '../consumers/room.ts';
+import { serviceGateway } from '../gateways/services.ts';
+import { catalogueGateway } from '../gateways/catalogue.ts';
+import { createServer, type Gateway, type RunningServer } from '../gateways/kit/index.ts';
+
+export interface ProcessOptions {
+  port: number;
+  host?: string;
+  bus: BusConfig;
+}
+
+export interface Running {
+  url: string;
+  bus: Bus;
+  stop(): Promise<void>;
+}
+
+export function servableNames(): string[] {
+  return [...SERVICES, 'catalogue', ...allConsumers().map((c) => c.group)];
+}
+
+async function run(
+  options: ProcessOptions,
+  parts: (
+    bus: Bus,
+    catalog: TopicCatalog,
+  ) => { gateways: Gateway[]; consumers: RequestConsumer[]; rootAlias?: string },
+): Promise<Running> {
+  const catalog = catalogOf(options.bus);
+  const bus = await openBus(options.bus, catalog);
+  let server: RunningServer | undefined;
+  try {
+    const { gateways, consumers, rootAlias } = parts(bus, catalog);
+    for (const consumer of consumers) await runRequestConsumer(bus, catalog, consumer);
+    server = await createServer({
+      gateways,
+      rootAlias,
+      port: options.port,
+      host: options.host,
+      readiness: [{ name: 'bus', check: () => bus.ready() }],
+    });
+  } catch (error) {
+    await bus.close();
+    throw error;
+  }
+  const running: Running = {
+    url: server.url,
+    bus,
+    async stop() {
+      await server.close();
+      await bus.close();
+    },
+  };
+  log.info({ url: server.url, transport: options.bus.transport, client: bus.clientId }, 'labld is listening');
+  return running;
+}
+
+/** Everything in one process: the four services, the catalogue and every consumer. */
+export function startEmbedded(options: ProcessOptions): Promise<Running> {
+  return run({ ...options, bus: { ...options.bus, transport: 'embedded' } }, (bus, catalog) => ({
+    gateways: [...SERVICES.map((name) => serviceGateway(name, bus, catalog)), catalogueGateway()],
+    consumers: allConsumers(),
+  }));
+}
+
+/**
+ * One part: a service gateway (on the embedded bus together with its consumer, which has no
+ * other process to run in), the catalogue, or one consumer group (with health and metrics).
+ */
+export function serveOne(name: string, options: ProcessOptions): Promise<Running> {
+  if (isServiceName(name)) {
+    return run(options, (bus, catalog) => ({
+      gateways: [serviceGateway(name, bus, catalog)],
+      consumers: options.bus.transport === 'embedded' ? [serviceRequestConsumer(name)] : [],
+      rootAlias: name,
+    }));
+  }
+  if (name === 'catalogue') return run(options, () => ({ gateways: [catalogueGateway()], consumers: [] }));
+  const consumer = allConsumers().find((c) => c.group === name);
+  if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
+  throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);
+}
+
+/** Stop gracefully on SIGTERM/SIGINT: finish in-flight work, commit, leave the groups. */
+export function stopOnSignals(running: Running): void {
+  const stop = (signal: string) => {
+    log.info({ signal }, 'stopping');
+    running.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log.error({ err: String(error) }, 'unclean stop');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}

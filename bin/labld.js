@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// labld's command line. It runs on Node >= 22.18 (TypeScript sources load by type stripping);
+// `npm start` and `npx labld` use the Node 24 pinned in package.json.
+const [major, minor] = process.versions.node.split('.').map(Number);
+if (major < 22 || (major === 22 && minor < 18)) {
+  process.stderr.write(
+    `labld needs Node.js >= 22.18 (this is ${process.version}). Run it through npm (npm start, npx labld), ` +
+      'which uses the Node pinned in package.json, or install a current Node LTS.\n',
+  );
+  process.exit(1);
+}
+const { main } = await import('../app/cli.ts');
+try {
+  await main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`labld: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,34 @@
+// The gateways of the four services. Each route is declared once here (schema, responses)
+// and forwarded to its service's request consumer; the service issues add their routes.
+import type { Bus } from '../lib/bus/contract.ts';
+import type { TopicCatalog } from '../lib/bus/topics.ts';
+import { services, type ServiceName } from '../lib/services.ts';
+import { requestGroupOf } from '../consumers/service-requests.ts';
+import { createGateway, route, type Gateway } from './kit/index.ts';
+import { forwarder } from './forward.ts';
+
+const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };
+
+export function serviceGateway(name: ServiceName, bus: Bus, catalog: TopicCatalog): Gateway {
+  const s = services[name];
+  const forward = forwarder(bus, catalog, requestGroupOf(name));
+  return createGateway({
+    service: name,
+    title: s.title,
+    version: s.version,
+    description: s.description,
+    basePath: s.basePath,
+    routes: [
+      route({
+        method: 'GET',
+        path: '/info',
+        summary: 'Service name, version and settings',
+        tags: ['info'],
+        responses: {
+          200: { description: 'settings of the service', content: { 'application/json': infoSchema } },
+        },
+        handler: forward.json('info'),
+      }),
+    ],
+  });
+}

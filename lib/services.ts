@@ -1,0 +1,85 @@
+// The four services of the spec and the catalogue: names, base paths, versions, and what
+// their /info answers. The original services answer /info with their settings object; we
+// keep the spec's fields and the original's names beside them (research seed-services D12).
+import { setting } from './config.ts';
+
+export const SERVICES = ['annotator', 'mapper', 'converter', 'extractor'] as const;
+export type ServiceName = (typeof SERVICES)[number];
+
+export interface ServiceDescription {
+  name: ServiceName;
+  /** Name of the original service, kept in /info for old clients. */
+  originalName: string;
+  title: string;
+  version: string;
+  description: string;
+  basePath: `/${ServiceName}`;
+}
+
+export const services: Record<ServiceName, ServiceDescription> = {
+  annotator: {
+    name: 'annotator',
+    originalName: 'CSVtoCSVW',
+    title: 'labld CSV annotator',
+    version: 'v1.3.5',
+    description: 'CSV → W3C CSVW descriptor (JSON-LD); descriptor → RDF',
+    basePath: '/annotator',
+  },
+  mapper: {
+    name: 'mapper',
+    originalName: 'MaptoMethod',
+    title: 'labld mapper',
+    version: 'v1.1.5',
+    description: 'CSVW descriptor + ontology template → YARRRML mapping',
+    basePath: '/mapper',
+  },
+  converter: {
+    name: 'converter',
+    originalName: 'RDFConverter',
+    title: 'labld converter',
+    version: 'v1.3.3',
+    description: 'YARRRML/RML execution, mapping checks, translation, SHACL validation',
+    basePath: '/converter',
+  },
+  extractor: {
+    name: 'extractor',
+    originalName: 'openbismantic',
+    title: 'labld extractor',
+    version: 'v0.1.0',
+    description: 'openBIS lab notebook → linked-data records and RO-Crate bundles',
+    basePath: '/extractor',
+  },
+};
+
+export function isServiceName(name: string): name is ServiceName {
+  return (SERVICES as readonly string[]).includes(name);
+}
+
+/** The public URL of labld (no trailing slash). */
+export function baseUrl(env: NodeJS.ProcessEnv = process.env): string {
+  const configured = setting('BASE_URL', env);
+  return (configured || `http://localhost:${setting('PORT', env)}`).replace(/\/+$/, '');
+}
+
+/** GET <base>/info: the spec's fields first, then the original's names for old clients. */
+export function serviceInfo(name: ServiceName, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  const s = services[name];
+  const mode = setting('APP_MODE', env);
+  const server = `${baseUrl(env)}${s.basePath}`;
+  const common = {
+    version: s.version,
+    config_name: mode,
+    server,
+    openapi_url: `${s.basePath}/api/openapi.json`,
+    docs_url: `${s.basePath}/api/docs`,
+    desc: s.description,
+  };
+  switch (name) {
+    case 'annotator':
+      return { app_name: s.originalName, ...common };
+    case 'mapper':
+      return { name: s.originalName, contact: setting('LABLD_CONTACT', env), mode, ...common };
+    default:
+      return { name: s.originalName, ...common };
+  }
+}
