@@ -21,7 +21,10 @@ function floorAppend(dir: string): number {
   const fd = openSync(join(dir, 'floor.ndjson'), 'a');
   const start = process.hrtime.bigint();
   for (let seq = 0; seq < MESSAGES; seq += 1) {
-    writeSync(fd, `${JSON.stringify({ o: seq, t: Date.now(), k: 'k', h: {}, v: JSON.stringify(payload(seq)) })}\n`);
+    writeSync(
+      fd,
+      `${JSON.stringify({ o: seq, t: Date.now(), k: 'k', h: {}, v: JSON.stringify(payload(seq)) })}\n`,
+    );
   }
   closeSync(fd);
   return MESSAGES / (Number(process.hrtime.bigint() - start) / 1e9);

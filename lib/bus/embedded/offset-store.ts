@@ -3,7 +3,16 @@
 // small write, so committing after every message stays cheap; a torn last line from a crash
 // is ignored, which at worst re-delivers one message (at-least-once). The journal is
 // compacted when it is opened.
-import { mkdirSync, readFileSync, writeFileSync, renameSync, existsSync, openSync, writeSync, closeSync } from 'node:fs';
+import {
+  mkdirSync,
+  readFileSync,
+  writeFileSync,
+  renameSync,
+  existsSync,
+  openSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 
 interface Journal {
