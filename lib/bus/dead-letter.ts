@@ -34,14 +34,3 @@ export function deadLetterOf(
     },
   };
 }
-
-/** The record to publish when a dead letter is replayed onto its source topic. */
-export function redriveOf(record: RawRecord): { topic: string; record: OutgoingRecord } {
-  const topic = record.headers[DLQ_HEADERS.topic];
-  if (!topic)
-    throw new Error(`record ${record.topic}/${record.partition}/${record.offset} is not a dead letter`);
-  const headers = Object.fromEntries(
-    Object.entries(record.headers).filter(([name]) => !Object.values<string>(DLQ_HEADERS).includes(name)),
-  );
-  return { topic, record: { key: record.key, value: record.value, headers } };
-}
