@@ -1,0 +1,87 @@
+// Text → quads (n3 DataFactory terms) for every format. Any failure to read the input is
+// the client's (422 ClientError naming the field the text came from), never a crash.
+import type * as RDF from '@rdfjs/types';
+import { DataFactory, Parser, type Quad } from 'n3';
+import { ClientError } from '../errors.ts';
+import { loaderRefusal } from './document-loader.ts';
+import { formatInfo, type RdfFormat } from './formats.ts';
+import { parseHext } from './hext.ts';
+import { readJsonLd } from './jsonld-io.ts';
+import { readRdfXml } from './rdfxml.ts';
+
+export interface ParseOptions {
+  /** Base IRI for relative IRIs (usually the document's URL). */
+  baseIRI?: string;
+  /** Request field the text came from, named in error details (e.g. `data_url`). */
+  field?: string;
+}
+
+const N3_FORMATS: Partial<Record<RdfFormat, string>> = {
+  turtle: 'Turtle',
+  longturtle: 'Turtle', // longturtle is Turtle laid out differently
+  trig: 'application/trig',
+  n3: 'text/n3',
+  nt: 'N-Triples',
+  nquads: 'N-Quads',
+};
+
+let documents = 0;
+
+/**
+ * Blank nodes of one document: the same label gives the same node, and labels never clash
+ * with another document's (n3's Parser does the same with its `b<n>_` prefixes).
+ */
+function blankNodeScope(): (label?: string) => RDF.BlankNode {
+  const prefix = `d${++documents}_`;
+  const nodes = new Map<string, RDF.BlankNode>();
+  return (label) => {
+    if (label === undefined) return DataFactory.blankNode();
+    let node = nodes.get(label);
+    if (!node) nodes.set(label, (node = DataFactory.blankNode(`${prefix}${nodes.size}`)));
+    return node;
+  };
+}
+
+function failure(options: ParseOptions, format: RdfFormat, error: unknown): ClientError {
+  const field = options.field;
+  const where = field ? `${field}: ` : '';
+  const refusal = loaderRefusal(error);
+  if (refusal) return new ClientError(refusal.status, where + refusal.message, field);
+  if (error instanceof ClientError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ClientError(422, `${where}could not parse the ${format} document: ${message}`, field);
+}
+
+export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {
+  const { format: checked } = formatInfo(format, 'format');
+  try {
+    return await parseChecked(text, checked, options);
+  } catch (error) {
+    throw failure(options, checked, error);
+  }
+}
+
+async function parseChecked(text: string, format: RdfFormat, options: ParseOptions): Promise<Quad[]> {
+  const baseIRI = options.baseIRI;
+  switch (format) {
+    case 'json-ld': {
+      const scope = blankNodeScope();
+      return readJsonLd(JSON.parse(text) as unknown, (label) => scope(label), baseIRI);
+    }
+    case 'xml': {
+      const scope = blankNodeScope();
+      return readRdfXml(text, { ...DataFactory, blankNode: scope } as RDF.DataFactory, baseIRI);
+    }
+    case 'hext': {
+      const scope = blankNodeScope();
+      return parseHext(text, (label) => scope(label));
+    }
+    default: {
+      const parser = new Parser({
+        format: N3_FORMATS[format],
+        ...(baseIRI === undefined ? {} : { baseIRI }),
+      } as ConstructorParameters<typeof Parser>[0]);
+      return parser.parse(text);
+    }
+  }
+}

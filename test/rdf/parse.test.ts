@@ -1,0 +1,102 @@
+// Parsing: errors are 422s naming the field; blank nodes of separate documents stay apart;
+// isomorphism is blank-node aware.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DataFactory } from 'n3';
+import { ClientError } from '../../lib/errors.ts';
+import { RETURN_TYPES, canonicalNQuads, isomorphic, parse, serialize } from '../../lib/rdf/index.ts';
+
+const { namedNode, blankNode, literal, quad } = DataFactory;
+
+describe('parse', () => {
+  it('turns syntax errors into 422s naming the field, for every format', async () => {
+    for (const format of [...RETURN_TYPES, 'nquads'] as const) {
+      await assert.rejects(
+        parse('<http://e/s> <http://e/p> "unterminated', format, { field: 'rdf_url' }),
+        (error) => {
+          assert.ok(error instanceof ClientError, `${format}: ${String(error)}`);
+          assert.equal(error.status, 422);
+          assert.equal(error.field, 'rdf_url');
+          assert.ok(
+            error.message.startsWith(`rdf_url: could not parse the ${format} document: `),
+            error.message,
+          );
+          return true;
+        },
+      );
+    }
+  });
+
+  it('refuses an unknown format as a ClientError', async () => {
+    await assert.rejects(parse('', 'svg' as never), ClientError);
+  });
+
+  it('resolves relative IRIs against baseIRI', async () => {
+    const [q] = await parse('<#x> <http://e/p> <y> .', 'turtle', { baseIRI: 'http://example.org/doc' });
+    assert.equal(q!.subject.value, 'http://example.org/doc#x');
+    assert.equal(q!.object.value, 'http://example.org/y');
+  });
+
+  it('keeps blank nodes of separately parsed documents apart, in every format', async () => {
+    const quads = [quad(blankNode('x'), namedNode('http://e/p'), literal('o'))];
+    for (const format of RETURN_TYPES) {
+      const text = await serialize(quads, format);
+      const [a] = await parse(text, format);
+      const [b] = await parse(text, format);
+      assert.notEqual(a!.subject.value, b!.subject.value, format);
+    }
+  });
+});
+
+describe('isomorphism', () => {
+  const p = namedNode('http://e/p');
+  it('ignores blank node labels and duplicates', async () => {
+    const a = [quad(blankNode('a'), p, blankNode('b')), quad(blankNode('b'), p, literal('1'))];
+    const b = [
+      quad(blankNode('y'), p, literal('1')),
+      quad(blankNode('x'), p, blankNode('y')),
+      quad(blankNode('y'), p, literal('1')),
+    ];
+    assert.equal(await isomorphic(a, b), true);
+    assert.equal(await canonicalNQuads(a), '_:c14n0 <http://e/p> "1" .\n_:c14n1 <http://e/p> _:c14n0 .\n');
+  });
+
+  it('tells different graphs apart', async () => {
+    const chain = [quad(blankNode('a'), p, blankNode('b')), quad(blankNode('b'), p, blankNode('c'))];
+    const fork = [quad(blankNode('a'), p, blankNode('b')), quad(blankNode('a'), p, blankNode('c'))];
+    assert.equal(await isomorphic(chain, fork), false);
+    const typed = [
+      quad(namedNode('http://e/s'), p, literal('1', namedNode('http://www.w3.org/2001/XMLSchema#integer'))),
+    ];
+    const plain = [quad(namedNode('http://e/s'), p, literal('1'))];
+    assert.equal(await isomorphic(typed, plain), false);
+  });
+});
+
+describe('RDF 1.2 input', () => {
+  const documents = {
+    'triple terms': '<http://e/s> <http://e/p> <<( <http://e/a> <http://e/b> <http://e/c> )>> .',
+    'directional language strings': '<http://e/s> <http://e/p> "x"@en--ltr .',
+  };
+  for (const [what, document] of Object.entries(documents)) {
+    it(`keeps ${what} in the Turtle family`, async () => {
+      const quads = await parse(document, 'turtle');
+      for (const format of ['turtle', 'trig', 'nt', 'nquads', 'n3'] as const) {
+        const back = await parse(await serialize(quads, format), format);
+        assert.equal(back.length, 1);
+        assert.ok(back[0]!.equals(quads[0]!), format);
+      }
+    });
+
+    it(`refuses ${what} where the format cannot carry them`, async () => {
+      const quads = await parse(document, 'turtle');
+      for (const format of ['json-ld', 'xml', 'hext'] as const) {
+        await assert.rejects(serialize(quads, format), (error: unknown) => {
+          assert.ok(error instanceof ClientError && error.status === 422 && error.field === 'return_type');
+          assert.ok(error.message.includes(what), error.message);
+          return true;
+        });
+      }
+    });
+  }
+});
