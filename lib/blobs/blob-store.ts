@@ -1,0 +1,105 @@
+// Content-addressed blob store: files and derived resources travel through the bus by key
+// (claim check), never inline. A key is the SHA-256 of the bytes, so storing the same bytes
+// twice is one file, and replaying a step never duplicates a resource. Blobs are written to a
+// temporary file while hashing (streaming, any size) and renamed into place.
+import { createHash, randomUUID } from 'node:crypto';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  renameSync,
+  statSync,
+  rmSync,
+} from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import type { Readable } from 'node:stream';
+import { ClientError } from '../errors.ts';
+
+const KEY = /^[0-9a-f]{64}$/;
+
+export class BlobStore {
+  readonly dir: string;
+
+  constructor(dir: string) {
+    this.dir = dir;
+    mkdirSync(join(dir, 'tmp'), { recursive: true });
+  }
+
+  /** Store a stream; resolves to its key. */
+  async putStream(source: Readable | AsyncIterable<Uint8Array>): Promise<string> {
+    const temp = join(this.dir, 'tmp', randomUUID());
+    const hash = createHash('sha256');
+    try {
+      await pipeline(
+        source,
+        async function* (chunks: AsyncIterable<Uint8Array>) {
+          for await (const chunk of chunks) {
+            hash.update(chunk);
+            yield chunk;
+          }
+        },
+        createWriteStream(temp),
+      );
+      return this.#settle(temp, hash.digest('hex'));
+    } catch (error) {
+      rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  /** Store a file that is already on disk (an upload): hashed, then moved in place. */
+  async putFile(path: string): Promise<string> {
+    const hash = createHash('sha256');
+    await pipeline(createReadStream(path), async (chunks: AsyncIterable<Uint8Array>) => {
+      for await (const chunk of chunks) hash.update(chunk);
+    });
+    const temp = join(this.dir, 'tmp', randomUUID());
+    await rename(path, temp);
+    return this.#settle(temp, hash.digest('hex'));
+  }
+
+  async putBytes(bytes: string | Uint8Array): Promise<string> {
+    const data = typeof bytes === 'string' ? Buffer.from(bytes) : bytes;
+    const temp = join(this.dir, 'tmp', randomUUID());
+    await writeFile(temp, data);
+    return this.#settle(temp, createHash('sha256').update(data).digest('hex'));
+  }
+
+  has(key: string): boolean {
+    return KEY.test(key) && existsSync(this.#file(key));
+  }
+
+  /** Path of a stored blob; a key that is malformed or unknown is a 404 naming `field`. */
+  path(key: string, field = 'blob'): string {
+    if (!this.has(key)) throw new ClientError(404, `no stored file ${JSON.stringify(key)}`, field);
+    return this.#file(key);
+  }
+
+  open(key: string, field?: string): Readable {
+    return createReadStream(this.path(key, field));
+  }
+
+  size(key: string): number {
+    return statSync(this.path(key)).size;
+  }
+
+  #settle(temp: string, key: string): string {
+    const file = this.#file(key);
+    mkdirSync(join(this.dir, key.slice(0, 2)), { recursive: true });
+    if (existsSync(file)) rmSync(temp, { force: true });
+    else renameSync(temp, file);
+    return key;
+  }
+
+  #file(key: string): string {
+    return join(this.dir, key.slice(0, 2), key);
+  }
+}
+
+/** The blob store of a data directory. */
+export function blobStoreIn(dataDir: string): BlobStore {
+  return new BlobStore(join(dataDir, 'blobs'));
+}
