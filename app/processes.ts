@@ -3,7 +3,8 @@
 // scale-out deployment does (one process each, on Kafka).
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
-import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { Runtime } from '../lib/runtime.ts';
+import { blobStoreIn } from '../lib/blobs/blob-store.ts';
 import { SERVICES, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/log.ts';
 import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
@@ -30,17 +31,15 @@ export function servableNames(): string[] {
 
 async function run(
   options: ProcessOptions,
-  parts: (
-    bus: Bus,
-    catalog: TopicCatalog,
-  ) => { gateways: Gateway[]; consumers: RequestConsumer[]; rootAlias?: string },
+  parts: (runtime: Runtime) => { gateways: Gateway[]; consumers: RequestConsumer[]; rootAlias?: string },
 ): Promise<Running> {
   const catalog = catalogOf(options.bus);
   const bus = await openBus(options.bus, catalog);
   let server: RunningServer | undefined;
   try {
-    const { gateways, consumers, rootAlias } = parts(bus, catalog);
-    for (const consumer of consumers) await runRequestConsumer(bus, catalog, consumer);
+    const runtime: Runtime = { bus, catalog, blobs: blobStoreIn(options.bus.dataDir) };
+    const { gateways, consumers, rootAlias } = parts(runtime);
+    for (const consumer of consumers) await runRequestConsumer(runtime, consumer);
     server = await createServer({
       gateways,
       rootAlias,
@@ -66,8 +65,8 @@ async function run(
 
 /** Everything in one process: the four services, the catalogue and every consumer. */
 export function startEmbedded(options: ProcessOptions): Promise<Running> {
-  return run({ ...options, bus: { ...options.bus, transport: 'embedded' } }, (bus, catalog) => ({
-    gateways: [...SERVICES.map((name) => serviceGateway(name, bus, catalog)), catalogueGateway()],
+  return run({ ...options, bus: { ...options.bus, transport: 'embedded' } }, (runtime) => ({
+    gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogueGateway()],
     consumers: allConsumers(),
   }));
 }
@@ -78,8 +77,8 @@ export function startEmbedded(options: ProcessOptions): Promise<Running> {
  */
 export function serveOne(name: string, options: ProcessOptions): Promise<Running> {
   if (isServiceName(name)) {
-    return run(options, (bus, catalog) => ({
-      gateways: [serviceGateway(name, bus, catalog)],
+    return run(options, (runtime) => ({
+      gateways: [serviceGateway(name, runtime)],
       consumers: options.bus.transport === 'embedded' ? [serviceRequestConsumer(name)] : [],
       rootAlias: name,
     }));

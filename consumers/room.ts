@@ -1,8 +1,8 @@
 // The shell around request consumers: read the group's topic from topics.yaml, dispatch each
 // request to the operation it names, reply with the result. Operations are domain functions;
 // this file knows the bus, they do not.
-import type { Bus, Subscription } from '../lib/bus/contract.ts';
-import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { Subscription } from '../lib/bus/contract.ts';
+import type { Runtime } from '../lib/runtime.ts';
 import { ClientError } from '../lib/errors.ts';
 
 export interface ServiceRequest {
@@ -20,18 +20,16 @@ export type Operation = (input: Record<string, unknown>, context: OperationConte
 export interface RequestConsumer {
   /** Consumer group, as declared in topics.yaml; also the name for `labld serve`. */
   group: string;
-  operations: Record<string, Operation>;
+  /** The operations, given what the process provides (the blob store, …). */
+  operations(runtime: Runtime): Record<string, Operation>;
 }
 
-export function runRequestConsumer(
-  bus: Bus,
-  catalog: TopicCatalog,
-  consumer: RequestConsumer,
-): Promise<Subscription> {
-  const topic = catalog.topicReadBy(consumer.group).name;
-  return bus.serve<ServiceRequest, unknown>(topic, consumer.group, async (message, signal) => {
+export function runRequestConsumer(runtime: Runtime, consumer: RequestConsumer): Promise<Subscription> {
+  const topic = runtime.catalog.topicReadBy(consumer.group).name;
+  const operations = consumer.operations(runtime);
+  return runtime.bus.serve<ServiceRequest, unknown>(topic, consumer.group, async (message, signal) => {
     const { operation, input } = message.value;
-    const run = Object.hasOwn(consumer.operations, operation) ? consumer.operations[operation] : undefined;
+    const run = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
     if (!run)
       throw new ClientError(404, `operation ${operation} is not offered by ${consumer.group}`, 'operation');
     return run(input, { correlationId: message.headers['x-correlation-id'], signal });

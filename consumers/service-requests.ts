@@ -1,13 +1,15 @@
 // Request consumers of the four services. Each answers `info`; the service issues add their
 // operations here (annotate, mapping, createrdf, …), each a domain function.
 import { SERVICES, serviceInfo, type ServiceName } from '../lib/services.ts';
+import type { Runtime } from '../lib/runtime.ts';
 import type { Operation, RequestConsumer } from './room.ts';
 
-const operations: Record<ServiceName, Record<string, Operation>> = {
-  annotator: {},
-  mapper: {},
-  converter: {},
-  extractor: {},
+const none = () => ({});
+const operationsOf: Record<ServiceName, (runtime: Runtime) => Record<string, Operation>> = {
+  annotator: none,
+  mapper: none,
+  converter: none,
+  extractor: none,
 };
 
 export function requestGroupOf(service: ServiceName): string {
@@ -17,7 +19,7 @@ export function requestGroupOf(service: ServiceName): string {
 export function serviceRequestConsumer(service: ServiceName): RequestConsumer {
   return {
     group: requestGroupOf(service),
-    operations: { info: async () => serviceInfo(service), ...operations[service] },
+    operations: (runtime) => ({ info: async () => serviceInfo(service), ...operationsOf[service](runtime) }),
   };
 }
 

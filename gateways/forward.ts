@@ -1,28 +1,47 @@
 // The one thing service gateways do with a request: hand it to the service's request topic
 // and answer with the reply. Which topic is read from topics.yaml through the consumer group.
-import type { Bus } from '../lib/bus/contract.ts';
-import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { Runtime } from '../lib/runtime.ts';
 import { intSetting } from '../lib/config.ts';
+import { isDownload } from '../lib/blobs/download.ts';
 import type { RouteInput, Result } from './kit/index.ts';
 
+type Input = RouteInput<Record<string, unknown>, unknown>;
+
 export interface Forwarder {
-  /** A route handler that sends `operation` with the validated query and body, and answers the reply as JSON. */
-  json(operation: string): (input: RouteInput<Record<string, unknown>, unknown>) => Promise<Result>;
+  /** Send `operation` with the validated path, query and body fields; answer the reply as JSON. */
+  json(operation: string): (input: Input) => Promise<Result>;
+  /** The same, for operations that reply with a stored file: answer it as a download. */
+  download(operation: string): (input: Input) => Promise<Result>;
+  /** Send `operation` with explicit fields (e.g. an upload's blob key); resolves to the reply value. */
+  send(operation: string, fields: Record<string, unknown>, input: Input): Promise<unknown>;
 }
 
-export function forwarder(bus: Bus, catalog: TopicCatalog, group: string): Forwarder {
-  const topic = catalog.topicReadBy(group).name;
+export function forwarder(runtime: Runtime, group: string): Forwarder {
+  const topic = runtime.catalog.topicReadBy(group).name;
   const timeoutMs = intSetting('LABLD_REQUEST_TIMEOUT_MS');
+  const fieldsOf = (input: Input) => {
+    const body = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
+    return { ...input.params, ...input.query, ...body };
+  };
+  const send: Forwarder['send'] = (operation, fields, input) =>
+    runtime.bus.request(
+      topic,
+      { operation, input: fields },
+      { timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
+    );
+  const asDownload = (value: unknown): Result => {
+    if (!isDownload(value)) throw new Error('the consumer did not reply with a download');
+    return {
+      body: { path: runtime.blobs.path(value.blob) },
+      contentType: value.contentType,
+      filename: value.filename,
+    };
+  };
   return {
-    json: (operation) => async (input) => {
-      const body =
-        input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
-      const value = await bus.request(
-        topic,
-        { operation, input: { ...input.params, ...input.query, ...body } },
-        { timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
-      );
-      return { json: value };
-    },
+    send,
+    json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input), input) }),
+    download: (operation) => async (input) => asDownload(await send(operation, fieldsOf(input), input)),
   };
 }
+
+export { type Download } from '../lib/blobs/download.ts';

@@ -1,7 +1,6 @@
 // The gateways of the four services. Each route is declared once here (schema, responses)
 // and forwarded to its service's request consumer; the service issues add their routes.
-import type { Bus } from '../lib/bus/contract.ts';
-import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { Runtime } from '../lib/runtime.ts';
 import { services, type ServiceName } from '../lib/services.ts';
 import { requestGroupOf } from '../consumers/service-requests.ts';
 import { createGateway, route, type Gateway } from './kit/index.ts';
@@ -9,9 +8,9 @@ import { forwarder } from './forward.ts';
 
 const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
-export function serviceGateway(name: ServiceName, bus: Bus, catalog: TopicCatalog): Gateway {
+export function serviceGateway(name: ServiceName, runtime: Runtime): Gateway {
   const s = services[name];
-  const forward = forwarder(bus, catalog, requestGroupOf(name));
+  const forward = forwarder(runtime, requestGroupOf(name));
   return createGateway({
     service: name,
     title: s.title,

@@ -1,0 +1,11 @@
+// What a running labld process hands its gateways and consumers.
+import type { Bus } from './bus/contract.ts';
+import type { TopicCatalog } from './bus/topics.ts';
+import type { BlobStore } from './blobs/blob-store.ts';
+
+export interface Runtime {
+  bus: Bus;
+  catalog: TopicCatalog;
+  /** Files and derived resources, shared by every process of a deployment (a shared volume on Kafka). */
+  blobs: BlobStore;
+}
