@@ -3,7 +3,16 @@ import { join, dirname, resolve } from 'node:path';
 import { loadTopics, type TopicCatalog } from './topics.ts';
 import { TransportBus } from './bus.ts';
 import { EmbeddedTransport } from './embedded/transport.ts';
+import { KafkaTransport } from './kafka/transport.ts';
+import type { KafkaOptions } from './kafka/client.ts';
+import { RegistryCodec } from './kafka/registry-codec.ts';
 import { setting } from '../config.ts';
+
+/** Kafka settings of a bus (the client id is BusConfig's). */
+export type KafkaConfig = Omit<KafkaOptions, 'clientId'> & {
+  /** A Confluent-compatible schema registry: payloads in its wire format. Without it, plain JSON. */
+  registryUrl?: string;
+};
 
 export interface BusConfig {
   transport: 'embedded' | 'kafka';
@@ -11,6 +20,8 @@ export interface BusConfig {
   topicsFile: string;
   clientId?: string;
   fsync?: boolean;
+  /** Required when transport is kafka. */
+  kafka?: KafkaConfig;
 }
 
 export function busConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BusConfig {
@@ -23,6 +34,12 @@ export function busConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BusConfi
     dataDir: setting('LABLD_DATA', env),
     topicsFile: setting('LABLD_TOPICS', env),
     fsync: setting('LABLD_BUS_FSYNC', env) === 'true',
+    kafka: {
+      brokers: setting('KAFKA_BROKERS', env)
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean),
+    },
   };
 }
 
@@ -34,7 +51,14 @@ export function catalogOf(config: Pick<BusConfig, 'topicsFile'>): TopicCatalog {
 /** A started bus: topics of the catalogue created or verified. */
 export async function openBus(config: BusConfig, catalog = catalogOf(config)): Promise<TransportBus> {
   if (config.transport === 'kafka') {
-    throw new Error('the kafka transport is not available in this build yet; use LABLD_TRANSPORT=embedded');
+    if (!config.kafka)
+      throw new Error('the kafka transport needs the kafka settings (brokers) of its BusConfig');
+    const { registryUrl, ...options } = config.kafka;
+    const transport = new KafkaTransport({ ...options, clientId: config.clientId });
+    const codec = registryUrl
+      ? new RegistryCodec({ url: registryUrl, catalog, subjectPrefix: options.topicPrefix })
+      : undefined;
+    return startOrClose(new TransportBus({ transport, catalog, codec }));
   }
   const transport = new EmbeddedTransport({
     dataDir: config.dataDir,
@@ -42,4 +66,14 @@ export async function openBus(config: BusConfig, catalog = catalogOf(config)): P
     fsync: config.fsync,
   });
   return new TransportBus({ transport, catalog }).start();
+}
+
+/** A bus whose start fails (no broker) is closed again, so that it leaves no connections behind. */
+async function startOrClose(bus: TransportBus): Promise<TransportBus> {
+  try {
+    return await bus.start();
+  } catch (error) {
+    await bus.close().catch(() => {});
+    throw error;
+  }
 }

@@ -1,0 +1,58 @@
+// The Kafka broker the Kafka test suites run against: KAFKA_BROKERS, or the one that
+// tools/kafka/broker.sh starts. Absent broker = a loud failure, never a skip.
+import kafkajs from 'kafkajs';
+import '../../lib/bus/kafka/kafkajs-fixes.ts';
+
+export const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:19092')
+  .split(',')
+  .map((b) => b.trim())
+  .filter(Boolean);
+
+const quiet = { logLevel: kafkajs.logLevel.NOTHING, connectionTimeout: 3_000, retry: { retries: 2 } };
+
+/**
+ * Throws, saying how to start one, when no broker answers. Then warms a fresh broker up: the
+ * first group join creates and loads the offsets topic, and until then group coordinators
+ * answer "loading" for a few seconds, which the first test would otherwise pay for.
+ */
+export async function requireBroker(): Promise<void> {
+  const kafka = new kafkajs.Kafka({ clientId: 'labld-test-probe', brokers: BROKERS, ...quiet });
+  const admin = kafka.admin();
+  try {
+    await admin.connect();
+    await admin.describeCluster();
+  } catch (error) {
+    await admin.disconnect().catch(() => {});
+    throw new Error(
+      `no Kafka broker at ${BROKERS.join(',')} (${(error as Error).message}); ` +
+        'start one with `tools/kafka/broker.sh start` or point KAFKA_BROKERS at one',
+    );
+  }
+  const topic = `labld-warm-up-${process.pid}-${Date.now()}`;
+  const consumer = kafka.consumer({ groupId: topic, maxWaitTimeInMs: 100 });
+  try {
+    await admin.createTopics({ topics: [{ topic, numPartitions: 1, replicationFactor: 1 }] });
+    await consumer.connect();
+    await consumer.subscribe({ topics: [topic] });
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
+    await consumer.run({ eachMessage: async () => {} });
+    await joined;
+  } finally {
+    await consumer.disconnect().catch(() => {});
+    await admin.deleteTopics({ topics: [topic] }).catch(() => {});
+    await admin.deleteGroups([topic]).catch(() => {});
+    await admin.disconnect().catch(() => {});
+  }
+}
+
+/** Delete every topic whose name starts with `prefix` (a test's namespace). */
+export async function deleteNamespace(prefix: string): Promise<void> {
+  const admin = new kafkajs.Kafka({ clientId: 'labld-test-cleanup', brokers: BROKERS, ...quiet }).admin();
+  try {
+    await admin.connect();
+    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+    if (topics.length > 0) await admin.deleteTopics({ topics });
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}
