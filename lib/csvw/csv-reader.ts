@@ -1,0 +1,276 @@
+// Streaming CSV reading by a CSVW dialect (W3C "Model for Tabular Data", §8 Parsing Tabular
+// Data): rows are split by any of the dialect's line terminators outside quotes; skipped and
+// comment rows become comments; header rows give column titles. Text arrives in chunks, so a
+// file is never held whole. Own tokenizer because the dialect needs several line
+// terminators, multi-character delimiters, `\` escapes, the raw text of comment rows and
+// per-side trimming, which general CSV parsers do not offer together.
+import type { Dialect } from './dialect.ts';
+
+export interface RawRow {
+  /** The row's text as read (for comment detection and skipped rows). */
+  raw: string;
+  cells: string[];
+}
+
+const WHITESPACE = /^[ \t]$/;
+
+/** Splits text chunks into rows of cells. */
+export class RowTokenizer {
+  private readonly dialect: Dialect;
+  private readonly delimiter: string | RegExp;
+  private readonly sticky: RegExp | undefined;
+  private readonly lookahead: number;
+  /** Characters that may start a delimiter, terminator, quote or escape (plain-text fast path). */
+  private readonly special: Uint8Array | undefined;
+  private carry = '';
+  private rawCarry = '';
+  private cells: string[] = [];
+  private cell = '';
+  private state: 'start' | 'plain' | 'quoted' | 'closed' = 'start';
+  private rowOpen = false;
+
+  constructor(dialect: Dialect, delimiter: string | RegExp = dialect.delimiter) {
+    this.dialect = dialect;
+    this.delimiter = delimiter;
+    this.sticky = typeof delimiter === 'string' ? undefined : new RegExp(delimiter.source, 'uy');
+    const longest = Math.max(
+      typeof delimiter === 'string' ? delimiter.length : 64,
+      ...dialect.lineTerminators.map((t) => t.length),
+      2,
+    );
+    this.lookahead = longest;
+    const starts = [
+      ...dialect.lineTerminators.map((t) => t[0] ?? ''),
+      typeof delimiter === 'string' ? (delimiter[0] ?? '') : '',
+      dialect.quoteChar ?? '',
+      dialect.escapeChar,
+    ].filter(Boolean);
+    if (typeof delimiter === 'string') {
+      this.special = new Uint8Array(65536);
+      for (const start of starts) this.special[start.charCodeAt(0)] = 1;
+      // Surrogates are never special here: a non-BMP start character disables the fast path.
+      if (starts.some((start) => start.charCodeAt(0) >= 0xd800 && start.charCodeAt(0) < 0xe000))
+        this.special = undefined;
+    }
+  }
+
+  /** Index of the next character at or after `from` that may be special, capped at `stop`. */
+  private nextSpecial(text: string, from: number, stop: number): number {
+    const special = this.special as Uint8Array;
+    let j = from;
+    while (j < stop && special[text.charCodeAt(j)] === 0) j++;
+    return j;
+  }
+
+  push(chunk: string): RawRow[] {
+    return this.process(this.carry + chunk, false);
+  }
+
+  end(): RawRow[] {
+    const rows = this.process(this.carry, true);
+    if (this.rowOpen) rows.push(this.finishRow(this.rawCarry));
+    return rows;
+  }
+
+  private trimCell(value: string): string {
+    const trim = this.dialect.trim;
+    if (trim === 'true') return value.trim();
+    if (trim === 'start') return value.trimStart();
+    if (trim === 'end') return value.trimEnd();
+    return value;
+  }
+
+  private finishCell(): void {
+    this.cells.push(this.trimCell(this.cell));
+    this.cell = '';
+    this.state = 'start';
+  }
+
+  private finishRow(raw: string): RawRow {
+    this.finishCell();
+    const row = { raw, cells: this.cells };
+    this.cells = [];
+    this.rawCarry = '';
+    this.rowOpen = false;
+    return row;
+  }
+
+  private terminatorAt(text: string, i: number): number {
+    for (const terminator of this.dialect.lineTerminators) {
+      if (terminator && text.startsWith(terminator, i)) return terminator.length;
+    }
+    return 0;
+  }
+
+  private delimiterAt(text: string, i: number): number {
+    if (typeof this.delimiter === 'string') {
+      return this.delimiter && text.startsWith(this.delimiter, i) ? this.delimiter.length : 0;
+    }
+    const sticky = this.sticky as RegExp;
+    sticky.lastIndex = i;
+    const found = sticky.exec(text);
+    return found && found[0].length > 0 ? found[0].length : 0;
+  }
+
+  private process(text: string, final: boolean): RawRow[] {
+    const rows: RawRow[] = [];
+    const { quoteChar, escapeChar, trim } = this.dialect;
+    const stop = final ? text.length : text.length - this.lookahead;
+    let rowStart = 0;
+    let i = 0;
+    while (i < stop) {
+      this.rowOpen = true;
+      const char = text[i] as string;
+      if (this.state === 'quoted' && char !== quoteChar && char !== escapeChar) {
+        // Fast path: copy up to the next quote or escape character.
+        let end = stop;
+        for (const mark of [quoteChar, escapeChar]) {
+          const at = mark === null ? -1 : text.indexOf(mark, i);
+          if (at >= 0 && at < end) end = at;
+        }
+        this.cell += text.slice(i, end);
+        i = end;
+        continue;
+      }
+      if (this.state === 'plain' && this.special) {
+        const end = this.nextSpecial(text, i, stop);
+        if (end > i) {
+          this.cell += text.slice(i, end);
+          i = end;
+          continue;
+        }
+      }
+      if (this.state === 'quoted') {
+        if (char === escapeChar && text[i + 1] === quoteChar && escapeChar !== quoteChar) {
+          this.cell += quoteChar;
+          i += 2;
+        } else if (char === escapeChar && escapeChar !== quoteChar && i + 1 < text.length) {
+          this.cell += text[i + 1];
+          i += 2;
+        } else if (char === quoteChar) {
+          if (escapeChar === quoteChar && text[i + 1] === quoteChar) {
+            this.cell += quoteChar;
+            i += 2;
+          } else {
+            this.state = 'closed';
+            i += 1;
+          }
+        } else {
+          this.cell += char;
+          i += 1;
+        }
+        continue;
+      }
+      const terminator = this.terminatorAt(text, i);
+      if (terminator) {
+        rows.push(this.finishRow(this.rawCarry + text.slice(rowStart, i)));
+        i += terminator;
+        rowStart = i;
+        continue;
+      }
+      const delimiter = this.delimiterAt(text, i);
+      if (delimiter) {
+        this.finishCell();
+        i += delimiter;
+        continue;
+      }
+      if (this.state === 'start') {
+        if (quoteChar !== null && char === quoteChar) {
+          this.state = 'quoted';
+          i += 1;
+          continue;
+        }
+        // Leading blanks before a quote are not content when trimming at the start.
+        if ((trim === 'true' || trim === 'start') && (char === ' ' || char === '\t')) {
+          i += 1;
+          continue;
+        }
+        this.state = 'plain';
+      }
+      if (this.state === 'closed') {
+        // Text after a closing quote is kept (lenient), except blanks trimmed at the end.
+        if (!WHITESPACE.test(char) || trim === 'false' || trim === 'start') this.cell += char;
+        i += 1;
+        continue;
+      }
+      if (char === escapeChar && escapeChar !== quoteChar && i + 1 < text.length) {
+        this.cell += text[i + 1];
+        i += 2;
+      } else if (char === escapeChar && text[i + 1] === quoteChar) {
+        this.cell += quoteChar;
+        i += 2;
+      } else {
+        this.cell += char;
+        i += 1;
+      }
+    }
+    this.rawCarry += text.slice(rowStart, i);
+    this.carry = text.slice(i);
+    if (
+      i === rowStart &&
+      this.cells.length === 0 &&
+      this.cell === '' &&
+      this.state === 'start' &&
+      !this.rawCarry
+    )
+      this.rowOpen = false;
+    return rows;
+  }
+}
+
+export type CsvEvent =
+  | { kind: 'comment'; text: string }
+  /** Once, after the header rows: titles per column (after skipped columns). */
+  | { kind: 'header'; titles: string[][] }
+  | { kind: 'row'; number: number; sourceNumber: number; cells: string[] };
+
+/** The CSVW parsing algorithm over a stream of text chunks. */
+export async function* csvEvents(
+  chunks: AsyncIterable<string>,
+  dialect: Dialect,
+  delimiter?: string | RegExp,
+): AsyncGenerator<CsvEvent> {
+  const tokenizer = new RowTokenizer(dialect, delimiter);
+  const { commentPrefix, skipRows, headerRowCount, skipColumns, skipBlankRows } = dialect;
+  const titles: string[][] = [];
+  let sourceNumber = 1;
+  let number = 1;
+  let headerDone = false;
+  const isComment = (raw: string): boolean =>
+    commentPrefix !== null && commentPrefix !== '' && raw.startsWith(commentPrefix);
+
+  function* handle(rows: RawRow[]): Generator<CsvEvent> {
+    for (const row of rows) {
+      const index = sourceNumber - 1;
+      if (index < skipRows) {
+        const text = isComment(row.raw) ? row.raw.slice((commentPrefix as string).length).trim() : row.raw;
+        if (text) yield { kind: 'comment', text };
+      } else if (isComment(row.raw)) {
+        yield { kind: 'comment', text: row.raw.slice((commentPrefix as string).length).trim() };
+      } else if (index < skipRows + headerRowCount) {
+        row.cells.slice(skipColumns).forEach((value, i) => {
+          if (value.trim() === '') return;
+          (titles[i] ??= []).push(value);
+        });
+      } else {
+        if (!headerDone) {
+          headerDone = true;
+          yield { kind: 'header', titles };
+        }
+        if (!(skipBlankRows && row.cells.every((cell) => cell === ''))) {
+          yield { kind: 'row', number: number++, sourceNumber, cells: row.cells.slice(skipColumns) };
+        }
+      }
+      sourceNumber += 1;
+    }
+  }
+
+  let first = true;
+  for await (const chunk of chunks) {
+    // A byte-order mark is not content (decoders keep it when the loader decoded the text).
+    yield* handle(tokenizer.push(first ? chunk.replace(/^\uFEFF/, '') : chunk));
+    first = false;
+  }
+  yield* handle(tokenizer.end());
+  if (!headerDone) yield { kind: 'header', titles };
+}

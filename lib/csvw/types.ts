@@ -1,0 +1,115 @@
+// Public types of the CSVW → RDF converter and the two error kinds it raises: a broken
+// metadata document (field metadata_url) and an unreadable or broken CSV (field csv_url).
+import { TextDecoder } from 'node:util';
+import { ClientError, TimeoutError } from '../errors.ts';
+
+/** What the injected loader returns for a URL: decoded text or a byte stream. */
+export interface LoadedResource {
+  /** The whole body as text (already decoded). */
+  text?: string;
+  /** The body as it streams; decoded with the dialect's encoding (default UTF-8). */
+  body?: AsyncIterable<Uint8Array | string>;
+  contentType?: string | undefined;
+  /** The HTTP Link header of the response, used for metadata discovery. */
+  linkHeader?: string | undefined;
+}
+
+/**
+ * Fetches a URL. `field` is the request field the URL stands for (metadata_url or csv_url),
+ * for the loader's own errors. Throws when the resource does not exist or cannot be read (the
+ * guarded fetch throws ClientErrors); metadata discovery treats any throw as "not there".
+ */
+export type Loader = (url: string, field: string) => Promise<LoadedResource>;
+
+export type Mode = 'standard' | 'minimal';
+
+export interface CsvwInput {
+  /** A metadata document (table group or table description) to start from. */
+  metadataUrl?: string;
+  /** The metadata document itself (parsed JSON); `metadataUrl` is then its base URL. */
+  metadata?: unknown;
+  /** A CSV file to start from; with metadata, user metadata overriding discovery. */
+  csvUrl?: string;
+}
+
+export interface CsvwOptions {
+  load: Loader;
+  mode?: Mode;
+  /** Called for every warning (they are also returned). */
+  onWarning?: (message: string) => void;
+  /** Request field named by metadata errors; default metadata_url. */
+  metadataField?: string;
+  /** Request field named by CSV errors; default csv_url. */
+  csvField?: string;
+}
+
+export const METADATA_FIELD = 'metadata_url';
+export const CSV_FIELD = 'csv_url';
+
+/** An error in a metadata document: the conversion stops (CSVW "raise an error"). */
+export function metadataError(detail: string, field = METADATA_FIELD): ClientError {
+  return new ClientError(422, `${field}: invalid CSVW metadata: ${detail}`, field);
+}
+
+/** An error reading tabular data. */
+export function csvError(detail: string, field = CSV_FIELD): ClientError {
+  return new ClientError(422, `${field}: ${detail}`, field);
+}
+
+/**
+ * Loads a URL through the injected loader. ClientErrors and time-outs pass as they are;
+ * anything else a loader throws becomes a 422 naming the field, never a crash.
+ */
+export async function loadResource(load: Loader, url: string, field: string): Promise<LoadedResource> {
+  try {
+    return await load(url, field);
+  } catch (error) {
+    if (error instanceof ClientError || error instanceof TimeoutError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ClientError(422, `${field}: cannot read ${url}: ${message}`, field);
+  }
+}
+
+/** The whole body of a loaded resource as text. */
+export async function resourceText(resource: LoadedResource, encoding = 'utf-8'): Promise<string> {
+  if (resource.text !== undefined) return resource.text;
+  let text = '';
+  for await (const chunk of textChunks(resource, encoding)) text += chunk;
+  return text;
+}
+
+/** The body as decoded text chunks (streams stay streams). */
+export async function* textChunks(resource: LoadedResource, encoding = 'utf-8'): AsyncGenerator<string> {
+  if (resource.text !== undefined) {
+    yield resource.text;
+    return;
+  }
+  if (!resource.body) return;
+  // Replacement mode, as the CSVW parsing algorithm asks; an unknown label falls back to UTF-8.
+  let decoder: TextDecoder;
+  try {
+    decoder = new TextDecoder(encoding, { fatal: false });
+  } catch {
+    decoder = new TextDecoder('utf-8', { fatal: false });
+  }
+  for await (const chunk of resource.body) {
+    yield typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+  }
+  const rest = decoder.decode();
+  if (rest) yield rest;
+}
+
+/** Collects warnings and forwards them to the caller's hook. */
+export class Warnings {
+  readonly list: string[] = [];
+  private readonly hook: ((message: string) => void) | undefined;
+
+  constructor(hook?: (message: string) => void) {
+    this.hook = hook;
+  }
+
+  add(message: string): void {
+    this.list.push(message);
+    this.hook?.(message);
+  }
+}

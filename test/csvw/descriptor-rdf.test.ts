@@ -1,0 +1,150 @@
+// /api/rdf engine: the seed descriptors and CSVs give the original's golden Turtle (compared by
+// isomorphism), whichever delimiter form the descriptor uses; bad input is a 4xx naming the
+// field. Excluded from the golden comparison, and why:
+// - prov:generatedAtTime of the conversion and the activity IRI are per run: the test passes
+//   the golden's own values;
+// - xsd:double lexical forms: rdflib's Turtle writer prints 190.0 as `1.9e+02`, labld writes
+//   the canonical `1.9E2`; doubles are compared by value.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
+import { ClientError } from '../../lib/errors.ts';
+import { parse } from '../../lib/rdf/index.ts';
+import { assertIsomorphic } from '../support/rdf.ts';
+import { seedFixture } from '../support/shared.ts';
+
+const BASE = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
+const XSD_DOUBLE = 'http://www.w3.org/2001/XMLSchema#double';
+
+/** Serves the seed folder under the original's example URLs; `overrides` replace files. */
+function seedLoader(overrides: Record<string, string> = {}): Loader {
+  return async (url: string): Promise<LoadedResource> => {
+    const name = url.slice(BASE.length);
+    if (Object.hasOwn(overrides, name)) return { text: overrides[name] as string };
+    if (!url.startsWith(BASE) || name.includes('/'))
+      throw new ClientError(422, `csv_url: cannot get ${url}`, 'csv_url');
+    try {
+      return { text: readFileSync(seedFixture(`csvtocsvw/${name}`), 'utf8') };
+    } catch {
+      throw new ClientError(404, `cannot get file at ${url}`, 'csv_url');
+    }
+  };
+}
+
+function doublesByValue(quads: RDF.Quad[]): RDF.Quad[] {
+  return quads.map((q) =>
+    q.object.termType === 'Literal' && q.object.datatype.value === XSD_DOUBLE
+      ? DataFactory.quad(
+          q.subject,
+          q.predicate,
+          DataFactory.literal(String(Number(q.object.value)), q.object.datatype),
+        )
+      : q,
+  );
+}
+
+/** The golden's run-specific values (when it ran), so the rest compares exactly. */
+function runOf(golden: string): { activityUrl: string; generatedAt: string } {
+  const table = /csv:table-1 a csvw:Table[\s\S]*?prov:generatedAtTime "([^"]+)"/.exec(golden);
+  return { activityUrl: 'http://localhost:5001/api/rdf', generatedAt: table?.[1] ?? '' };
+}
+
+async function assertGolden(name: string, load: Loader): Promise<void> {
+  const golden = readFileSync(seedFixture(`csvtocsvw/${name}.ttl`), 'utf8');
+  const quads = await descriptorToRdf({ metadataUrl: `${BASE}${name}-metadata.json` }, load, runOf(golden));
+  const expected = await parse(golden, 'turtle');
+  await assertIsomorphic(doublesByValue(quads), doublesByValue(expected), `${name}.ttl`);
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ClientError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ClientError, `not a ClientError: ${String(error)}`);
+    return error;
+  }
+  assert.fail('no error');
+}
+
+describe('descriptorToRdf (/api/rdf)', () => {
+  it('gives the original output for example5 (descriptor and rows)', async () => {
+    await assertGolden('example5', seedLoader());
+  });
+
+  it('gives the original output for example2 (a note, a tab-separated table of 700 rows)', async () => {
+    await assertGolden('example2', seedLoader());
+  });
+
+  it('reads a real tab delimiter as the original regex form "\\t"', async () => {
+    const descriptor = readFileSync(seedFixture('csvtocsvw/example2-metadata.json'), 'utf8');
+    assert.ok(descriptor.includes('"delimiter": "\\\\t"'));
+    const withTab = descriptor.replace('"delimiter": "\\\\t"', '"delimiter": "\\t"');
+    const run = { generatedAt: '2026-01-01T00:00:00Z' };
+    const url = { metadataUrl: `${BASE}example2-metadata.json` };
+    const withoutDelimiter = (quads: RDF.Quad[]): RDF.Quad[] =>
+      quads.filter((q) => q.predicate.value !== 'http://www.w3.org/ns/csvw#delimiter');
+    const regexForm = await descriptorToRdf(url, seedLoader(), run);
+    const charForm = await descriptorToRdf(url, seedLoader({ 'example2-metadata.json': withTab }), run);
+    await assertIsomorphic(withoutDelimiter(charForm), withoutDelimiter(regexForm), 'tab vs \\t');
+  });
+
+  it('reads the regenerated v1.3.5 descriptor of example5 (floats as 5.0, escaped UTF-8)', async () => {
+    const load = seedLoader({
+      'example5-metadata.json': readFileSync(
+        seedFixture('csvtocsvw/regenerated-v1.3.5/example5-metadata.json'),
+        'utf8',
+      ),
+    });
+    const quads = await descriptorToRdf({ metadataUrl: `${BASE}example5-metadata.json` }, load);
+    const rows = quads.filter((q) => q.predicate.value === 'http://www.w3.org/ns/csvw#row');
+    assert.equal(rows.length, 11);
+  });
+
+  it('takes csv_url over the descriptor url', async () => {
+    const quads = await descriptorToRdf(
+      { metadataUrl: `${BASE}example5-metadata.json`, csvUrl: `${BASE}example5.csv` },
+      seedLoader(),
+    );
+    assert.ok(quads.some((q) => q.object.value === `${BASE}example5.csv/row=11`));
+  });
+
+  it('a descriptor without a table is a 422 naming metadata_url', async () => {
+    const error = await rejection(
+      descriptorToRdf({ metadataUrl: `${BASE}example3-metadata.json` }, seedLoader()),
+    );
+    assert.equal(error.status, 422);
+    assert.equal(error.field, 'metadata_url');
+    assert.match(error.message, /no table/);
+  });
+
+  it('malformed metadata JSON is a 422 naming metadata_url', async () => {
+    const load = seedLoader({ 'bad-metadata.json': '{"@context": "http://www.w3.org/ns/csvw", "tables": [' });
+    const error = await rejection(descriptorToRdf({ metadataUrl: `${BASE}bad-metadata.json` }, load));
+    assert.equal(error.status, 422);
+    assert.equal(error.field, 'metadata_url');
+  });
+
+  it('an unreachable CSV keeps the loader error (4xx naming csv_url)', async () => {
+    const error = await rejection(
+      descriptorToRdf(
+        { metadataUrl: `${BASE}example5-metadata.json`, csvUrl: `${BASE}missing.csv` },
+        seedLoader(),
+      ),
+    );
+    assert.equal(error.status, 404);
+    assert.equal(error.field, 'csv_url');
+  });
+
+  it('a ragged row is a 422 naming csv_url and the line', async () => {
+    const csv = readFileSync(seedFixture('csvtocsvw/example5.csv'), 'utf8').replace('\n1,', '\n1,extra,');
+    const error = await rejection(
+      descriptorToRdf({ metadataUrl: `${BASE}example5-metadata.json` }, seedLoader({ 'example5.csv': csv })),
+    );
+    assert.equal(error.status, 422);
+    assert.equal(error.field, 'csv_url');
+    assert.match(error.message, /line 3/);
+  });
+});
