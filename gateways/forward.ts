@@ -14,6 +14,8 @@ export interface Forwarder {
   download(operation: string): (input: Input) => Promise<Result>;
   /** Send `operation` with explicit fields (e.g. an upload's blob key); resolves to the reply value. */
   send(operation: string, fields: Record<string, unknown>, input: Input): Promise<unknown>;
+  /** A reply that names a stored file, as a download. */
+  asDownload(value: unknown): Result;
 }
 
 export function forwarder(runtime: Runtime, group: string): Forwarder {
@@ -39,6 +41,7 @@ export function forwarder(runtime: Runtime, group: string): Forwarder {
   };
   return {
     send,
+    asDownload,
     json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input), input) }),
     download: (operation) => async (input) => asDownload(await send(operation, fieldsOf(input), input)),
   };

@@ -3,8 +3,14 @@
 import type { Runtime } from '../lib/runtime.ts';
 import { services, type ServiceName } from '../lib/services.ts';
 import { requestGroupOf } from '../consumers/service-requests.ts';
-import { createGateway, route, type Gateway } from './kit/index.ts';
-import { forwarder } from './forward.ts';
+import { createGateway, route, type Gateway, type Route } from './kit/index.ts';
+import { forwarder, type Forwarder } from './forward.ts';
+import { annotatorRoutes } from './annotator.ts';
+
+/** Each service's own routes, besides /info. */
+const routesOf: Partial<Record<ServiceName, (runtime: Runtime, forward: Forwarder) => Route[]>> = {
+  annotator: annotatorRoutes,
+};
 
 const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
@@ -18,6 +24,7 @@ export function serviceGateway(name: ServiceName, runtime: Runtime): Gateway {
     description: s.description,
     basePath: s.basePath,
     routes: [
+      ...(routesOf[name]?.(runtime, forward) ?? []),
       route({
         method: 'GET',
         path: '/info',

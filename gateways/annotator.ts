@@ -1,0 +1,94 @@
+// The annotator's routes (spec "CSV annotation service"): each is forwarded to the annotator's
+// request consumer; outputs come back as stored files and are answered as downloads.
+import { RETURN_TYPES } from '../lib/rdf/index.ts';
+import { ENCODINGS } from '../lib/annotator/index.ts';
+import type { Runtime } from '../lib/runtime.ts';
+import { route, type Route } from './kit/index.ts';
+import type { Forwarder } from './forward.ts';
+
+const returnType = (fallback: string) => ({
+  type: 'string',
+  enum: [...RETURN_TYPES],
+  default: fallback,
+  description: 'serialization of the answer',
+});
+const encoding = {
+  type: 'string',
+  enum: [...ENCODINGS],
+  default: 'auto',
+  description: 'text encoding of the CSV; `auto` detects it (BOM, then strict UTF-8, then a detector)',
+};
+const url = (description: string) => ({ type: 'string', format: 'uri', minLength: 1, description });
+const download = (what: string) => ({ 200: { description: `${what} (file download)` } });
+
+export function annotatorRoutes(runtime: Runtime, forward: Forwarder): Route[] {
+  return [
+    route({
+      method: 'POST',
+      path: '/api/annotate',
+      summary: 'Annotate a CSV reachable by URL: its CSVW descriptor',
+      tags: ['annotation'],
+      query: { type: 'object', properties: { return_type: returnType('json-ld') } },
+      body: {
+        json: {
+          type: 'object',
+          required: ['data_url'],
+          properties: { data_url: url('the CSV file'), encoding },
+        },
+      },
+      responses: download('the CSVW descriptor'),
+      handler: forward.download('annotate'),
+    }),
+    route<{ return_type: string; encoding: string }>({
+      method: 'POST',
+      path: '/api/annotate_upload',
+      summary: 'Annotate an uploaded CSV: its CSVW descriptor',
+      description:
+        'The same descriptor as /api/annotate for the same bytes. The descriptor names the CSV by a ' +
+        'stable URL that labld serves, so the mapper and converter can read it later.',
+      tags: ['annotation'],
+      query: { type: 'object', properties: { return_type: returnType('json-ld'), encoding } },
+      body: { multipart: { fileField: 'file' } },
+      responses: download('the CSVW descriptor'),
+      handler: async (input) => {
+        const blob = await runtime.blobs.putFile(input.file.keep());
+        const fields = { blob, filename: input.file.filename, ...input.query };
+        return forward.asDownload(await forward.send('annotate_upload', fields, input));
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/rdf',
+      summary: 'A CSVW descriptor and the CSV rows it describes, as RDF',
+      tags: ['annotation'],
+      query: { type: 'object', properties: { return_type: returnType('turtle') } },
+      body: {
+        json: {
+          type: 'object',
+          required: ['metadata_url'],
+          properties: {
+            metadata_url: url('the CSVW descriptor'),
+            csv_url: url('the CSV, if not the one the descriptor names'),
+          },
+        },
+      },
+      responses: download('the graph'),
+      handler: forward.download('rdf'),
+    }),
+    route<Record<string, unknown>, unknown, { key: string; name: string }>({
+      method: 'GET',
+      path: '/files/{key}/{name}',
+      summary: 'An uploaded file, as stored',
+      tags: ['files'],
+      params: {
+        type: 'object',
+        properties: { key: { type: 'string', pattern: '^[0-9a-f]{64}$' }, name: { type: 'string' } },
+      },
+      responses: { 200: { description: 'the file' }, 404: { description: 'no such file' } },
+      handler: ({ params }) => ({
+        body: { path: runtime.blobs.path(params.key, 'key') },
+        contentType: params.name.endsWith('.json') ? 'application/json' : 'text/csv; charset=utf-8',
+      }),
+    }),
+  ];
+}

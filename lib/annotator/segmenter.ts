@@ -1,0 +1,198 @@
+// The multi-block structure in one pass (research §1.4 step B): a part is a run of lines with
+// the same separator and separator count. Each part is classified on its first 30 lines;
+// metadata parts are kept whole (they become notes), data parts are streamed into a
+// TableBuilder, so memory stays bounded by the metadata, not by the table.
+import { ClientError } from '../errors.ts';
+import { classify, CLASSIFY_SAMPLE, type Classification } from './classify.ts';
+import { metaNotes, type Note } from './meta.ts';
+import { lineSeparator, splitRaw, type LineSep, type Sep } from './separators.ts';
+import { TableBuilder, TooManyHeaderLines, type Table } from './table.ts';
+import { classOf, pyStrip } from './value-type.ts';
+
+export interface SegmenterLimits {
+  /** Characters of metadata lines kept for notes (an all-text table is read as metadata). */
+  maxMetadataChars: number;
+  /** The hot path for plain table rows (default on); off, every row takes the general code. */
+  fastPath?: boolean;
+}
+
+interface Part {
+  sep: Sep;
+  count: number;
+  start: number;
+  length: number;
+  lines: string[];
+  chars: number;
+  classification?: Classification;
+  table?: TableBuilder;
+  /** For metadata parts that could become tables if the file has none (v1.3.5 fallback). */
+  fallback?: TableBuilder;
+}
+
+export interface Segmented {
+  notes: Note[];
+  tables: Table[];
+  nonBlankLines: number;
+}
+
+export class Segmenter {
+  private line = 0;
+  private current: Part | undefined;
+  private readonly parts: Part[] = [];
+  private watchers: TableBuilder[] = [];
+  private metadataChars = 0;
+  private nonBlank = 0;
+  private readonly field: string;
+  private readonly limits: SegmenterLimits;
+
+  private readonly fast: boolean;
+
+  constructor(field: string, limits: SegmenterLimits) {
+    this.field = field;
+    this.limits = limits;
+    this.fast = limits.fastPath ?? true;
+  }
+
+  /**
+   * Takes as many quiet table rows of `text` from `from` as it can in one go (see
+   * TableBuilder.quietBlock); the caller pushes the next line itself.
+   */
+  quietBlock(text: string, from: number): { chars: number; lines: number } {
+    const open = this.current;
+    if (!this.fast || !open?.table?.fastReady || this.watchers.length > 0) return { chars: 0, lines: 0 };
+    const taken = open.table.quietBlock(text, from, open.count);
+    open.length += taken.lines;
+    this.nonBlank += taken.lines;
+    this.line += taken.lines;
+    return taken;
+  }
+
+  /** One line, with its line break. */
+  push(text: string): void {
+    const open = this.current;
+    if (
+      this.fast &&
+      open?.table?.fastReady &&
+      this.watchers.length === 0 &&
+      open.table.fastRow(text, open.count)
+    ) {
+      open.length++;
+      this.nonBlank++;
+      this.line++;
+      return;
+    }
+    const sep = lineSeparator(text);
+    const current = this.current;
+    const continues =
+      current !== undefined && sep !== undefined && sep.sep === current.sep && sep.count === current.count;
+    if (!continues) {
+      if (current) this.close(current, text, sep);
+      this.current = undefined;
+    }
+    if (this.watchers.length > 0) {
+      for (const watcher of this.watchers) watcher.observeAfter(text);
+      this.watchers = this.watchers.filter((watcher) => watcher.watching);
+    }
+    if (sep !== undefined || pyStrip(text) !== '') this.nonBlank++;
+    if (continues) this.add(current as Part, text);
+    else if (sep) this.current = this.open(sep, text);
+    this.line++;
+  }
+
+  private open(sep: LineSep, text: string): Part {
+    const part: Part = { sep: sep.sep, count: sep.count, start: this.line, length: 0, lines: [], chars: 0 };
+    this.add(part, text);
+    return part;
+  }
+
+  private add(part: Part, text: string): void {
+    part.length++;
+    if (part.table) return this.feed(part.table, text);
+    this.keep(part, text);
+    if (!part.classification && part.lines.length === CLASSIFY_SAMPLE) this.decide(part);
+  }
+
+  private keep(part: Part, text: string): void {
+    part.lines.push(text);
+    part.chars += text.length;
+    this.metadataChars += text.length;
+    if (this.metadataChars > this.limits.maxMetadataChars) {
+      throw new ClientError(
+        422,
+        `${this.field}: the metadata block starting at line ${part.start + 1} is larger than ` +
+          `${this.limits.maxMetadataChars} characters; all-text rows are read as metadata, so the file has no numeric table to annotate`,
+        this.field,
+      );
+    }
+  }
+
+  private feed(table: TableBuilder, text: string): void {
+    try {
+      table.addPartLine(text);
+    } catch (error) {
+      if (!(error instanceof TooManyHeaderLines)) throw error;
+      throw new ClientError(
+        422,
+        `${this.field}: the table at line ${table.start + 1} has no data rows`,
+        this.field,
+      );
+    }
+  }
+
+  private decide(part: Part): void {
+    part.classification = classify(part.lines, part.sep, part.length);
+    if (part.classification.kind !== 'data') return;
+    const table = new TableBuilder(part.sep, part.start);
+    part.table = table;
+    for (const text of part.lines) this.feed(table, text);
+    this.metadataChars -= part.chars;
+    part.lines = [];
+    part.chars = 0;
+  }
+
+  private close(part: Part, next: string | undefined, nextSep: LineSep | undefined): void {
+    if (!part.classification) this.decide(part);
+    if (part.table) {
+      this.checkRagged(part, next, nextSep);
+      if (part.table.watching) this.watchers.push(part.table);
+    } else if (part.classification?.hasHeaderRow) {
+      const fallback = new TableBuilder(part.sep, part.start);
+      for (const text of part.lines) this.feed(fallback, text);
+      part.fallback = fallback;
+      if (fallback.watching) this.watchers.push(fallback);
+    }
+    this.parts.push(part);
+  }
+
+  /**
+   * A table row with a different number of fields right after a table (no blank line between)
+   * is a ragged row: the original split the table there and crashed on the numeric "key".
+   */
+  private checkRagged(part: Part, next: string | undefined, nextSep: LineSep | undefined): void {
+    if (next === undefined || nextSep === undefined || nextSep.sep !== part.sep) return;
+    if (classOf(splitRaw(next, part.sep)[0] ?? '') !== 'NUMBER') return;
+    throw new ClientError(
+      422,
+      `${this.field}: ragged rows: line ${this.line + 1} has ${nextSep.count + 1} fields, ` +
+        `the table starting at line ${part.start + 1} has ${part.count + 1}`,
+      this.field,
+    );
+  }
+
+  finish(context: { namespace: string; url: string; encoding: string }): Segmented {
+    if (this.current) this.close(this.current, undefined, undefined);
+    this.current = undefined;
+    const anyData = this.parts.some((part) => part.table);
+    const notes: Note[] = [];
+    const tables: Table[] = [];
+    let tableNumber = 0;
+    for (const part of this.parts) {
+      const table = part.table ?? (anyData ? undefined : part.fallback);
+      if (table) {
+        const built = table.finish({ ...context, key: `table-${++tableNumber}` });
+        if (built) tables.push(built);
+      } else notes.push(...metaNotes(part.lines, part.start, part.sep, part.count, context.namespace));
+    }
+    return { notes, tables, nonBlankLines: this.nonBlank };
+  }
+}

@@ -1,0 +1,155 @@
+// Per-line separator detection (research §1.4 step A) and the two ways the original splits a
+// line: `re.split` on the raw line (classification, header rows) and pandas' reading (csv
+// quoting for `;` and `,`, strip-then-regex-split for tab, pipe and colon).
+import { pyStrip } from './value-type.ts';
+
+export type Sep = ';' | '|' | ':' | '\t' | ',';
+
+/** Candidates in the original's priority order (ties go to the earlier one). */
+export const SEPARATORS: readonly Sep[] = [';', '|', ':', '\t', ','];
+
+/** The regex source the original writes as `dialect.delimiter`. */
+export const SEP_REGEX: Readonly<Record<Sep, string>> = {
+  ';': ';',
+  '|': '\\|',
+  ':': ':+\\s+\\s*',
+  '\t': '\\t',
+  ',': ',',
+};
+
+export interface LineSep {
+  sep: Sep;
+  count: number;
+}
+
+// Python's `\s` (Unicode whitespace) for the colon regex `:+\s+\s*`.
+function isPySpace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    (code >= 0x1c && code <= 0x1f) ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+/**
+ * The separator of one line (given with its line break, which counts as whitespace after a
+ * colon), or undefined for a line without any. One pass over the characters.
+ */
+export function lineSeparator(line: string): LineSep | undefined {
+  let semi = 0;
+  let pipe = 0;
+  let colon = 0;
+  let tab = 0;
+  let comma = 0;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    const c = line.charCodeAt(i);
+    if (c === 59) semi++;
+    else if (c === 9) tab++;
+    else if (c === 44) comma++;
+    else if (c === 124) pipe++;
+    else if (c === 58) {
+      let j = i + 1;
+      while (j < n && line.charCodeAt(j) === 58) j++;
+      // Each regex counts on its own: the whitespace after the colons still counts as tabs.
+      if (j < n && isPySpace(line.charCodeAt(j))) colon++;
+      i = j - 1;
+    }
+  }
+  const counts = [semi, pipe, colon, tab, comma];
+  let best = 0;
+  for (let k = 1; k < 5; k++) if ((counts[k] as number) > (counts[best] as number)) best = k;
+  if (counts[best] === 0) return undefined;
+  if (best === 4) {
+    // German decimals (`0,5;1,5`): a runner-up with at least comma count − 1 wins.
+    let second = 0;
+    for (let k = 1; k < 4; k++) if ((counts[k] as number) > (counts[second] as number)) second = k;
+    const runnerUp = counts[second] as number;
+    // Bug fix: with no runner-up at all the original chose `;` with count 0, so every
+    // two-column comma CSV became one field per line and an empty descriptor.
+    if (runnerUp >= comma - 1 && runnerUp > 0) return { sep: SEPARATORS[second] as Sep, count: runnerUp };
+  }
+  return { sep: SEPARATORS[best] as Sep, count: counts[best] as number };
+}
+
+/** Python `re.split(sep_regex, line)` on the raw line. */
+export function splitRaw(line: string, sep: Sep): string[] {
+  if (sep !== ':') return line.split(sep);
+  const fields: string[] = [];
+  let start = 0;
+  const n = line.length;
+  for (let i = 0; i < n; i++) {
+    if (line.charCodeAt(i) !== 58) continue;
+    let j = i;
+    while (j < n && line.charCodeAt(j) === 58) j++;
+    if (j < n && isPySpace(line.charCodeAt(j))) {
+      fields.push(line.slice(start, i));
+      while (j < n && isPySpace(line.charCodeAt(j))) j++;
+      start = j;
+    }
+    i = j - 1;
+  }
+  fields.push(line.slice(start));
+  return fields;
+}
+
+/** Whether pandas reads this separator with Python's csv module (quotes honoured). */
+export function quotesHonoured(sep: Sep): boolean {
+  return sep === ';' || sep === ',';
+}
+
+/**
+ * The fields pandas reads from one line: csv rules (quotes, doubled quotes) for `;` and `,`;
+ * for the regex separators the line is stripped first and quotes stay in the fields.
+ */
+export function splitPandas(line: string, sep: Sep): string[] {
+  const body = stripLineBreak(line);
+  if (!quotesHonoured(sep)) return splitRaw(pyStrip(body), sep);
+  if (body.indexOf('"') < 0) return body.split(sep);
+  return splitQuoted(body, sep);
+}
+
+export function stripLineBreak(line: string): string {
+  let end = line.length;
+  if (end > 0 && line.charCodeAt(end - 1) === 10) end--;
+  if (end > 0 && line.charCodeAt(end - 1) === 13) end--;
+  return end === line.length ? line : line.slice(0, end);
+}
+
+// Python csv.reader on one line, lenient where strict mode would raise (the original then
+// failed the whole request or dropped the table).
+function splitQuoted(line: string, sep: string): string[] {
+  const fields: string[] = [];
+  let field = '';
+  let state: 'start' | 'field' | 'quoted' | 'quote-in-quoted' = 'start';
+  const endField = (): void => {
+    fields.push(field);
+    field = '';
+    state = 'start';
+  };
+  for (const c of line) {
+    if (state === 'quoted') {
+      if (c === '"') state = 'quote-in-quoted';
+      else field += c;
+    } else if (c === sep) endField();
+    else if (state === 'start' && c === '"') state = 'quoted';
+    else if (state === 'quote-in-quoted' && c === '"') {
+      field += '"';
+      state = 'quoted';
+    } else {
+      field += c;
+      state = 'field';
+    }
+  }
+  fields.push(field);
+  return fields;
+}

@@ -1,0 +1,86 @@
+// The original's cell typer (research §1.9): Python-literal first, then dateutil, then URL.
+// It decides part classification, header rows, column formats and annotation bodies.
+import { parseDate } from './dateparse.ts';
+import { literalEval } from './pyliteral.ts';
+
+export type ValueType = 'BLANK' | 'INT' | 'FLOAT' | 'BOOL' | 'DATE' | 'URI' | 'TEXT';
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+export const XSD_OF: Readonly<Record<ValueType, string | undefined>> = {
+  BLANK: undefined,
+  INT: `${XSD}integer`,
+  FLOAT: `${XSD}double`,
+  BOOL: `${XSD}boolean`,
+  DATE: `${XSD}dateTime`,
+  URI: `${XSD}anyURI`,
+  TEXT: `${XSD}string`,
+};
+
+// Python's str.strip() whitespace (JS trim() differs: it strips U+FEFF, keeps \x1c-\x1f, \x85).
+const PY_SPACE =
+  '[\\t\\n\\v\\f\\r \\x1c-\\x1f\\x85\\xa0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000]';
+const LEADING = new RegExp(`^${PY_SPACE}+`);
+const TRAILING = new RegExp(`${PY_SPACE}+$`);
+
+export function pyStrip(text: string): string {
+  return text.replace(LEADING, '').replace(TRAILING, '');
+}
+
+/** Python's str.strip(chars) for a set of literal characters. */
+export function stripChars(text: string, chars: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && chars.includes(text[start] as string)) start++;
+  while (end > start && chars.includes(text[end - 1] as string)) end--;
+  return text.slice(start, end);
+}
+
+/** urlparse(x) has both a scheme and a network location. */
+export function isUri(text: string): boolean {
+  const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(text);
+  return m !== null && (m[2] ?? '') !== '';
+}
+
+export interface Typed {
+  type: ValueType;
+  /** Numeric or boolean value of a literal, or the ISO string of a date. */
+  value?: number | boolean | string;
+}
+
+const cache = new Map<string, Typed>();
+
+/** get_value_type: the class of one cell (with the literal's value, for bodies). */
+export function valueType(cell: string): Typed {
+  const cached = cache.get(cell);
+  if (cached) return cached;
+  const typed = computeType(cell);
+  if (cache.size > 50_000) cache.clear();
+  cache.set(cell, typed);
+  return typed;
+}
+
+function computeType(cell: string): Typed {
+  const text = pyStrip(cell).replace(/,/g, '.');
+  if (text === '') return { type: 'BLANK' };
+  const literal = literalEval(text);
+  if (literal === 'value-error') return { type: 'TEXT' };
+  if (literal === 'syntax-error') {
+    const date = parseDate(text);
+    if (date !== undefined) return { type: 'DATE', value: date };
+    return { type: isUri(text) ? 'URI' : 'TEXT' };
+  }
+  if (literal.kind === 'int') return { type: 'INT', ...valueOf(literal.value) };
+  if (literal.kind === 'float') return { type: 'FLOAT', ...valueOf(literal.value) };
+  if (literal.kind === 'bool') return { type: 'BOOL', ...valueOf(literal.value) };
+  return { type: 'TEXT' };
+}
+
+function valueOf(value: number | boolean | undefined): { value?: number | boolean } {
+  return value === undefined ? {} : { value };
+}
+
+/** NUMBER merges INT and FLOAT, as the classifier does. */
+export function classOf(cell: string): string {
+  const type = valueType(cell).type;
+  return type === 'INT' || type === 'FLOAT' ? 'NUMBER' : type;
+}
