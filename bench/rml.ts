@@ -1,0 +1,184 @@
+// RML engine benchmark (issue 5). Prints, from one run on this machine:
+//  1. KROWN-shaped CSV (`id,p1..p20`, values `V_<col>-<row>`, the KGCW "records" case) through a
+//     20-predicate mapping to N-Triples on disk: labld's triples/s and peak RSS, then Morph-KGC's
+//     on the same files, and the ratio (labld's goal: ≥ 3× Morph-KGC at ≤ 0.5 GB);
+//  2. the seed's conditional CSVW mapping over the tensile-test descriptor: warm p50/p99 per
+//     execution (goal ≤ 5 ms).
+// Run: node bench/rml.ts [rows=1000000]. Morph-KGC: `pip install morph-kgc`; the Python used is
+// $MORPH_KGC_PYTHON or python3 (skipped with a note when it is not installed).
+import { spawnSync } from 'node:child_process';
+import {
+  createWriteStream,
+  mkdtempSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+  closeSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { executeMapping, NQuadsCollector, NQuadsWriter, parseMapping } from '../lib/rml/index.ts';
+import { readYarrrml, yarrrmlToMapping } from '../lib/rml/yarrrml.ts';
+
+const COLUMNS = 20;
+
+function generateCsv(path: string, rows: number): void {
+  const fd = openSync(path, 'w');
+  let chunk = `id,${Array.from({ length: COLUMNS }, (_, i) => `p${i + 1}`).join(',')}\n`;
+  for (let row = 0; row < rows; row += 1) {
+    let line = String(row);
+    for (let col = 1; col <= COLUMNS; col += 1) line += `,V_${col}-${row}`;
+    chunk += `${line}\n`;
+    if (chunk.length > 1 << 20) {
+      writeSync(fd, chunk);
+      chunk = '';
+    }
+  }
+  writeSync(fd, chunk);
+  closeSync(fd);
+}
+
+/** The KROWN raw mapping: one triples map, 20 predicate-object maps (legacy RML, as Morph-KGC reads). */
+function krownMapping(csvName: string): string {
+  const poms = Array.from(
+    { length: COLUMNS },
+    (_, i) =>
+      `  rr:predicateObjectMap [ rr:predicate ex:p${i + 1}; rr:objectMap [ rml:reference "p${i + 1}" ] ]`,
+  );
+  return `@prefix rr: <http://www.w3.org/ns/r2rml#> .
+@prefix rml: <http://semweb.mmlab.be/ns/rml#> .
+@prefix ql: <http://semweb.mmlab.be/ns/ql#> .
+@prefix ex: <http://example.com/> .
+<http://example.com/base/TriplesMap1> a rr:TriplesMap;
+  rml:logicalSource [ rml:source "${csvName}"; rml:referenceFormulation ql:CSV ];
+  rr:subjectMap [ rr:template "http://example.com/{id}" ];
+${poms.join(';\n')} .
+`;
+}
+
+/** Child mode: run labld alone so its peak RSS is its own. */
+async function child(mappingPath: string, dir: string, outPath: string): Promise<void> {
+  const start = performance.now();
+  const sink = new NQuadsWriter(createWriteStream(outPath));
+  const result = await executeMapping(parseMapping(readFileSync(mappingPath, 'utf8')), sink, {
+    mappingDir: dir,
+  });
+  await sink.end();
+  const seconds = (performance.now() - start) / 1000;
+  process.stdout.write(
+    JSON.stringify({ triples: result.triples, seconds, maxRssMb: process.resourceUsage().maxRSS / 1024 }),
+  );
+}
+
+interface Measurement {
+  seconds: number;
+  maxRssMb: number;
+  triples?: number;
+}
+
+function runLabld(mappingPath: string, dir: string, outPath: string): Measurement {
+  const run = spawnSync(process.execPath, [import.meta.filename, '--child', mappingPath, dir, outPath], {
+    encoding: 'utf8',
+    env: { ...process.env, LABLD_LOG_LEVEL: 'silent' },
+  });
+  if (run.status !== 0) throw new Error(`labld run failed: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Measurement;
+}
+
+/** Morph-KGC in a Python that reports its own wall time and peak RSS (children included). */
+function runMorphKgc(mappingPath: string, outPath: string, dir: string): Measurement | string {
+  const python = process.env.MORPH_KGC_PYTHON ?? 'python3';
+  const config = join(dir, 'morph-kgc.ini');
+  writeFileSync(
+    config,
+    `[CONFIGURATION]\noutput_file=${outPath}\noutput_format=N-TRIPLES\nnumber_of_processes=1\n[DataSource1]\nmappings=${mappingPath}\n`,
+  );
+  const script = [
+    'import resource, sys, time, runpy',
+    `sys.argv = ['morph_kgc', ${JSON.stringify(config)}]`,
+    't = time.time()',
+    "runpy.run_module('morph_kgc', run_name='__main__')",
+    'r = max(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)',
+    "print('BENCH', time.time() - t, r / 1024)",
+  ].join('\n');
+  const run = spawnSync(python, ['-c', script], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 26 });
+  const line = /BENCH (\S+) (\S+)/.exec(run.stdout ?? '');
+  if (run.status !== 0 || !line) {
+    return `Morph-KGC did not run (${python}: ${(run.stderr || run.error?.message || '').trim().split('\n').pop()}); pip install morph-kgc`;
+  }
+  return { seconds: Number(line[1]), maxRssMb: Number(line[2]) };
+}
+
+function lineCount(path: string): number {
+  const text = readFileSync(path);
+  let count = 0;
+  for (let i = text.indexOf(10); i >= 0; i = text.indexOf(10, i + 1)) count += 1;
+  return count;
+}
+
+async function seedLatency(): Promise<void> {
+  const seed = new URL('../../shared/fixtures/seed-examples/', import.meta.url).pathname;
+  const descriptor = readFileSync(`${seed}csvtocsvw/example-metadata.json`, 'utf8');
+  const yarrrml = readYarrrml(readFileSync(`${seed}rdfconverter/csvw-template-map.yaml`, 'utf8'));
+  const translateStart = performance.now();
+  const mapping = yarrrmlToMapping(yarrrml);
+  const translateMs = performance.now() - translateStart;
+  const url = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/example-metadata.json';
+  const times: number[] = [];
+  for (let i = 0; i < 600; i += 1) {
+    const start = performance.now();
+    const sink = new NQuadsCollector();
+    await executeMapping(mapping, sink, { sources: { [url]: descriptor } });
+    if (i >= 100) times.push(performance.now() - start); // the first 100 warm up the JIT
+  }
+  times.sort((a, b) => a - b);
+  const at = (p: number) =>
+    times[Math.min(times.length - 1, Math.floor((p / 100) * times.length))]!.toFixed(2);
+  console.log(
+    `seed csvw-template-map (${mapping.triplesMaps.length} conditional rules, tensile-test descriptor): ` +
+      `warm p50 ${at(50)} ms, p99 ${at(99)} ms per execution (goal ≤ 5 ms); YARRRML→RML once ${translateMs.toFixed(1)} ms`,
+  );
+}
+
+async function main(): Promise<void> {
+  const rows = Number(process.argv[2] ?? 1_000_000);
+  const dir = mkdtempSync(join(tmpdir(), 'labld-bench-rml-'));
+  try {
+    const csv = join(dir, 'data.csv');
+    generateCsv(csv, rows);
+    const mappingPath = join(dir, 'mapping.ttl');
+    writeFileSync(mappingPath, krownMapping('data.csv'));
+    console.log(
+      `KROWN records: ${rows} rows × ${COLUMNS} columns, ${(statSync(csv).size / 1e6).toFixed(0)} MB CSV`,
+    );
+
+    const ours = runLabld(mappingPath, dir, join(dir, 'labld.nt'));
+    const rate = ours.triples! / ours.seconds;
+    console.log(
+      `labld:     ${ours.seconds.toFixed(1)} s, ${Math.round(rate).toLocaleString('en')} triples/s, peak RSS ${ours.maxRssMb.toFixed(0)} MB (${ours.triples} triples)`,
+    );
+    rmSync(join(dir, 'labld.nt'));
+
+    const morph = runMorphKgc(mappingPath, join(dir, 'morph.nt'), dir);
+    if (typeof morph === 'string') {
+      console.log(morph);
+    } else {
+      const triples = lineCount(join(dir, 'morph.nt'));
+      console.log(
+        `Morph-KGC: ${morph.seconds.toFixed(1)} s, ${Math.round(triples / morph.seconds).toLocaleString('en')} triples/s, peak RSS ${morph.maxRssMb.toFixed(0)} MB (${triples} triples)`,
+      );
+      console.log(
+        `ratio:     labld is ${(morph.seconds / ours.seconds).toFixed(2)}× Morph-KGC's speed (goal ≥ 3×)`,
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  await seedLatency();
+}
+
+if (process.argv[2] === '--child') await child(process.argv[3]!, process.argv[4]!, process.argv[5]!);
+else await main();

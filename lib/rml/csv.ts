@@ -1,0 +1,134 @@
+// Streaming CSV (RFC 4180 plus the CSVW dialect options the RML suites use): text arrives in
+// chunks, complete records go out as string arrays. A line without a quote character is cut
+// with String#split (native, no per-character loop); only quoted lines take the slow path.
+import { sourceError } from './errors.ts';
+
+export interface CsvDialect {
+  delimiter: string;
+  quote: string;
+  /** Lines starting with this are skipped (CSVW commentPrefix). */
+  commentPrefix?: string;
+  /** Trim spaces around unquoted cells (CSVW trim). */
+  trim: boolean;
+  /** Skip rows whose cells are all empty (CSVW skipBlankRows). */
+  skipBlankRows: boolean;
+}
+
+export const DEFAULT_DIALECT: CsvDialect = { delimiter: ',', quote: '"', trim: false, skipBlankRows: true };
+
+export class CsvParser {
+  private readonly dialect: CsvDialect;
+  private readonly onRow: (row: string[]) => void;
+  private rest = '';
+  private line = 1;
+  private first = true;
+
+  constructor(dialect: CsvDialect, onRow: (row: string[]) => void) {
+    this.dialect = dialect;
+    this.onRow = onRow;
+  }
+
+  /** Parses what is complete in `text` (plus the remainder of earlier chunks). */
+  push(text: string): void {
+    let input = this.rest === '' ? text : this.rest + text;
+    if (this.first && input.length > 0) {
+      if (input.charCodeAt(0) === 0xfeff) input = input.slice(1);
+      this.first = false;
+    }
+    this.rest = input.slice(this.parse(input, false));
+  }
+
+  /** Parses the remainder; a record without a final newline ends here. */
+  end(): void {
+    if (this.rest !== '') this.parse(this.rest, true);
+    this.rest = '';
+  }
+
+  /** Returns the offset up to which `input` was consumed. */
+  private parse(input: string, final: boolean): number {
+    const { delimiter, quote } = this.dialect;
+    let pos = 0;
+    let quoteAt = input.indexOf(quote);
+    while (pos < input.length) {
+      let newline = input.indexOf('\n', pos);
+      if (newline < 0) {
+        if (!final) return pos;
+        newline = input.length;
+      }
+      if (quoteAt >= 0 && quoteAt < pos) quoteAt = input.indexOf(quote, pos);
+      if (quoteAt < 0 || quoteAt > newline) {
+        const end = newline > pos && input.charCodeAt(newline - 1) === 13 ? newline - 1 : newline;
+        this.emit(input.slice(pos, end).split(delimiter), false);
+        this.line += 1;
+        pos = newline + 1;
+        continue;
+      }
+      const next = this.parseQuoted(input, pos, final);
+      if (next < 0) return pos;
+      pos = next;
+    }
+    return pos;
+  }
+
+  /** The slow path for a record with quotes; returns -1 when the record is not complete yet. */
+  private parseQuoted(input: string, start: number, final: boolean): number {
+    const { delimiter, quote } = this.dialect;
+    const row: string[] = [];
+    let pos = start;
+    let lines = 0;
+    for (;;) {
+      let cell = '';
+      let quoted = false;
+      while (input[pos] === ' ' && this.dialect.trim) pos += 1;
+      if (input.startsWith(quote, pos)) {
+        quoted = true;
+        pos += quote.length;
+        for (;;) {
+          const close = input.indexOf(quote, pos);
+          if (close < 0) {
+            if (!final) return -1;
+            throw sourceError(`CSV line ${this.line}: a quoted cell is not closed`);
+          }
+          cell += input.slice(pos, close);
+          lines += countNewlines(input, pos, close);
+          pos = close + quote.length;
+          if (input.startsWith(quote, pos)) {
+            cell += quote;
+            pos += quote.length;
+          } else {
+            break;
+          }
+        }
+      }
+      let end = pos;
+      while (end < input.length && !input.startsWith(delimiter, end) && input[end] !== '\n') end += 1;
+      if (end === input.length && !final) return -1;
+      const tail = input.slice(pos, end).replace(/\r$/, '');
+      if (quoted && tail.trim() !== '') {
+        throw sourceError(`CSV line ${this.line + lines}: text after the closing quote of a cell`);
+      }
+      row.push(quoted ? cell : this.dialect.trim ? tail.trim() : tail);
+      if (end < input.length && input.startsWith(delimiter, end)) {
+        pos = end + delimiter.length;
+        continue;
+      }
+      this.emit(row, true);
+      this.line += lines + 1;
+      return end + 1;
+    }
+  }
+
+  private emit(row: string[], quotedRow: boolean): void {
+    const { commentPrefix, trim, skipBlankRows } = this.dialect;
+    if (commentPrefix && !quotedRow && row[0]!.startsWith(commentPrefix)) return;
+    if (trim && !quotedRow) for (let i = 0; i < row.length; i += 1) row[i] = row[i]!.trim();
+    if (skipBlankRows && row.length === 1 && row[0] === '') return;
+    this.onRow(row);
+  }
+}
+
+function countNewlines(text: string, from: number, to: number): number {
+  let count = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) count += 1;
+  return count;
+}

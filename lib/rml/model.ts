@@ -1,0 +1,122 @@
+// The normalized mapping model: what a mapping means, independent of the vocabulary it was
+// written in (legacy RML, new RML, old or new FnML). `mapping.ts` builds it from Turtle; the
+// executor compiles it; the converter's checks read it (rule names, conditions, sources).
+import type { CsvDialect } from './csv.ts';
+
+export type TermType = 'iri' | 'uri' | 'unsafe-iri' | 'blank' | 'literal';
+
+/** A constant RDF term, as written in the mapping. */
+export interface ConstantTerm {
+  termType: 'iri' | 'blank' | 'literal';
+  value: string;
+  datatype?: string;
+  language?: string;
+}
+
+export interface FunctionInput {
+  /** Parameter IRI (new FnML `rml:parameter`, old FnML predicate). */
+  parameter: string;
+  value: ExpressionMap;
+}
+
+export interface FunctionExecution {
+  function: string;
+  inputs: FunctionInput[];
+  /** Output IRI asked for (`rml:return`), if any. */
+  output?: string;
+  /** Old FnML (`fnml:functionValue`): outputs become plain literals, as RMLMapper writes them. */
+  old?: boolean;
+}
+
+export type Expression =
+  | { kind: 'constant'; term: ConstantTerm }
+  | { kind: 'reference'; reference: string }
+  | { kind: 'template'; template: string }
+  | { kind: 'function'; execution: FunctionExecution }
+  /** A blank node subject without expression: a fresh node per iteration. */
+  | { kind: 'none' };
+
+/** An expression map: term maps, but also function inputs, join sides, language maps. */
+export interface ExpressionMap {
+  /** The mapping node, for messages. */
+  node: string;
+  expression: Expression;
+  /** A condition (new FnML `rml:condition`): when not true, the map yields nothing. */
+  condition?: FunctionExecution;
+}
+
+export interface TermMap extends ExpressionMap {
+  termType: TermType;
+  /** Whether the term type was written down (function outputs differ by position). */
+  explicitTermType: boolean;
+  datatypeMap?: ExpressionMap;
+  languageMap?: ExpressionMap;
+}
+
+export interface SubjectMap extends TermMap {
+  classes: string[];
+  graphMaps: TermMap[];
+}
+
+export interface JoinCondition {
+  child: ExpressionMap;
+  parent: ExpressionMap;
+  /** The child side is a list (JSON array) any of whose items may match. */
+  childList?: boolean;
+}
+
+export interface RefObjectMap {
+  node: string;
+  parentTriplesMap: string;
+  joinConditions: JoinCondition[];
+}
+
+export interface PredicateObjectMap {
+  node: string;
+  predicateMaps: TermMap[];
+  objectMaps: TermMap[];
+  refObjectMaps: RefObjectMap[];
+  graphMaps: TermMap[];
+}
+
+export type SourceAccess =
+  | { kind: 'path'; path: string; root: 'mapping' | 'cwd' }
+  /** A legacy string source: a path relative to the mapping, or a URL. */
+  | { kind: 'location'; location: string };
+
+export type ReferenceFormulation = 'jsonpath' | 'csv' | 'xpath' | 'unknown';
+
+export interface LogicalSource {
+  node: string;
+  access: SourceAccess;
+  formulation: ReferenceFormulation;
+  /** The formulation IRI as written (for messages). */
+  formulationIri: string;
+  iterator?: string;
+  dialect: CsvDialect;
+  /** Values that count as missing (rml:null, csvw:null). */
+  nullValues: string[];
+  encoding: string;
+  /** Identity: triples maps whose sources have the same key share one pass over the data. */
+  key: string;
+  /** Legacy mappings: a reference to a missing CSV column yields no value (RMLMapper), not an error. */
+  lenient: boolean;
+  /** rml:compression of the source (`gzip` is read; others are refused with a clear error). */
+  compression?: string;
+}
+
+export interface TriplesMap {
+  node: string;
+  /** rdfs:label (the YARRRML mapping name) or the local name of the node. */
+  name: string;
+  logicalSource: LogicalSource;
+  subjectMap: SubjectMap;
+  predicateObjectMaps: PredicateObjectMap[];
+  baseIri?: string;
+}
+
+export interface Mapping {
+  triplesMaps: TriplesMap[];
+  /** Whether any legacy (R2RML / semweb RML) term was used. */
+  legacy: boolean;
+}

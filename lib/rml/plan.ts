@@ -1,0 +1,202 @@
+// A triples map compiled against one source reader: the per-record routine that emits its
+// quads and counts its statistics. Constant parts (predicates, classes, graphs) are turned
+// into terms once; the record loop only evaluates what depends on the record.
+import {
+  checkGraphTerm,
+  compileTermMap,
+  compileValues,
+  type CompileContext,
+  type TermGen,
+} from './compile.ts';
+import type { ValueGen } from './compile-function.ts';
+import type { PredicateObjectMap, RefObjectMap, TermMap, TriplesMap } from './model.ts';
+import type { QuadSink } from './sink.ts';
+import type { RuleStatistics } from './stats.ts';
+import { iriTerm, lexicalForm } from './terms.ts';
+import { RDF_TYPE } from './vocab.ts';
+
+/** Parent subjects by join key; built by the executor before the child source is read. */
+export type ParentIndex = Map<string, string[]>;
+
+export interface JoinPlan {
+  rom: RefObjectMap;
+  /** Parent subject computed from the child's own record (same source, no join condition). */
+  sameRecord?: TermGen;
+  childKeys?: ValueGen[];
+  index?: ParentIndex;
+}
+
+interface PomPlan {
+  predicates: TermGen[];
+  objects: TermGen[];
+  joins: JoinPlan[];
+  /** Constant graphs, or generators when a graph depends on the record. */
+  graphs: string[] | TermGen[];
+  graphsConstant: boolean;
+}
+
+const TYPE = iriTerm(RDF_TYPE);
+const DEFAULT_GRAPHS = [''];
+
+function isConstant(map: TermMap): boolean {
+  return map.expression.kind === 'constant' && !map.condition;
+}
+
+function graphGens(maps: TermMap[], ctx: CompileContext): TermGen[] {
+  return maps.map((map) => {
+    const gen = compileTermMap(map, ctx);
+    return (record) => {
+      const g = gen(record);
+      if (g !== null) for (const term of Array.isArray(g) ? g : [g]) checkGraphTerm(term, map);
+      return g;
+    };
+  });
+}
+
+function collect(gens: TermGen[], record: unknown, into: string[]): void {
+  for (const gen of gens) {
+    const t = gen(record);
+    if (t === null) continue;
+    if (Array.isArray(t)) into.push(...t);
+    else into.push(t);
+  }
+}
+
+/** The key of a tuple of join values (several values per side: any combination matches). */
+export function joinKeys(gens: ValueGen[], record: unknown): string[] {
+  let keys = [''];
+  for (let i = 0; i < gens.length; i += 1) {
+    const values = gens[i]!(record);
+    if (values === null) return [];
+    const list = Array.isArray(values) ? values : [values];
+    const next: string[] = [];
+    for (const key of keys)
+      for (const v of list) next.push(i === 0 ? lexicalForm(v) : `${key}\u0000${lexicalForm(v)}`);
+    keys = next;
+  }
+  return keys;
+}
+
+export class TriplesMapPlan {
+  readonly stats: RuleStatistics;
+  private readonly sink: QuadSink;
+  private readonly subject: TermGen;
+  private readonly subjectGraphs: TermGen[];
+  private readonly classes: string[];
+  private readonly poms: PomPlan[];
+
+  constructor(
+    tm: TriplesMap,
+    ctx: CompileContext,
+    sink: QuadSink,
+    stats: RuleStatistics,
+    joins: JoinPlan[][],
+  ) {
+    this.stats = stats;
+    this.sink = sink;
+    this.subject = compileTermMap(tm.subjectMap, ctx);
+    this.subjectGraphs = graphGens(tm.subjectMap.graphMaps, ctx);
+    this.classes = tm.subjectMap.classes.map(iriTerm);
+    this.poms = tm.predicateObjectMaps.map((pom, i) => this.pomPlan(pom, tm, ctx, joins[i] ?? []));
+  }
+
+  private pomPlan(pom: PredicateObjectMap, tm: TriplesMap, ctx: CompileContext, joins: JoinPlan[]): PomPlan {
+    const graphMaps = [...tm.subjectMap.graphMaps, ...pom.graphMaps];
+    const graphsConstant = graphMaps.every(isConstant);
+    const graphs = graphsConstant
+      ? graphMaps.length === 0
+        ? DEFAULT_GRAPHS
+        : [...new Set(graphGens(graphMaps, ctx).map((g) => g(null) as string))]
+      : graphGens(graphMaps, ctx);
+    return {
+      predicates: pom.predicateMaps.map((m) => compileTermMap(m, ctx)),
+      objects: pom.objectMaps.map((m) => compileTermMap(m, ctx)),
+      joins,
+      graphs,
+      graphsConstant,
+    };
+  }
+
+  /** Everything one record of the source produces. */
+  run(record: unknown): void {
+    this.stats.iterations += 1;
+    const subject = this.subject(record);
+    if (subject === null) return;
+    this.stats.passed += 1;
+    if (Array.isArray(subject)) for (const s of subject) this.runSubject(s, record);
+    else this.runSubject(subject, record);
+  }
+
+  private runSubject(subject: string, record: unknown): void {
+    const sink = this.sink;
+    let emitted = 0;
+    let subjectGraphs: string[] | undefined;
+    if (this.classes.length > 0) {
+      subjectGraphs = this.graphsOf(this.subjectGraphs, record);
+      for (const type of this.classes) {
+        for (const g of subjectGraphs) sink.quad(subject, TYPE, type, g);
+        emitted += subjectGraphs.length;
+      }
+    }
+    for (const pom of this.poms) {
+      const graphs = pom.graphsConstant
+        ? (pom.graphs as string[])
+        : this.graphsOf(pom.graphs as TermGen[], record);
+      for (const predicateGen of pom.predicates) {
+        const predicate = predicateGen(record);
+        if (predicate === null) continue;
+        if (typeof predicate === 'string') emitted += this.objectsOf(pom, subject, predicate, graphs, record);
+        else for (const p of predicate) emitted += this.objectsOf(pom, subject, p, graphs, record);
+      }
+    }
+    this.stats.triples += emitted;
+  }
+
+  /** The quads of one predicate of a predicate-object map; returns how many. */
+  private objectsOf(pom: PomPlan, subject: string, p: string, graphs: string[], record: unknown): number {
+    const sink = this.sink;
+    let emitted = 0;
+    for (const objectGen of pom.objects) {
+      const object = objectGen(record);
+      if (object === null) continue;
+      if (typeof object === 'string') {
+        if (graphs.length === 1) sink.quad(subject, p, object, graphs[0]!);
+        else for (const g of graphs) sink.quad(subject, p, object, g);
+        emitted += graphs.length;
+      } else {
+        for (const o of object) for (const g of graphs) sink.quad(subject, p, o, g);
+        emitted += object.length * graphs.length;
+      }
+    }
+    for (const join of pom.joins) {
+      const parents = this.parents(join, record);
+      for (const o of parents) for (const g of graphs) sink.quad(subject, p, o, g);
+      emitted += parents.length * graphs.length;
+    }
+    return emitted;
+  }
+
+  private graphsOf(gens: TermGen[], record: unknown): string[] {
+    if (gens.length === 0) return DEFAULT_GRAPHS;
+    const graphs: string[] = [];
+    collect(gens, record, graphs);
+    return graphs.length === 0 ? DEFAULT_GRAPHS : [...new Set(graphs)];
+  }
+
+  private parents(join: JoinPlan, record: unknown): string[] {
+    if (join.sameRecord) {
+      const t = join.sameRecord(record);
+      return t === null ? [] : Array.isArray(t) ? t : [t];
+    }
+    if (!join.childKeys || !join.index) return [];
+    const keys = join.childKeys.length === 0 ? [''] : joinKeys(join.childKeys, record);
+    if (keys.length === 1) return join.index.get(keys[0]!) ?? [];
+    const found = new Set<string>();
+    for (const key of keys) for (const s of join.index.get(key) ?? []) found.add(s);
+    return [...found];
+  }
+}
+
+export function childKeyGens(rom: RefObjectMap, ctx: CompileContext): ValueGen[] {
+  return rom.joinConditions.map((c) => compileValues(c.child, ctx, 'none', c.childList));
+}

@@ -1,0 +1,74 @@
+// Runs a mapping file (RML Turtle or YARRRML) whose sources are files relative to it, writing
+// N-Triples / N-Quads to a stream: the work behind `labld rml MAPPING [--out FILE]`. Other
+// output formats go through the shared formats module with `rdfjsSink`.
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { Writable } from 'node:stream';
+import { pathToFileURL } from 'node:url';
+import { executeMapping, type ExecuteOptions, type ExecutionResult } from './executor.ts';
+import { parseMapping } from './mapping.ts';
+import type { Mapping } from './model.ts';
+import { NQuadsWriter } from './sink.ts';
+import { readYarrrml, yarrrmlBase, yarrrmlToMapping } from './yarrrml.ts';
+
+export interface LoadedMapping {
+  mapping: Mapping;
+  /** Base IRI for generated relative IRIs, when the mapping sets one (YARRRML `base`). */
+  baseIri?: string;
+}
+
+/** YARRRML by extension (.yml, .yaml, .yarrrml) or, failing that, by a top-level `mappings:` key. */
+export function isYarrrml(path: string, text: string): boolean {
+  if (/\.(ya?ml|yarrrml)$/i.test(path)) return true;
+  if (/\.(ttl|rml|n3|nt)$/i.test(path)) return false;
+  return /^(mappings|mapping|m)\s*:/m.test(text);
+}
+
+/**
+ * A YARRRML `base` as the base of generated IRIs: absolute as written, or relative (the seed's
+ * `base: '#'`) resolved against the IRI of the output document.
+ */
+export function resolveYarrrmlBase(base: string | undefined, documentIri: string): string | undefined {
+  if (base === undefined) return undefined;
+  return /^[a-z][a-z0-9+.-]*:/i.test(base) ? base : new URL(base, documentIri).href;
+}
+
+export function loadMappingFile(
+  path: string,
+  documentIri = pathToFileURL(resolve(path)).href,
+): LoadedMapping {
+  const text = readFileSync(path, 'utf8');
+  if (!isYarrrml(path, text))
+    return { mapping: parseMapping(text, { baseIri: pathToFileURL(resolve(path)).href }) };
+  const document = readYarrrml(text);
+  return {
+    mapping: yarrrmlToMapping(document),
+    baseIri: resolveYarrrmlBase(yarrrmlBase(document), documentIri),
+  };
+}
+
+export interface RunFileOptions extends ExecuteOptions {
+  /** `nt` drops graph names; `nq` keeps them. */
+  format?: 'nt' | 'nq';
+  /** IRI of the output document (for relative YARRRML bases); defaults to the mapping's file URL. */
+  documentIri?: string;
+}
+
+/** Executes the mapping at `path` into `out` (which is ended when done). */
+export async function runMappingFile(
+  path: string,
+  out: Writable,
+  options: RunFileOptions = {},
+): Promise<ExecutionResult> {
+  const { mapping, baseIri } = loadMappingFile(path, options.documentIri);
+  const writer = new NQuadsWriter(out, { defaultGraphOnly: options.format === 'nt' });
+  try {
+    return await executeMapping(mapping, writer, {
+      mappingDir: dirname(resolve(path)),
+      ...options,
+      baseIri: options.baseIri ?? baseIri,
+    });
+  } finally {
+    await writer.end();
+  }
+}
