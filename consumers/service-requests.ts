@@ -3,10 +3,11 @@
 import { SERVICES, serviceInfo, type ServiceName } from '../lib/services.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import type { Operation, RequestConsumer } from './room.ts';
+import { annotatorOperations } from './annotator.ts';
 
 const none = () => ({});
 const operationsOf: Record<ServiceName, (runtime: Runtime) => Record<string, Operation>> = {
-  annotator: none,
+  annotator: annotatorOperations,
   mapper: none,
   converter: none,
   extractor: none,
