@@ -65,7 +65,12 @@ async function run(
 
 /** Everything in one process: the four services, the catalogue and every consumer. */
 export function startEmbedded(options: ProcessOptions): Promise<Running> {
-  return run({ ...options, bus: { ...options.bus, transport: 'embedded' } }, (runtime) => ({
+  return startAll({ ...options, bus: { ...options.bus, transport: 'embedded' } });
+}
+
+/** Everything in one process on the bus the options name (tests run it on Kafka too). */
+export function startAll(options: ProcessOptions): Promise<Running> {
+  return run(options, (runtime) => ({
     gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogueGateway()],
     consumers: allConsumers(),
   }));
