@@ -1,16 +1,20 @@
 // The annotator's operations: open the CSV (or descriptor), call the annotator domain, store
 // the output and reply with it by reference.
-import type { Readable } from 'node:stream';
-import { annotate, renderDescriptor } from '../lib/annotator/index.ts';
-import { descriptorToRdf } from '../lib/csvw/index.ts';
+import { Readable } from 'node:stream';
+import { annotate, rdfDownloadName, renderDescriptor } from '../lib/annotator/index.ts';
+import { convertedCsvUrl, descriptorToRdf } from '../lib/csvw/index.ts';
 import { serialize, returnTypeInfo } from '../lib/rdf/index.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
 import { openSource, storedFileUrl } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
+import { baseUrl, services } from '../lib/services.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import type { Operation } from './room.ts';
 
 const text = (value: unknown) => String(value ?? '');
+
+/** The activity of the provenance: the endpoint, as the original named it by its request URL. */
+const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${path}`;
 
 export function annotatorOperations(runtime: Runtime): Record<string, Operation> {
   const { blobs } = runtime;
@@ -18,48 +22,73 @@ export function annotatorOperations(runtime: Runtime): Record<string, Operation>
 
   const describe = async (
     open: () => Readable,
-    csvUrl: string,
-    fileName: string,
+    source: { csvUrl: string; fileName: string; field: 'data_url' | 'file'; path: string },
     input: Record<string, unknown>,
   ) => {
-    const { descriptor } = await annotate(
-      { open, csvUrl, fileName },
-      { encoding: text(input.encoding || 'auto') },
+    const { descriptor, metadataFileName } = await annotate(
+      { open, csvUrl: source.csvUrl, fileName: source.fileName, field: source.field },
+      { encoding: text(input.encoding || 'auto'), provenance: { activity: activity(source.path) } },
     );
-    const out = await renderDescriptor(descriptor, text(input.return_type || 'json-ld'));
+    const out = await renderDescriptor(descriptor, text(input.return_type || 'json-ld'), {
+      metadataFileName,
+    });
     return storeDownload(blobs, out.body, out.contentType, out.filename);
   };
 
   return {
     annotate: async (input, { signal }) => {
-      const source = await openSource(text(input.data_url), { field: 'data_url', blobs, policy, signal });
-      return describe(() => source.body, text(input.data_url), source.fileName, input);
+      const url = text(input.data_url);
+      const options = { field: 'data_url', blobs, policy, signal };
+      const source = await openSource(url, options);
+      const csv = {
+        csvUrl: url,
+        fileName: source.fileName,
+        field: 'data_url' as const,
+        path: '/api/annotate',
+      };
+      // A second read (auto-detection that has to restart in a legacy encoding) fetches again.
+      let fresh = true;
+      const open = () => {
+        if (fresh) {
+          fresh = false;
+          return source.body;
+        }
+        return Readable.from(
+          (async function* () {
+            yield* (await openSource(url, options)).body;
+          })(),
+        );
+      };
+      return describe(open, csv, input);
     },
     annotate_upload: async (input) => {
       const key = text(input.blob);
       const fileName = text(input.filename) || 'upload.csv';
-      return describe(() => blobs.open(key, 'file'), storedFileUrl(key, fileName), fileName, input);
+      const csv = {
+        csvUrl: storedFileUrl(key, fileName),
+        fileName,
+        field: 'file' as const,
+        path: '/api/annotate_upload',
+      };
+      return describe(() => blobs.open(key, 'file'), csv, input);
     },
     rdf: async (input, { signal }) => {
       const load = async (url: string, field: string) => {
         const source = await openSource(url, { field, blobs, policy, signal });
         return { text: await source.text(), contentType: source.contentType };
       };
+      const returnType = text(input.return_type || 'turtle');
+      const format = returnTypeInfo(returnType);
       const quads = await descriptorToRdf(
         { metadataUrl: text(input.metadata_url), csvUrl: input.csv_url ? text(input.csv_url) : undefined },
         load,
+        { activityUrl: activity('/api/rdf') },
       );
-      const format = returnTypeInfo(input.return_type ?? 'turtle');
-      const name =
-        text(input.metadata_url)
-          .split('/')
-          .pop()
-          ?.replace(/\.[^.]*$/, '') || 'graph';
       return storeDownload(
         blobs,
         await serialize(quads, format.format),
         format.contentType,
-        `${name}${format.extension}`,
+        rdfDownloadName(convertedCsvUrl(quads), returnType),
       );
     },
   };

@@ -8,6 +8,6 @@ export { ENCODINGS, checkEncoding } from './encoding.ts';
 export type { EncodingName } from './encoding.ts';
 export { AGENT } from './descriptor.ts';
 export type { Descriptor, Provenance } from './descriptor.ts';
-export { csvNames, makeId } from './names.ts';
+export { csvNames, makeId, rdfDownloadName } from './names.ts';
 export { unitOf, suffixUnitOf, QUDT_UNIT_FILE } from './units.ts';
 export type { UnitRef } from './units.ts';

@@ -101,8 +101,22 @@ export function metadataFileNameFor(fileName: string): string {
 
 /** Download file name `<stem>-metadata.<ext>` for a return type, as the original names them. */
 export function downloadName(metadataFileName: string, returnType: string): string {
-  const stem = metadataFileName.replace(/\.json$/, '');
+  return fileNameFor(metadataFileName.replace(/\.json$/, ''), returnType);
+}
+
+/**
+ * `<stem>.<ext>` with the original's extensions: `.json` for json-ld, `.ttl` for turtle and
+ * longturtle, else the return type itself (`.xml`, `.n3`, `.nt`, `.trig`, `.hext`).
+ */
+export function fileNameFor(stem: string, returnType: string): string {
   if (returnType === 'json-ld') return `${stem}.json`;
   if (returnType === 'turtle' || returnType === 'longturtle') return `${stem}.ttl`;
   return `${stem}.${returnType}`;
+}
+
+/** The original /api/rdf download name: the CSV's file name without its extension, e.g. `example5.ttl`. */
+export function rdfDownloadName(csvUrl: string | undefined, returnType: string): string {
+  const name = csvUrl ? csvNames(csvUrl).fileName : '';
+  const stem = pyQuote(name.includes('.') ? name.slice(0, name.lastIndexOf('.')) : name);
+  return fileNameFor(stem || 'graph', returnType);
 }

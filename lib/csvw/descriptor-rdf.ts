@@ -210,6 +210,13 @@ export async function descriptorToRdf(
   return out;
 }
 
+/** The CSV a /api/rdf graph read first (its prov:Usage in the role csvEncodedTabularData). */
+export function convertedCsvUrl(quads: readonly RDF.Quad[]): string | undefined {
+  return quads.find(
+    (q) => q.predicate.value === PROV + 'hadRole' && q.object.value === CSVW + 'csvEncodedTabularData',
+  )?.subject.value;
+}
+
 function columnsOf(schema: RDF.Term | undefined, graph: Graph): ColumnInfo[] {
   if (!schema) return [];
   return graph

@@ -26,6 +26,7 @@ export type { CsvwInput, CsvwOptions, LoadedResource, Loader, Mode } from './typ
 export type { QuadSink } from './emit.ts';
 export {
   ORIGINAL_AGENT,
+  convertedCsvUrl,
   descriptorToRdf,
   type DescriptorInput,
   type DescriptorOptions,

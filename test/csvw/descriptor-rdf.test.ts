@@ -9,15 +9,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
-import { DataFactory } from 'n3';
 import { descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
 import { ClientError } from '../../lib/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
-import { assertIsomorphic } from '../support/rdf.ts';
+import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
 import { seedFixture } from '../support/shared.ts';
 
 const BASE = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
-const XSD_DOUBLE = 'http://www.w3.org/2001/XMLSchema#double';
 
 /** Serves the seed folder under the original's example URLs; `overrides` replace files. */
 function seedLoader(overrides: Record<string, string> = {}): Loader {
@@ -32,18 +30,6 @@ function seedLoader(overrides: Record<string, string> = {}): Loader {
       throw new ClientError(404, `cannot get file at ${url}`, 'csv_url');
     }
   };
-}
-
-function doublesByValue(quads: RDF.Quad[]): RDF.Quad[] {
-  return quads.map((q) =>
-    q.object.termType === 'Literal' && q.object.datatype.value === XSD_DOUBLE
-      ? DataFactory.quad(
-          q.subject,
-          q.predicate,
-          DataFactory.literal(String(Number(q.object.value)), q.object.datatype),
-        )
-      : q,
-  );
 }
 
 /** The golden's run-specific values (when it ran), so the rest compares exactly. */

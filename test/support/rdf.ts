@@ -1,7 +1,10 @@
 // RDF assertions for every suite: isomorphism by canonical N-Quads, showing the differing lines.
 import assert from 'node:assert/strict';
 import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
 import { canonicalNQuads } from '../../lib/rdf/index.ts';
+
+const XSD_DOUBLE = 'http://www.w3.org/2001/XMLSchema#double';
 
 export async function assertIsomorphic(
   actual: Iterable<RDF.Quad>,
@@ -16,5 +19,21 @@ export async function assertIsomorphic(
   const extra = [...aLines].filter((l) => !eLines.has(l)).slice(0, 5);
   assert.fail(
     `${message}: not isomorphic\n  missing: ${missing.join('\n    ')}\n  extra: ${extra.join('\n    ')}`,
+  );
+}
+
+/**
+ * xsd:double literals by value: rdflib's Turtle writer prints 190.0 as `1.9e+02`, labld writes
+ * the canonical `1.9E2`; golden comparisons compare doubles by value.
+ */
+export function doublesByValue(quads: RDF.Quad[]): RDF.Quad[] {
+  return quads.map((q) =>
+    q.object.termType === 'Literal' && q.object.datatype.value === XSD_DOUBLE
+      ? DataFactory.quad(
+          q.subject,
+          q.predicate,
+          DataFactory.literal(String(Number(q.object.value)), q.object.datatype),
+        )
+      : q,
   );
 }
