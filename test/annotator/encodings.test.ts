@@ -4,21 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import iconv from 'iconv-lite';
 import { ENCODINGS, checkEncoding } from '../../lib/annotator/index.ts';
-import { annotateBytes } from './support.ts';
-
-// A word per encoding that only that script or code page writes (all encodable in it).
-// prettier-ignore
-const WORDS: Record<string, string> = {
-  'utf-8': 'Prüfkörper 試験', ascii: 'Probe', 'iso-8859-1': 'Prüfkörper', 'iso-8859-2': 'Zkouška',
-  'iso-8859-3': 'Ġenerali', 'iso-8859-4': 'Ķēde', 'iso-8859-5': 'Образец', 'iso-8859-6': 'عينة',
-  'iso-8859-7': 'Δοκίμιο', 'iso-8859-8': 'דגימה', 'iso-8859-9': 'Numune ğ', 'iso-8859-10': 'Ŋŧ prøve',
-  'iso-8859-13': 'Bandinys ų', 'iso-8859-14': 'Ŵŷ sampl', 'iso-8859-15': 'Œuvre €',
-  'iso-8859-16': 'Încercare ș', 'windows-1250': 'Próbka ł', 'windows-1251': 'Образец',
-  'windows-1252': 'Prüfung €', 'windows-1253': 'Δοκίμιο', 'windows-1254': 'Numune ş',
-  'windows-1255': 'דגימה', 'windows-1256': 'عينة', 'windows-1257': 'Bandinys ė',
-  'windows-1258': 'M\u00e2\u0303u', 'koi8-r': 'Образец', 'koi8-u': 'Зразок ї', 'mac-cyrillic': 'Образец',
-  'mac-roman': 'Prüfung ∑',
-};
+import { annotateBytes, ENCODED_WORDS as WORDS, encodedSample } from './support.ts';
 
 describe('encodings', () => {
   it('lists the 30 names of the original (auto first)', () => {
@@ -29,10 +15,7 @@ describe('encodings', () => {
 
   for (const encoding of ENCODINGS.filter((e) => e !== 'auto')) {
     it(`decodes ${encoding}`, async () => {
-      const word = WORDS[encoding] as string;
-      // windows-1258 writes Vietnamese tones as combining marks (the word above is so).
-      const source = `Sample;${word}\n\nTime [s];Force [kN]\n0,5;1,5\n1,0;2,5\n`;
-      const bytes = iconv.encode(source, encoding);
+      const { source, bytes } = encodedSample(encoding);
       assert.equal(iconv.decode(bytes, encoding), source, 'the test text is encodable');
       const { descriptor } = await annotateBytes(bytes, { encoding });
       const body = descriptor.notes[0]?.['oa:hasBody'][0] as Record<string, unknown>;

@@ -19,7 +19,8 @@ import {
   type FileServer,
   type Labld,
 } from './e2e-support.ts';
-import { csvtocsvw, EXAMPLES, withoutProvenance } from './support.ts';
+import { ENCODINGS } from '../../lib/annotator/index.ts';
+import { csvtocsvw, encodedSample, EXAMPLES, withoutProvenance } from './support.ts';
 
 const PROV_TIME = 'http://www.w3.org/ns/prov#generatedAtTime';
 const CSVW_ROW = 'http://www.w3.org/ns/csvw#Row';
@@ -235,4 +236,28 @@ describe('annotator over HTTP: POST /api/rdf', () => {
     const stored = (upload.json() as Json)['@id'] as string;
     assert.ok(quads.some((q) => q.object.value === `${stored}/row=1`));
   });
+});
+
+describe('annotator over HTTP: the 29 named encodings', () => {
+  /** The metadata value and the dialect encoding of a descriptor download. */
+  const read = (reply: Answer) => {
+    const descriptor = reply.json() as {
+      notes: { 'oa:hasBody': { 'oa:value': string }[] }[];
+      tables: { dialect: { encoding: string } }[];
+    };
+    return [descriptor.notes[0]?.['oa:hasBody'][0]?.['oa:value'], descriptor.tables[0]?.dialect.encoding];
+  };
+
+  for (const encoding of ENCODINGS.filter((e) => e !== 'auto')) {
+    it(`${encoding}: /api/annotate {encoding} and /api/annotate_upload ?encoding=`, async () => {
+      const { word, bytes } = encodedSample(encoding);
+      const url = files.put(`enc-${encoding}.csv`, bytes);
+      const byUrl = await postJson(api('/api/annotate'), { data_url: url, encoding });
+      ok(byUrl, encoding);
+      assert.deepEqual(read(byUrl), [word, encoding]);
+      const upload = await postFile(api(`/api/annotate_upload?encoding=${encoding}`), bytes, 'enc.csv');
+      ok(upload, encoding);
+      assert.deepEqual(read(upload), [word, encoding]);
+    });
+  }
 });

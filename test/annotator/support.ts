@@ -6,6 +6,7 @@ import {
   type AnnotateResult,
   type Descriptor,
 } from '../../lib/annotator/index.ts';
+import iconv from 'iconv-lite';
 import { seedFixture } from '../support/shared.ts';
 
 /** The URL the regenerated descriptors name their CSVs by. */
@@ -58,4 +59,26 @@ export function withoutProvenance(descriptor: Descriptor | Record<string, unknow
 /** JSON round trip, so the comparison sees what a client receives. */
 export function asJson(value: unknown): unknown {
   return JSON.parse(JSON.stringify(value));
+}
+
+// A word per encoding that only that script or code page writes (all encodable in it).
+// prettier-ignore
+export const ENCODED_WORDS: Record<string, string> = {
+  'utf-8': 'Prüfkörper 試験', ascii: 'Probe', 'iso-8859-1': 'Prüfkörper', 'iso-8859-2': 'Zkouška',
+  'iso-8859-3': 'Ġenerali', 'iso-8859-4': 'Ķēde', 'iso-8859-5': 'Образец', 'iso-8859-6': 'عينة',
+  'iso-8859-7': 'Δοκίμιο', 'iso-8859-8': 'דגימה', 'iso-8859-9': 'Numune ğ', 'iso-8859-10': 'Ŋŧ prøve',
+  'iso-8859-13': 'Bandinys ų', 'iso-8859-14': 'Ŵŷ sampl', 'iso-8859-15': 'Œuvre €',
+  'iso-8859-16': 'Încercare ș', 'windows-1250': 'Próbka ł', 'windows-1251': 'Образец',
+  'windows-1252': 'Prüfung €', 'windows-1253': 'Δοκίμιο', 'windows-1254': 'Numune ş',
+  'windows-1255': 'דגימה', 'windows-1256': 'عينة', 'windows-1257': 'Bandinys ė',
+  'windows-1258': 'M\u00e2\u0303u', 'koi8-r': 'Образец', 'koi8-u': 'Зразок ї', 'mac-cyrillic': 'Образец',
+  'mac-roman': 'Prüfung ∑',
+};
+
+/** A small multi-block CSV with the encoding's word in a metadata row, and its bytes in that encoding. */
+export function encodedSample(encoding: string): { source: string; word: string; bytes: Buffer } {
+  const word = ENCODED_WORDS[encoding] as string;
+  // windows-1258 writes Vietnamese tones as combining marks (the word above is so).
+  const source = `Sample;${word}\n\nTime [s];Force [kN]\n0,5;1,5\n1,0;2,5\n`;
+  return { source, word, bytes: iconv.encode(source, encoding) };
 }
