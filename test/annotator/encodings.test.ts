@@ -24,6 +24,29 @@ describe('encodings', () => {
     });
   }
 
+  it('auto names the code page of a dozen lines of real text (the exact cases; README lists the rest)', async () => {
+    const texts: [string, string[]][] = [
+      [
+        'Образец для испытаний на растяжение, температура в помещении',
+        ['koi8-r', 'windows-1251', 'iso-8859-5'],
+      ],
+      ['Δοκίμιο εφελκυσμού σε θερμοκρασία δωματίου', ['iso-8859-7']],
+      ['דגימה לבדיקת מתיחה בטמפרטורת החדר', ['iso-8859-8']],
+      ['Próbka do próby rozciągania w temperaturze pokojowej, żółć', ['iso-8859-2']],
+      ['Oda sıcaklığında çekme deneyi için numune, ölçüm şartları', ['iso-8859-9']],
+      ['Prüfung – Kraft 5 € „Größe“', ['windows-1252']],
+    ];
+    for (const [text, encodings] of texts) {
+      const lines = Array.from({ length: 12 }, (_, i) => `Feld ${i};${text} ${i}`).join('\n');
+      for (const encoding of encodings) {
+        const bytes = iconv.encode(`${lines}\n\nZeit [s];Kraft [kN]\n1;2\n3;4\n`, encoding);
+        const { descriptor, encoding: found } = await annotateBytes(bytes);
+        assert.equal(found, encoding);
+        assert.equal(descriptor.notes[0]?.['oa:hasBody'][0]?.['oa:value'], `${text} 0`, encoding);
+      }
+    }
+  });
+
   it('rejects an unknown name with 422 naming the field', () => {
     assert.throws(() => checkEncoding('utf8mb4'), { status: 422, field: 'encoding' });
     assert.equal(checkEncoding(undefined), 'auto');

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
+import iconv from 'iconv-lite';
 import { FORMATS, parse, RETURN_TYPES, type ReturnType } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
 import { caseUrl, expectedDescriptor, GOLDEN_CASES, type Json } from './goldens.ts';
@@ -260,4 +261,20 @@ describe('annotator over HTTP: the 29 named encodings', () => {
       assert.deepEqual(read(upload), [word, encoding]);
     });
   }
+});
+
+describe('annotator over HTTP: auto detection that has to read the file again', () => {
+  it('UTF-8 text for 64 KB, then latin-1 bytes: the data_url is fetched again, the upload re-read', async () => {
+    const head = `Temp [°C];B\n${'1;2\n'.repeat(40_000)}`;
+    const bytes = Buffer.concat([Buffer.from(head, 'utf8'), iconv.encode('\nTräger;ß;1\n', 'latin1')]);
+    const lastNote = (reply: Answer) => {
+      ok(reply, 'annotate');
+      const descriptor = reply.json() as { notes: { label: string }[]; tables: { dialect: Json }[] };
+      return [descriptor.notes.at(-1)?.label, descriptor.tables[0]?.dialect['encoding'] !== 'utf-8'];
+    };
+    const url = files.put('utf8-then-latin1.csv', bytes);
+    assert.deepEqual(lastNote(await postJson(api('/api/annotate'), { data_url: url })), ['Träger', true]);
+    const upload = await postFile(api('/api/annotate_upload'), bytes, 'utf8-then-latin1.csv');
+    assert.deepEqual(lastNote(upload), ['Träger', true]);
+  });
 });
