@@ -1,7 +1,7 @@
 // The annotator's operations: open the CSV (or descriptor), call the annotator domain, store
 // the output and reply with it by reference.
 import { Readable } from 'node:stream';
-import { annotate, rdfDownloadName, renderDescriptor } from '../lib/annotator/index.ts';
+import { annotate, rdfDownloadName, renderDescriptor, unitIndex } from '../lib/annotator/index.ts';
 import { convertedCsvUrl, descriptorToRdf } from '../lib/csvw/index.ts';
 import { serialize, returnTypeInfo } from '../lib/rdf/index.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
@@ -19,6 +19,7 @@ const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${
 export function annotatorOperations(runtime: Runtime): Record<string, Operation> {
   const { blobs } = runtime;
   const policy = policyFromEnv();
+  unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
 
   const describe = async (
     open: () => Readable,

@@ -9,5 +9,5 @@ export type { EncodingName } from './encoding.ts';
 export { AGENT } from './descriptor.ts';
 export type { Descriptor, Provenance } from './descriptor.ts';
 export { csvNames, makeId, rdfDownloadName } from './names.ts';
-export { unitOf, suffixUnitOf, QUDT_UNIT_FILE } from './units.ts';
+export { unitOf, suffixUnitOf, unitIndex, QUDT_UNIT_FILE } from './units.ts';
 export type { UnitRef } from './units.ts';
