@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
   detailOf,
+  get,
   postFile,
   postJson,
   startAnnotator,
@@ -316,6 +317,18 @@ describe('random input over HTTP: never a 500', () => {
         notServerError(await postJson(api('/api/rdf'), { metadata_url: url, csv_url: csv }));
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('GET /files/{key}/{name} with random keys and names', async () => {
+    const key = fc.oneof(fc.stringMatching(/^[0-9a-f]{64}$/), fc.string({ maxLength: 70 }));
+    await fc.assert(
+      fc.asyncProperty(key, fc.string({ maxLength: 30 }), async (k, name) => {
+        const reply = await get(api(`/files/${encodeURIComponent(k)}/${encodeURIComponent(name || 'x')}`));
+        assert.ok([400, 404, 422].includes(reply.status), `${reply.status} ${reply.text.slice(0, 200)}`);
+        detailOf(reply);
+      }),
+      { numRuns: 80 },
     );
   });
 });
