@@ -130,6 +130,12 @@ export function generateMapping(
   }
 
   const templateBase = baseNamespace(template);
+  // The converter rebases the template's `base` or empty-prefix namespace onto <template_url>/
+  // (research seed-services §3, step 10), so individuals there are `template:<name>`, even when
+  // the template is served from another place than its IRIs name; others keep their full IRI.
+  const ownNamespaces = [templateBase, template.prefixes['base'], template.prefixes['']].filter(
+    (ns): ns is string => ns !== undefined,
+  );
   const prefixes = Object.fromEntries(
     Object.entries({ ...MAPPING_PREFIXES, data: dataEntities.base_namespace, template: templateBase }).sort(
       ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0),
@@ -144,10 +150,9 @@ export function generateMapping(
   const names = ruleNames(ordered);
   const mappings = Object.fromEntries(
     ordered.map((entry, i) => {
-      const object =
-        entry.individualIri === `${templateBase}${entry.individual}`
-          ? `template:${entry.individual}~iri`
-          : `${entry.individualIri}~iri`;
+      const object = ownNamespaces.some((ns) => entry.individualIri === `${ns}${entry.individual}`)
+        ? `template:${entry.individual}~iri`
+        : `${entry.individualIri}~iri`;
       return [
         names[i]!,
         {

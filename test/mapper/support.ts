@@ -34,6 +34,23 @@ export async function seedDocuments(): Promise<{ data: RdfDocument; template: Rd
 export const goldenMapping = (): Record<string, unknown> =>
   yaml.load(read('maptomethod/example-map.yaml')) as Record<string, unknown>;
 
+/**
+ * The rule request.json's misspelt entry gets once corrected to `table-1-Pruefzeit`: written
+ * by hand in the form of the golden file's column rules.
+ */
+export const EXPERIMENT_TIME_RULE = {
+  sources: ['columns'],
+  s: '$(@id)',
+  condition: {
+    function: 'equal',
+    parameters: [
+      ['str1', '$(name)'],
+      ['str2', 'Pruefzeit'],
+    ],
+  },
+  po: [['http://purl.obolibrary.org/obo/RO_0010002', 'template:ExperimentTimeInterval~iri']],
+};
+
 /** Every string in `value` with `from` replaced by `to` (golden data moved to other URLs). */
 export function replaceDeep<T>(value: T, from: string, to: string): T {
   return JSON.parse(JSON.stringify(value).replaceAll(from, to)) as T;
