@@ -11,7 +11,7 @@ export {
   type EntityList,
 } from './entities.ts';
 export { expandIri, localName } from './iri.ts';
-export { findJsonSource, jsonSource, type JsonSource } from './iterator.ts';
+export { findJsonSource, jsonSources, type JsonSource } from './iterator.ts';
 export {
   generateMapping,
   mappingFileName,

@@ -52,8 +52,15 @@ export function findJsonSource(document: unknown, property: string): JsonSource 
   return undefined;
 }
 
-/** The JSON source for `property` in the descriptor text; a 422 naming `field` when there is none. */
-export function jsonSource(text: string, property: string, field: string): JsonSource {
+/**
+ * The JSON source of each property in the descriptor text (parsed once), each under its own
+ * name; a 422 naming `field` when the text is not JSON or a property has no array.
+ */
+export function jsonSources(
+  text: string,
+  properties: readonly string[],
+  field: string,
+): Map<string, JsonSource> {
   let document: unknown;
   try {
     document = JSON.parse(text);
@@ -64,13 +71,21 @@ export function jsonSource(text: string, property: string, field: string): JsonS
       field,
     );
   }
-  const found = findJsonSource(document, property);
-  if (!found) {
-    throw new ClientError(
-      422,
-      `${field}: no array of objects with a "${property}" key in the document, so a rule matching on $(${property}) has nothing to iterate`,
-      field,
-    );
+  const sources = new Map<string, JsonSource>();
+  const names = new Set<string>();
+  for (const property of properties) {
+    const found = findJsonSource(document, property);
+    if (!found) {
+      throw new ClientError(
+        422,
+        `${field}: no array of objects with a "${property}" key in the document, so a rule matching on $(${property}) has nothing to iterate`,
+        field,
+      );
+    }
+    // Two properties found in arrays of the same name still get two sources.
+    const name = names.has(found.name) ? `${found.name}_${property}` : found.name;
+    names.add(name);
+    sources.set(property, { ...found, name });
   }
-  return found;
+  return sources;
 }

@@ -5,7 +5,7 @@ import { ClientError } from '../errors.ts';
 import type { RdfDocument } from './document.ts';
 import { baseNamespace, checkTypesNotCut, listEntities, readTypes } from './entities.ts';
 import { expandIri } from './iri.ts';
-import { jsonSource, type JsonSource } from './iterator.ts';
+import { jsonSources } from './iterator.ts';
 import { readMap, resolveEntries, type ResolvedEntry } from './resolve.ts';
 import {
   DEFAULT_DATA_TYPES,
@@ -97,6 +97,7 @@ export function generateMapping(
   template: RdfDocument,
 ): GeneratedMapping {
   checkTypesNotCut(options.dataTypes, data, 'data_types');
+  checkTypesNotCut(options.templateTypes, template, 'template_types');
   const dataEntities = listEntities(data, options.dataTypes);
   if (Object.keys(dataEntities.entities).length === 0) {
     throw new ClientError(
@@ -119,15 +120,7 @@ export function generateMapping(
   // Rules are grouped by the property they match on, groups in order of first use (as the original).
   const properties = [...new Set(resolved.map((entry) => entry.property))];
   const ordered = properties.flatMap((property) => resolved.filter((entry) => entry.property === property));
-  const sourceOf = new Map<string, JsonSource>();
-  const sourceNames = new Set<string>();
-  for (const property of properties) {
-    const found = jsonSource(data.text, property, 'data_url');
-    // Two properties in arrays of the same name still get two sources.
-    const name = sourceNames.has(found.name) ? `${found.name}_${property}` : found.name;
-    sourceNames.add(name);
-    sourceOf.set(property, { ...found, name });
-  }
+  const sourceOf = jsonSources(data.text, properties, 'data_url');
 
   const templateBase = baseNamespace(template);
   // The converter rebases the template's `base` or empty-prefix namespace onto <template_url>/

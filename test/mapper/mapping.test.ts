@@ -9,7 +9,9 @@ import yaml from 'js-yaml';
 import { Parser, type Quad } from 'n3';
 import { ClientError } from '../../lib/errors.ts';
 import {
+  findJsonSource,
   generateMapping,
+  jsonSources,
   mappingFileName,
   readDocument,
   readMappingOptions,
@@ -348,5 +350,52 @@ describe('the generated mapping runs', () => {
     const ours = yarrrmlToRmlQuads(out.document).quads;
     assert.ok(stock.length > 100);
     assert.ok(await isomorphic(stock, ours));
+  });
+});
+
+describe('JSON sources (the original’s iterator search)', () => {
+  test('the first array, depth first in key order, whose first element has the property', () => {
+    const doc = {
+      '@context': ['http://www.w3.org/ns/csvw', { label: 'x' }],
+      notes: [{ label: 'a', 'oa:hasBody': [{ name: 'not this one: notes come first' }] }],
+      tables: [{ tableSchema: { columns: [{ name: 'c' }] } }],
+    };
+    assert.deepEqual(findJsonSource(doc, 'label'), { name: 'annotations', iterator: '$.notes[*]' });
+    // A nested array is named after its own key, lower-cased.
+    assert.deepEqual(findJsonSource(doc, 'name'), {
+      name: 'oa:hasbody',
+      iterator: "$.notes[*]['oa:hasBody'][*]",
+    });
+    assert.deepEqual(findJsonSource({ Items: [{ name: 1 }] }, 'name'), {
+      name: 'items',
+      iterator: '$.Items[*]',
+    });
+    assert.deepEqual(findJsonSource({ myTables: [{ name: 1 }] }, 'name'), {
+      name: 'tables',
+      iterator: '$.myTables[*]',
+    });
+    assert.deepEqual(findJsonSource([{ name: 1 }], 'name'), { name: 'name_source', iterator: '$[*]' });
+    assert.equal(findJsonSource({ notes: [1, { label: 'second element only' }] }, 'label'), undefined);
+  });
+
+  test('two properties in arrays of the same name get two sources; a property without an array is a 422', () => {
+    const text = JSON.stringify({ columns: [{ name: 'n', label: 'l' }] });
+    assert.deepEqual(
+      [...jsonSources(text, ['name', 'label'], 'data_url').values()].map((s) => s.name),
+      ['columns', 'columns_label'],
+    );
+    assert.throws(
+      () => jsonSources(text, ['title'], 'data_url'),
+      isClientError(422, /^data_url: no array of objects with a "title" key/),
+    );
+  });
+
+  test('deep nesting is walked without recursion', () => {
+    let deep: unknown = [{ label: 'x' }];
+    for (let i = 0; i < 20000; i++) deep = { a: deep };
+    assert.equal(
+      findJsonSource(deep, 'label')?.iterator.length,
+      '$'.length + 20000 * '.a'.length + '[*]'.length,
+    );
   });
 });
