@@ -4,11 +4,12 @@ import { SERVICES, serviceInfo, type ServiceName } from '../lib/services.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import type { Operation, RequestConsumer } from './room.ts';
 import { annotatorOperations } from './annotator.ts';
+import { mapperOperations } from './mapper.ts';
 
 const none = () => ({});
 const operationsOf: Record<ServiceName, (runtime: Runtime) => Record<string, Operation>> = {
   annotator: annotatorOperations,
-  mapper: none,
+  mapper: mapperOperations,
   converter: none,
   extractor: none,
 };

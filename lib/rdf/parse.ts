@@ -14,6 +14,8 @@ export interface ParseOptions {
   baseIRI?: string;
   /** Request field the text came from, named in error details (e.g. `data_url`). */
   field?: string;
+  /** Told each prefix the document declares (Turtle family `@prefix`, JSON-LD top-level `@context` terms). */
+  onPrefix?: (prefix: string, namespace: string) => void;
 }
 
 const N3_FORMATS: Partial<Record<RdfFormat, string>> = {
@@ -66,7 +68,9 @@ async function parseChecked(text: string, format: RdfFormat, options: ParseOptio
   switch (format) {
     case 'json-ld': {
       const scope = blankNodeScope();
-      return readJsonLd(JSON.parse(text) as unknown, (label) => scope(label), baseIRI);
+      const document = JSON.parse(text) as unknown;
+      if (options.onPrefix) contextPrefixes(document, options.onPrefix);
+      return readJsonLd(document, (label) => scope(label), baseIRI);
     }
     case 'xml': {
       const scope = blankNodeScope();
@@ -81,7 +85,23 @@ async function parseChecked(text: string, format: RdfFormat, options: ParseOptio
         format: N3_FORMATS[format],
         ...(baseIRI === undefined ? {} : { baseIRI }),
       } as ConstructorParameters<typeof Parser>[0]);
-      return parser.parse(text);
+      const onPrefix = options.onPrefix;
+      return parser.parse(
+        text,
+        null,
+        onPrefix ? (prefix, namespace) => onPrefix(prefix, namespace.value) : undefined,
+      );
+    }
+  }
+}
+
+/** The string-valued terms of a JSON-LD document's top-level `@context` objects. */
+function contextPrefixes(document: unknown, onPrefix: (prefix: string, namespace: string) => void): void {
+  const context = (document as { '@context'?: unknown } | null)?.['@context'];
+  for (const entry of Array.isArray(context) ? context : [context]) {
+    if (entry === null || typeof entry !== 'object') continue;
+    for (const [term, value] of Object.entries(entry as Record<string, unknown>)) {
+      if (typeof value === 'string' && !term.startsWith('@')) onPrefix(term, value);
     }
   }
 }

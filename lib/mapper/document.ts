@@ -1,0 +1,54 @@
+// Reading the document a client names (a CSVW descriptor or a template graph): through
+// openSource (labld's stored files, else the guarded fetch), in whatever RDF syntax it is
+// written, told apart by content type, file name and the text itself.
+import type { Quad } from 'n3';
+import { ClientError } from '../errors.ts';
+import { guessFormat, parse, type RdfFormat } from '../rdf/index.ts';
+import { openSource, type SourceOptions } from '../sources.ts';
+
+export interface RdfDocument {
+  /** The URL as the client gave it: the original names namespaces and sources after it. */
+  url: string;
+  format: RdfFormat;
+  text: string;
+  quads: Quad[];
+  /** Prefixes the document declares (the original reads a `base` prefix from them). */
+  prefixes: Record<string, string>;
+}
+
+/** Parses already fetched text; `hints` choose the syntax when the text alone does not. */
+export async function readDocument(
+  url: string,
+  text: string,
+  hints: { contentType?: string; fileName?: string; field: string },
+): Promise<RdfDocument> {
+  const format = guessFormat({ contentType: hints.contentType, name: hints.fileName ?? url, text });
+  const prefixes: Record<string, string> = {};
+  const quads = await parse(text, format, {
+    baseIRI: url,
+    field: hints.field,
+    onPrefix: (prefix, namespace) => {
+      prefixes[prefix] = namespace;
+    },
+  });
+  // Blank text, an HTML page read as markup, …: nothing to list or map, so say so.
+  if (quads.length === 0) {
+    throw new ClientError(
+      422,
+      `${hints.field}: the document holds no RDF statements (read as ${format})`,
+      hints.field,
+    );
+  }
+  return { url, format, text, quads, prefixes };
+}
+
+/** Opens `url` (named by the request field `options.field`) and parses it. */
+export async function loadDocument(url: string, options: SourceOptions): Promise<RdfDocument> {
+  const source = await openSource(url, options);
+  const text = await source.text();
+  return readDocument(url, text, {
+    contentType: source.contentType,
+    fileName: source.fileName,
+    field: options.field,
+  });
+}

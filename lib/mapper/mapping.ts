@@ -1,0 +1,182 @@
+// POST /api/mapping: a descriptor, a template and a `map` → a YARRRML mapping, the same YAML
+// data as MapToMethod 1.1.5 writes (key order included; byte layout is js-yaml's).
+import yaml from 'js-yaml';
+import { ClientError } from '../errors.ts';
+import type { RdfDocument } from './document.ts';
+import { baseNamespace, checkTypesNotCut, listEntities, readTypes } from './entities.ts';
+import { expandIri } from './iri.ts';
+import { jsonSources } from './iterator.ts';
+import { readMap, resolveEntries, type ResolvedEntry } from './resolve.ts';
+import {
+  DEFAULT_DATA_TYPES,
+  DEFAULT_PREDICATE,
+  DEFAULT_TEMPLATE_TYPES,
+  MAPPING_BASE,
+  MAPPING_PREFIXES,
+  OWL_NAMED_INDIVIDUAL,
+} from './vocab.ts';
+
+/** The body of POST /api/mapping (spec "Mapping generation service"), as received. */
+export interface MappingRequest {
+  data_url?: unknown;
+  template_url?: unknown;
+  map?: unknown;
+  predicate?: unknown;
+  use_template_rowwise?: unknown;
+  data_types?: unknown;
+  template_types?: unknown;
+}
+
+/** The checked request fields that do not need the documents. */
+export interface MappingOptions {
+  entries: [string, string][];
+  predicate: string;
+  rowwise: boolean;
+  dataTypes: string[];
+  templateTypes: string[];
+}
+
+export interface GeneratedMapping {
+  /** The YARRRML document as data. */
+  document: Record<string, unknown>;
+  /** The same as YAML text. */
+  yaml: string;
+  /** MapToMethod's download name, e.g. `example-map.yaml`. */
+  filename: string;
+  entries: ResolvedEntry[];
+}
+
+function readRowwise(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value === 'boolean') return value;
+  throw new ClientError(422, 'use_template_rowwise: must be true or false', 'use_template_rowwise');
+}
+
+/** Checks the fields that need no document; throws the 4xx naming the first bad field. */
+export function readMappingOptions(request: MappingRequest): MappingOptions {
+  const predicate = request.predicate ?? DEFAULT_PREDICATE;
+  if (typeof predicate !== 'string' || predicate.trim() === '') {
+    throw new ClientError(422, 'predicate: must be an IRI string', 'predicate');
+  }
+  return {
+    entries: readMap(request.map),
+    predicate: expandIri(predicate.trim(), 'predicate'),
+    rowwise: readRowwise(request.use_template_rowwise),
+    dataTypes: readTypes(request.data_types, 'data_types', DEFAULT_DATA_TYPES),
+    templateTypes: readTypes(request.template_types, 'template_types', DEFAULT_TEMPLATE_TYPES),
+  };
+}
+
+/** `<last path segment without .ext and without its last -suffix>-map.yaml`, as the original names it. */
+export function mappingFileName(dataUrl: string): string {
+  let segment = '';
+  try {
+    segment = new URL(dataUrl).pathname.split('/').pop() ?? '';
+    segment = decodeURIComponent(segment);
+  } catch {
+    segment = dataUrl.split(/[?#]/)[0]?.split('/').pop() ?? '';
+  }
+  const stem = segment.replace(/\.[^.]*$/, '').replace(/-[^-]*$/, '');
+  return `${stem || 'data'}-map.yaml`;
+}
+
+function ruleNames(entries: ResolvedEntry[]): string[] {
+  // Two entities mapped to one individual (possible in the spec's orientation) need two rules.
+  const used = new Map<string, number>();
+  return entries.map((entry) => {
+    const n = (used.get(entry.individual) ?? 0) + 1;
+    used.set(entry.individual, n);
+    return n === 1 ? entry.individual : `${entry.individual}_${n}`;
+  });
+}
+
+/** Builds the mapping from the two parsed documents. */
+export function generateMapping(
+  options: MappingOptions,
+  data: RdfDocument,
+  template: RdfDocument,
+): GeneratedMapping {
+  checkTypesNotCut(options.dataTypes, data, 'data_types');
+  checkTypesNotCut(options.templateTypes, template, 'template_types');
+  const dataEntities = listEntities(data, options.dataTypes);
+  if (Object.keys(dataEntities.entities).length === 0) {
+    throw new ClientError(
+      400,
+      `data_url: the document has no entities of the types ${options.dataTypes.join(', ')} (no columns or annotations to map)`,
+      'data_url',
+    );
+  }
+  const slotTypes = [OWL_NAMED_INDIVIDUAL, ...options.templateTypes];
+  const slots = listEntities(template, slotTypes);
+  if (Object.keys(slots.entities).length === 0) {
+    throw new ClientError(
+      400,
+      `template_url: the template has no owl:NamedIndividual (nor entity of ${options.templateTypes.join(', ')}) to map onto`,
+      'template_url',
+    );
+  }
+  const resolved = resolveEntries(options.entries, dataEntities, slots);
+
+  // Rules are grouped by the property they match on, groups in order of first use (as the original).
+  const properties = [...new Set(resolved.map((entry) => entry.property))];
+  const ordered = properties.flatMap((property) => resolved.filter((entry) => entry.property === property));
+  const sourceOf = jsonSources(data.text, properties, 'data_url');
+
+  const templateBase = baseNamespace(template);
+  // The converter rebases the template's `base` or empty-prefix namespace onto <template_url>/
+  // (research seed-services §3, step 10), so individuals there are `template:<name>`, even when
+  // the template is served from another place than its IRIs name; others keep their full IRI.
+  const ownNamespaces = [templateBase, template.prefixes['base'], template.prefixes['']].filter(
+    (ns): ns is string => ns !== undefined,
+  );
+  const prefixes = Object.fromEntries(
+    Object.entries({ ...MAPPING_PREFIXES, data: dataEntities.base_namespace, template: templateBase }).sort(
+      ([a], [b]) => (a < b ? -1 : a > b ? 1 : 0),
+    ),
+  );
+  const sources = Object.fromEntries(
+    properties.map((property) => {
+      const source = sourceOf.get(property)!;
+      return [source.name, { access: data.url, iterator: source.iterator, referenceFormulation: 'jsonpath' }];
+    }),
+  );
+  const names = ruleNames(ordered);
+  const mappings = Object.fromEntries(
+    ordered.map((entry, i) => {
+      const object = ownNamespaces.some((ns) => entry.individualIri === `${ns}${entry.individual}`)
+        ? `template:${entry.individual}~iri`
+        : `${entry.individualIri}~iri`;
+      return [
+        names[i]!,
+        {
+          sources: [sourceOf.get(entry.property)!.name],
+          s: '$(@id)',
+          condition: {
+            function: 'equal',
+            parameters: [
+              ['str1', `$(${entry.property})`],
+              ['str2', entry.text],
+            ],
+          },
+          po: [[options.predicate, object]],
+        },
+      ];
+    }),
+  );
+  const document = {
+    prefixes,
+    base: MAPPING_BASE,
+    sources,
+    use_template_rowwise: options.rowwise ? 'true' : 'false',
+    mappings,
+  };
+  return { document, yaml: renderMapping(document), filename: mappingFileName(data.url), entries: ordered };
+}
+
+/**
+ * YAML text. Lists of lists are written in flow style (`- [str1, $(label)]`), as PyYAML wrote
+ * them: the block form `- - str1` is what the YARRRML parser's own YAML reader drops.
+ */
+export function renderMapping(document: Record<string, unknown>): string {
+  return yaml.dump(document, { flowLevel: 4, lineWidth: -1, noRefs: true, sortKeys: false });
+}

@@ -1,0 +1,267 @@
+// The mapper end to end: HTTP → gateway → bus → mapper consumer → guarded fetch of documents
+// served by a local HTTP server, on the transport LABLD_TEST_TRANSPORT names.
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import yaml from 'js-yaml';
+import { readDocument } from '../../lib/mapper/index.ts';
+import { serialize } from '../../lib/rdf/index.ts';
+import { startLabld, type Running } from '../support/labld.ts';
+import {
+  DESCRIPTOR_PATH,
+  EXPERIMENT_TIME_RULE,
+  TEMPLATE_PATH,
+  goldenMapping,
+  read,
+  readJson,
+  replaceDeep,
+  seedRequest,
+  serveFiles,
+  type FixtureServer,
+} from './support.ts';
+
+const SEED = seedRequest();
+let labld: Running;
+let files: FixtureServer;
+let mapper: string;
+const local = { data: '', template: '' };
+
+before(async () => {
+  // The fixtures are served on loopback, which the guarded fetch refuses unless allowed.
+  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
+  const template = read(TEMPLATE_PATH);
+  const templateDoc = await readDocument(SEED.template_url, template, { field: 'template_url' });
+  files = await serveFiles({
+    '/examples/example-metadata.json': ['application/json', read(DESCRIPTOR_PATH)],
+    '/methods/DIN_EN_ISO_527-3.drawio.ttl': ['text/turtle', template],
+    '/methods/template': ['text/plain', template],
+    '/methods/template.rdf': ['application/rdf+xml', await serialize(templateDoc.quads, 'xml')],
+    '/page.html': ['text/html', '<!DOCTYPE html><html><body><p>Not RDF</p></body></html>'],
+    '/data.csv': ['text/csv', 'a;b\n1;2\n'],
+    '/no-individuals.ttl': ['text/turtle', '@prefix : <https://h/t/> .\n:A a <https://h/Class> .'],
+    '/no-columns.json': [
+      'application/json',
+      '{"@context": "http://www.w3.org/ns/csvw", "@id": "https://h/x.csv", "@type": "TableGroup", "tables": []}',
+    ],
+  });
+  local.data = files.url('/examples/example-metadata.json');
+  local.template = files.url('/methods/DIN_EN_ISO_527-3.drawio.ttl');
+  labld = await startLabld();
+  mapper = `${labld.url}/mapper`;
+});
+after(async () => {
+  await labld?.stop();
+  await files?.close();
+});
+
+const get = (path: string) => fetch(`${mapper}${path}`);
+const post = (body: unknown) =>
+  fetch(`${mapper}/api/mapping`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const q = encodeURIComponent;
+
+/** request.json moved to the local server, with `map` changed as given. */
+const seedBody = (map: Record<string, string>) => ({
+  ...SEED,
+  data_url: local.data,
+  template_url: local.template,
+  map,
+});
+const withoutTypo = () => {
+  const map = { ...SEED.map };
+  delete map['ExperimentTimeInterval'];
+  return map;
+};
+/** The golden mapping as it reads for the locally served documents. */
+const localGolden = () =>
+  replaceDeep(replaceDeep(goldenMapping(), SEED.data_url, local.data), SEED.template_url, local.template);
+
+async function detail(response: Response): Promise<string> {
+  const body = (await response.json()) as { detail: unknown };
+  assert.equal(typeof body.detail, 'string');
+  return body.detail as string;
+}
+
+test('GET /mapper/info answers name, version v1.1.5, contact and mode', async () => {
+  const response = await get('/info');
+  assert.equal(response.status, 200);
+  const info = (await response.json()) as Record<string, unknown>;
+  assert.equal(info.name, 'MaptoMethod');
+  assert.equal(info.version, 'v1.1.5');
+  assert.equal(typeof info.contact, 'string');
+  assert.equal(typeof info.mode, 'string');
+});
+
+test('GET /mapper/api/docs documents the three operations', async () => {
+  assert.equal((await get('/api/docs')).status, 200);
+  const doc = (await (await get('/api/openapi.json')).json()) as { paths: Record<string, unknown> };
+  for (const path of ['/api/types', '/api/entities', '/api/mapping']) {
+    assert.ok(
+      Object.keys(doc.paths).some((p) => p.endsWith(path)),
+      path,
+    );
+  }
+});
+
+describe('GET /api/types', () => {
+  test('the descriptor and the template: the original’s sorted lists', async () => {
+    const data = await get(`/api/types?url=${q(local.data)}`);
+    assert.equal(data.status, 200);
+    assert.deepEqual(await data.json(), readJson('maptomethod/simulated/types-example-metadata.json'));
+    const templateTypes = readJson('maptomethod/simulated/types-DIN_EN_ISO_527-3.json');
+    for (const path of [
+      '/methods/DIN_EN_ISO_527-3.drawio.ttl',
+      '/methods/template',
+      '/methods/template.rdf',
+    ]) {
+      const response = await get(`/api/types?url=${q(files.url(path))}`);
+      assert.equal(response.status, 200, path);
+      assert.deepEqual(await response.json(), templateTypes, path);
+    }
+  });
+});
+
+describe('GET /api/entities', () => {
+  test('the descriptor with the default types: the 22 entities of the original', async () => {
+    const response = await get(`/api/entities?url=${q(local.data)}`);
+    assert.equal(response.status, 200);
+    const expected = readJson<{ base_namespace: string }>(
+      'maptomethod/simulated/entities-example-metadata.json',
+    );
+    assert.deepEqual(await response.json(), { ...expected, base_namespace: `${local.data}/` });
+  });
+
+  test('the template with types=owl%23NamedIndividual: the 35 individuals', async () => {
+    const response = await get(
+      `/api/entities?url=${q(local.template)}&types=http://www.w3.org/2002/07/owl%23NamedIndividual`,
+    );
+    assert.equal(response.status, 200);
+    const expected = readJson('maptomethod/simulated/entities-DIN_EN_ISO_527-3-namedindividual.json');
+    assert.deepEqual(await response.json(), {
+      ...(expected as object),
+      base_namespace: `${local.template}/`,
+    });
+  });
+
+  test("an unencoded '#' cuts the types value: 400 saying to write %23", async () => {
+    const response = await get(
+      `/api/entities?url=${q(local.template)}&types=http://www.w3.org/2002/07/owl#NamedIndividual`,
+    );
+    assert.equal(response.status, 400);
+    assert.match(await detail(response), /^types: http:\/\/www\.w3\.org\/2002\/07\/owl is not a type .* %23/);
+  });
+});
+
+describe('POST /api/mapping', () => {
+  test('request.json as it stands: 400 naming table-1-Prüfzeit, suggesting table-1-Pruefzeit', async () => {
+    const response = await post(seedBody(SEED.map));
+    assert.equal(response.status, 400);
+    assert.match(
+      await detail(response),
+      /"ExperimentTimeInterval": "table-1-Prüfzeit" — .*closest: table-1-Pruefzeit/,
+    );
+  });
+
+  test('without that entry: example-map.yaml as an attachment with the original’s name', async () => {
+    const response = await post(seedBody(withoutTypo()));
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/x-yaml/);
+    assert.match(
+      response.headers.get('content-disposition') ?? '',
+      /^attachment; filename="?example-map\.yaml"?$/,
+    );
+    assert.equal(response.headers.get('access-control-expose-headers'), 'Content-Disposition');
+    assert.deepEqual(yaml.load(await response.text()), localGolden());
+  });
+
+  test("the spec's orientation, {data entity: template individual IRI}, gives the same file", async () => {
+    const map = Object.fromEntries(
+      Object.entries(withoutTypo()).map(([individual, entity]) => [
+        entity,
+        `${SEED.template_url}/${individual}`,
+      ]),
+    );
+    const response = await post(seedBody(map));
+    assert.equal(response.status, 200);
+    assert.deepEqual(yaml.load(await response.text()), localGolden());
+  });
+
+  test('with the entry corrected the eighth rule is there', async () => {
+    const response = await post(seedBody({ ...SEED.map, ExperimentTimeInterval: 'table-1-Pruefzeit' }));
+    assert.equal(response.status, 200);
+    const mapping = yaml.load(await response.text()) as { mappings: Record<string, unknown> };
+    assert.deepEqual(Object.keys(mapping.mappings).length, 8);
+    assert.deepEqual(mapping.mappings['ExperimentTimeInterval'], EXPERIMENT_TIME_RULE);
+  });
+});
+
+describe('bad input: a 4xx {"detail"} naming the field', () => {
+  const cases: [string, () => Promise<Response>, number, RegExp][] = [
+    ['types without url', () => get('/api/types'), 422, /^query\.url: is required/],
+    ['types with a URL that is no URL', () => get('/api/types?url=not%20a%20url'), 422, /^query\.url: /],
+    ['an unreachable URL', () => get(`/api/types?url=${q('http://127.0.0.1:9/x.ttl')}`), 422, /^url: /],
+    [
+      'a refused address',
+      () => get(`/api/entities?url=${q('http://10.1.2.3/x.ttl')}`),
+      403,
+      /^url: .*refused/,
+    ],
+    ['a 404 upstream', () => get(`/api/types?url=${q(files.url('/missing.ttl'))}`), 422, /^url: .*404/],
+    ['a scheme other than http(s)', () => get(`/api/types?url=${q('file:///etc/passwd')}`), 400, /^url: /],
+    ['an HTML page', () => get(`/api/types?url=${q(files.url('/page.html'))}`), 422, /^url: /],
+    ['a CSV file', () => get(`/api/entities?url=${q(files.url('/data.csv'))}`), 422, /^url: could not parse/],
+    [
+      'entities with a type that is no IRI',
+      () => get(`/api/entities?url=${q(local.data)}&types=Column`),
+      400,
+      /^types: "Column" is not an IRI/,
+    ],
+    [
+      'mapping without map',
+      () => post({ data_url: local.data, template_url: local.template }),
+      422,
+      /^body\.map: is required/,
+    ],
+    ['mapping with an empty map', () => post(seedBody({})), 400, /^map: is empty/],
+    ['mapping with a number in map', () => post({ ...seedBody({}), map: { a: 1 } }), 422, /^body\.map\.a: /],
+    [
+      'a predicate of unknown form',
+      () => post({ ...seedBody(withoutTypo()), predicate: 'RO_0010002' }),
+      400,
+      /^predicate: /,
+    ],
+    [
+      'a template with no named individuals',
+      () => post({ ...seedBody(withoutTypo()), template_url: files.url('/no-individuals.ttl') }),
+      400,
+      /^template_url: the template has no owl:NamedIndividual/,
+    ],
+    [
+      'a descriptor with no columns',
+      () => post({ ...seedBody(withoutTypo()), data_url: files.url('/no-columns.json') }),
+      400,
+      /^data_url: the document has no entities/,
+    ],
+    [
+      'a template that is not RDF',
+      () => post({ ...seedBody(withoutTypo()), template_url: files.url('/page.html') }),
+      422,
+      /^template_url: /,
+    ],
+    [
+      'a refused data_url',
+      () => post({ ...seedBody(withoutTypo()), data_url: 'http://169.254.169.254/latest' }),
+      403,
+      /^data_url: /,
+    ],
+  ];
+  for (const [name, call, status, pattern] of cases) {
+    test(name, async () => {
+      const response = await call();
+      assert.equal(response.status, status);
+      assert.match(await detail(response), pattern);
+    });
+  }
+});
