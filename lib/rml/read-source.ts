@@ -116,7 +116,8 @@ function readDialect(graph: MappingGraph, tableId: string): CsvDialect {
   const value = (name: string) => dialectValue(graph, tableId, name)?.value;
   const trim = value('trim');
   return {
-    delimiter: value('delimiter') ?? DEFAULT_DIALECT.delimiter,
+    // The YARRRML parser passes `delimiter: '\t'` on as backslash-t; no CSV means that literally.
+    delimiter: (value('delimiter') ?? DEFAULT_DIALECT.delimiter).replace(/^\\t$/, '\t'),
     quote: value('quoteChar') ?? DEFAULT_DIALECT.quote,
     commentPrefix: value('commentPrefix'),
     trim: trim === 'true' || trim === 'both' || trim === 'start' || trim === 'end',

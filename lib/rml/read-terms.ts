@@ -117,9 +117,6 @@ export class TermReader {
       map.termType = map.expression.term.termType;
     }
     if (position === 'object' || position === 'input') this.readLiteralOptions(id, map);
-    if (termType === 'blank' && base.expression.kind === 'none' && position !== 'subject') {
-      throw mappingError(`${describe(id)} has no rml:constant, rml:reference, rml:template or function`);
-    }
     return map;
   }
 
@@ -205,7 +202,12 @@ export class TermReader {
     if (found.length > 1)
       throw mappingError(`${describe(id)} has more than one of constant, reference, template, function`);
     const map: ExpressionMap = { node: id, expression: found[0] ?? { kind: 'none' } };
-    if (found.length === 0 && position !== 'subject') {
+    // A blank node object map without expression is a fresh node per iteration, as for subjects
+    // (RMLMapper; the YARRRML parser writes it for `o: {type: blank}`).
+    const freshObject =
+      position === 'object' &&
+      this.graph.one(id, `${RML}termType`, 'term types')?.value === `${RML}BlankNode`;
+    if (found.length === 0 && position !== 'subject' && !freshObject) {
       throw mappingError(
         `${describe(id)} (a ${position} map) has no rml:constant, rml:reference, rml:template or function`,
       );
