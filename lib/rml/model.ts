@@ -101,6 +101,8 @@ export interface LogicalSource {
   key: string;
   /** Legacy mappings: a reference to a missing CSV column yields no value (RMLMapper), not an error. */
   lenient: boolean;
+  /** XPath namespace prefixes (a described XPath reference formulation's rml:namespace). */
+  namespaces?: Record<string, string>;
   /** rml:compression of the source (`gzip` is read; others are refused with a clear error). */
   compression?: string;
 }
