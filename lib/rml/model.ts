@@ -45,12 +45,24 @@ export interface ExpressionMap {
   condition?: FunctionExecution;
 }
 
+/** RML-CC: the term map's term is a collection or container of the members' terms. */
+export interface GatherMap {
+  members: TermMap[];
+  as: 'List' | 'Bag' | 'Seq' | 'Alt';
+  /** rml:cartesianProduct: one collection per combination of member values (else appended). */
+  cartesian: boolean;
+  /** rml:allowEmptyListAndContainer: an empty gather still yields rdf:nil or an empty container. */
+  allowEmpty: boolean;
+}
+
 export interface TermMap extends ExpressionMap {
   termType: TermType;
   /** Whether the term type was written down (function outputs differ by position). */
   explicitTermType: boolean;
   datatypeMap?: ExpressionMap;
   languageMap?: ExpressionMap;
+  /** RML-CC gather map; the expression, if any, names the collection. */
+  gather?: GatherMap;
 }
 
 export interface SubjectMap extends TermMap {
