@@ -28,23 +28,27 @@ function formatOf(format: string | undefined, out: string | undefined): RunFileO
 }
 
 /** Reports records read and elapsed time at most once a second, after the first second. */
-function progressReporter(stderr: Writable, quiet: boolean) {
-  const start = performance.now();
+export function progressReporter(
+  stderr: Writable,
+  quiet: boolean,
+  now: () => number = () => performance.now(),
+) {
+  const start = now();
   let last = start;
   let reported = false;
   return {
     progress(records: number) {
-      const now = performance.now();
-      if (quiet || now - last < 1000) return;
-      last = now;
+      const at = now();
+      if (quiet || at - last < 1000) return;
+      last = at;
       reported = true;
       stderr.write(
-        `labld rml: ${records.toLocaleString('en')} records read, ${((now - start) / 1000).toFixed(0)} s\n`,
+        `labld rml: ${records.toLocaleString('en')} records read, ${((at - start) / 1000).toFixed(0)} s\n`,
       );
     },
     done(triples: number, out: string) {
       if (quiet && !reported) return;
-      const seconds = (performance.now() - start) / 1000;
+      const seconds = (now() - start) / 1000;
       stderr.write(
         `labld rml: ${triples.toLocaleString('en')} triples to ${out} in ${seconds.toFixed(1)} s\n`,
       );

@@ -7,7 +7,9 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { PassThrough } from 'node:stream';
 import { Parser } from 'n3';
+import { progressReporter } from '../../app/rml.ts';
 
 const BIN = new URL('../../bin/labld.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'labld-rml-cli-'));
@@ -113,4 +115,25 @@ test('errors: a clear message and a non-zero exit, no half-written output', asyn
   const format = await labld(join(dir, 'map.yml'), '--format', 'csv');
   assert.equal(format.code, 2);
   assert.match(format.stderr, /--format must be one of/);
+});
+
+test('progress: at most one line a second on stderr, none for short runs', () => {
+  let clock = 0;
+  const lines: string[] = [];
+  const stderr = new PassThrough();
+  stderr.on('data', (chunk: Buffer) => lines.push(chunk.toString()));
+  const reporter = progressReporter(stderr, false, () => clock);
+  reporter.progress(10); // within the first second: silent
+  clock = 1500;
+  reporter.progress(250_000);
+  clock = 1800;
+  reporter.progress(300_000); // less than a second since the last line
+  clock = 2600;
+  reporter.progress(1_200_000);
+  reporter.done(24_000_000, 'out.nt');
+  assert.deepEqual(lines, [
+    'labld rml: 250,000 records read, 2 s\n',
+    'labld rml: 1,200,000 records read, 3 s\n',
+    'labld rml: 24,000,000 triples to out.nt in 2.6 s\n',
+  ]);
 });
