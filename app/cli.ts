@@ -1,10 +1,11 @@
-// `labld` command line: start | serve | replay | topics. Parsing and dispatch only; each
+// `labld` command line: start | serve | replay | topics | rml. Parsing and dispatch only; each
 // command is a small function over the process wiring in ./processes.ts.
 import { parseArgs } from 'node:util';
 import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import { PayloadValidator } from '../lib/bus/payloads.ts';
 import { intSetting } from '../lib/config.ts';
 import { startEmbedded, serveOne, servableNames, stopOnSignals } from './processes.ts';
+import { rml, RML_USAGE, UsageError } from './rml.ts';
 
 const USAGE = `usage: labld <command>
 
@@ -15,7 +16,7 @@ const USAGE = `usage: labld <command>
   replay --topic T --group G (--from-offset N | --from-time ISO)
                                 move a stopped consumer group back to re-process messages
   topics [list|check|create]    show, validate, or create the topics of topics.yaml
-`;
+${RML_USAGE}`;
 
 function fail(message: string): never {
   process.stderr.write(`labld: ${message}\n\n${USAGE}`);
@@ -120,6 +121,10 @@ export async function main(argv: string[]): Promise<void> {
       return replay(args);
     case 'topics':
       return topics(args);
+    case 'rml':
+      return rml(args).catch((error: unknown) =>
+        error instanceof UsageError ? fail(error.message) : Promise.reject(error),
+      );
     case undefined:
     case 'help':
     case '--help':

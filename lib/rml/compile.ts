@@ -4,6 +4,7 @@
 // values and concatenating strings. A generator returns one term, several, or null.
 import { compileExecution, type ValueGen } from './compile-function.ts';
 import { isWellTyped } from './datatypes.ts';
+import { compileGather, type Collections } from './gather.ts';
 import { dataError, mappingError } from './errors.ts';
 import type { FunctionContext, FunctionRegistry } from './functions/registry.ts';
 import type { ConstantTerm, ExpressionMap, FunctionExecution, TermMap, TermType } from './model.ts';
@@ -35,6 +36,8 @@ export interface CompileContext {
   fresh(): string;
   /** Ill-typed literals are errors (new RML) rather than dropped (legacy engines). */
   strictLiterals: boolean;
+  /** Where gather maps put the collections they make (RML-CC). */
+  collections: Collections;
 }
 
 export function constantToTerm(term: ConstantTerm): string {
@@ -142,6 +145,7 @@ function mapValues(values: Values, make: (value: Value) => string | null): strin
 }
 
 export function compileTermMap(map: TermMap, ctx: CompileContext): TermGen {
+  if (map.gather) return compileGather(map, map.gather, ctx);
   const expression = map.expression;
   if (expression.kind === 'constant') {
     const term = constantToTerm(expression.term);

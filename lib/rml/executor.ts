@@ -3,6 +3,7 @@
 // a pass over the parent's source first (the only place memory grows with input size).
 import { compileTermMap, compileValues, type CompileContext } from './compile.ts';
 import { DEFAULT_FUNCTIONS } from './functions/library.ts';
+import { Collections } from './gather.ts';
 import type { FunctionContext, FunctionRegistry } from './functions/registry.ts';
 import type { Mapping, RefObjectMap, TriplesMap } from './model.ts';
 import { childKeyGens, joinKeys, TriplesMapPlan, type JoinPlan, type ParentIndex } from './plan.ts';
@@ -49,13 +50,15 @@ class Run {
   }
 
   context(tm: TriplesMap, reader: SourceReader, functionContext: FunctionContext): CompileContext {
+    const fresh = () => `_:g${(this.freshCount += 1)}`;
     return {
       reader,
       functions: this.functions,
       functionContext,
       baseIri: tm.baseIri ?? this.options.baseIri ?? DEFAULT_BASE_IRI,
-      fresh: () => `_:g${(this.freshCount += 1)}`,
+      fresh,
       strictLiterals: !this.legacy,
+      collections: new Collections(fresh),
     };
   }
 
@@ -143,6 +146,7 @@ export async function executeMapping(
       recordsRead += 1;
       for (const plan of plans) plan.run(record);
     }, pause);
+    for (const plan of plans) plan.finish();
   }
   await sink.drain?.();
   return { statistics, triples: statistics.reduce((sum, s) => sum + s.triples, 0) };

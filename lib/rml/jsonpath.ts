@@ -132,6 +132,9 @@ class PathParser {
           descendants(node, all);
           for (const each of all) inner(each, out);
         });
+      } else if (c === '.' && this.text[this.pos + 1] === '[') {
+        // `$.[*]` as `$[*]`: Jayway (RMLMapper) reads it so, and the YARRRML parser's tests use it.
+        this.pos += 1;
       } else if (c === '.') {
         this.pos += 1;
         const name = this.readDotName(inFilter);

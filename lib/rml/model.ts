@@ -45,12 +45,24 @@ export interface ExpressionMap {
   condition?: FunctionExecution;
 }
 
+/** RML-CC: the term map's term is a collection or container of the members' terms. */
+export interface GatherMap {
+  members: TermMap[];
+  as: 'List' | 'Bag' | 'Seq' | 'Alt';
+  /** rml:cartesianProduct: one collection per combination of member values (else appended). */
+  cartesian: boolean;
+  /** rml:allowEmptyListAndContainer: an empty gather still yields rdf:nil or an empty container. */
+  allowEmpty: boolean;
+}
+
 export interface TermMap extends ExpressionMap {
   termType: TermType;
   /** Whether the term type was written down (function outputs differ by position). */
   explicitTermType: boolean;
   datatypeMap?: ExpressionMap;
   languageMap?: ExpressionMap;
+  /** RML-CC gather map; the expression, if any, names the collection. */
+  gather?: GatherMap;
 }
 
 export interface SubjectMap extends TermMap {
@@ -101,6 +113,8 @@ export interface LogicalSource {
   key: string;
   /** Legacy mappings: a reference to a missing CSV column yields no value (RMLMapper), not an error. */
   lenient: boolean;
+  /** XPath namespace prefixes (a described XPath reference formulation's rml:namespace). */
+  namespaces?: Record<string, string>;
   /** rml:compression of the source (`gzip` is read; others are refused with a clear error). */
   compression?: string;
 }

@@ -10,6 +10,7 @@ import {
 } from './compile.ts';
 import type { ValueGen } from './compile-function.ts';
 import type { PredicateObjectMap, RefObjectMap, TermMap, TriplesMap } from './model.ts';
+import type { Collections } from './gather.ts';
 import type { QuadSink } from './sink.ts';
 import type { RuleStatistics } from './stats.ts';
 import { iriTerm, lexicalForm } from './terms.ts';
@@ -84,6 +85,8 @@ export class TriplesMapPlan {
   private readonly subjectGraphs: TermGen[];
   private readonly classes: string[];
   private readonly poms: PomPlan[];
+  /** Gather maps' collections, when the triples map has any. */
+  private readonly collections: Collections | undefined;
 
   constructor(
     tm: TriplesMap,
@@ -98,6 +101,15 @@ export class TriplesMapPlan {
     this.subjectGraphs = graphGens(tm.subjectMap.graphMaps, ctx);
     this.classes = tm.subjectMap.classes.map(iriTerm);
     this.poms = tm.predicateObjectMaps.map((pom, i) => this.pomPlan(pom, tm, ctx, joins[i] ?? []));
+    const gathers =
+      tm.subjectMap.gather !== undefined ||
+      tm.predicateObjectMaps.some((pom) => pom.objectMaps.some((m) => m.gather !== undefined));
+    this.collections = gathers ? ctx.collections : undefined;
+  }
+
+  /** The source is done: named collections, gathered over all records, are written. */
+  finish(): void {
+    this.collections?.finish(this.sink);
   }
 
   private pomPlan(pom: PredicateObjectMap, tm: TriplesMap, ctx: CompileContext, joins: JoinPlan[]): PomPlan {
@@ -120,6 +132,7 @@ export class TriplesMapPlan {
   /** Everything one record of the source produces. */
   run(record: unknown): void {
     this.stats.iterations += 1;
+    this.collections?.nextRecord();
     const subject = this.subject(record);
     if (subject === null) return;
     this.stats.passed += 1;
@@ -131,8 +144,13 @@ export class TriplesMapPlan {
     const sink = this.sink;
     let emitted = 0;
     let subjectGraphs: string[] | undefined;
-    if (this.classes.length > 0) {
+    if (this.collections) {
+      // A gathered subject exists even without predicate-object maps (RML-CC).
       subjectGraphs = this.graphsOf(this.subjectGraphs, record);
+      this.collections.use(subject, subjectGraphs, sink);
+    }
+    if (this.classes.length > 0) {
+      subjectGraphs ??= this.graphsOf(this.subjectGraphs, record);
       for (const type of this.classes) {
         for (const g of subjectGraphs) sink.quad(subject, TYPE, type, g);
         emitted += subjectGraphs.length;
@@ -159,7 +177,9 @@ export class TriplesMapPlan {
     for (const objectGen of pom.objects) {
       const object = objectGen(record);
       if (object === null) continue;
-      if (typeof object === 'string') {
+      if (this.collections) {
+        emitted += this.collectionObjects(subject, p, object, graphs);
+      } else if (typeof object === 'string') {
         if (graphs.length === 1) sink.quad(subject, p, object, graphs[0]!);
         else for (const g of graphs) sink.quad(subject, p, object, g);
         emitted += graphs.length;
@@ -174,6 +194,17 @@ export class TriplesMapPlan {
       emitted += parents.length * graphs.length;
     }
     return emitted;
+  }
+
+  /** Objects that may be gathered collections: their structure follows them into each graph. */
+  private collectionObjects(subject: string, p: string, object: string | string[], graphs: string[]): number {
+    const collections = this.collections!;
+    const objects = typeof object === 'string' ? [object] : object;
+    for (const o of objects) {
+      for (const g of graphs) this.sink.quad(subject, p, collections.inGraph(o, g), g);
+      collections.use(o, graphs, this.sink);
+    }
+    return objects.length * graphs.length;
   }
 
   private graphsOf(gens: TermGen[], record: unknown): string[] {

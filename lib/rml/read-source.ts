@@ -5,7 +5,7 @@ import { DEFAULT_DIALECT, type CsvDialect } from './csv.ts';
 import { mappingError } from './errors.ts';
 import { describe, nodeId, type MappingGraph } from './graph.ts';
 import type { LogicalSource, ReferenceFormulation, SourceAccess } from './model.ts';
-import { CSVW, RML } from './vocab.ts';
+import { CSVW, RDF_TYPE, RML } from './vocab.ts';
 
 const FORMULATIONS: Record<string, ReferenceFormulation> = {
   [`${RML}JSONPath`]: 'jsonpath',
@@ -27,11 +27,19 @@ export function readLogicalSource(graph: MappingGraph, id: string): LogicalSourc
   const tableId = graph.objects(sourceId, `${CSVW}url`).length > 0 ? sourceId : undefined;
 
   const formulationTerm = graph.one(id, `${RML}referenceFormulation`, 'reference formulations');
+  // A described formulation: a node typed rml:XPathReferenceFormulation, with namespaces.
+  const formulationNode =
+    formulationTerm && formulationTerm.termType !== 'Literal' ? nodeId(formulationTerm) : '';
+  const formulationType = formulationNode
+    ? graph.objects(formulationNode, RDF_TYPE).find((t) => FORMULATIONS[t.value])
+    : undefined;
   let formulation: ReferenceFormulation;
-  if (formulationTerm) formulation = FORMULATIONS[formulationTerm.value] ?? 'unknown';
+  if (formulationType) formulation = FORMULATIONS[formulationType.value]!;
+  else if (formulationTerm) formulation = FORMULATIONS[formulationTerm.value] ?? 'unknown';
   else if (tableId) formulation = 'csv';
   else formulation = guessFormulation(access);
-  const formulationIri = formulationTerm?.value ?? formulation;
+  const formulationIri = formulationType?.value ?? formulationTerm?.value ?? formulation;
+  const namespaces = formulationNode ? readNamespaces(graph, formulationNode) : undefined;
   if (formulation === 'unknown') {
     throw mappingError(
       `${describe(id)} uses the reference formulation <${formulationIri}>, which is not supported`,
@@ -65,6 +73,7 @@ export function readLogicalSource(graph: MappingGraph, id: string): LogicalSourc
     nullValues,
     encoding,
     compression,
+    namespaces,
   ]);
   return {
     node: id,
@@ -78,7 +87,22 @@ export function readLogicalSource(graph: MappingGraph, id: string): LogicalSourc
     key,
     lenient: graph.legacy,
     compression,
+    ...(namespaces ? { namespaces } : {}),
   };
+}
+
+function readNamespaces(graph: MappingGraph, formulationNode: string): Record<string, string> {
+  const namespaces: Record<string, string> = {};
+  for (const ns of graph.objects(formulationNode, `${RML}namespace`)) {
+    const prefix = graph.objects(nodeId(ns), `${RML}namespacePrefix`)[0]?.value;
+    const url = graph.objects(nodeId(ns), `${RML}namespaceURL`)[0]?.value;
+    if (prefix === undefined || url === undefined)
+      throw mappingError(
+        `${describe(nodeId(ns))} (a namespace) needs rml:namespacePrefix and rml:namespaceURL`,
+      );
+    namespaces[prefix] = url;
+  }
+  return namespaces;
 }
 
 function readAccess(graph: MappingGraph, source: Term): SourceAccess {
@@ -101,6 +125,7 @@ function guessFormulation(access: SourceAccess): ReferenceFormulation {
   const name = (access.kind === 'path' ? access.path : access.location).toLowerCase().replace(/[?#].*$/, '');
   if (/\.(csv|tsv)$/.test(name)) return 'csv';
   if (/\.json$/.test(name)) return 'jsonpath';
+  if (/\.xml$/.test(name)) return 'xpath';
   return 'unknown';
 }
 
@@ -116,7 +141,8 @@ function readDialect(graph: MappingGraph, tableId: string): CsvDialect {
   const value = (name: string) => dialectValue(graph, tableId, name)?.value;
   const trim = value('trim');
   return {
-    delimiter: value('delimiter') ?? DEFAULT_DIALECT.delimiter,
+    // The YARRRML parser passes `delimiter: '\t'` on as backslash-t; no CSV means that literally.
+    delimiter: (value('delimiter') ?? DEFAULT_DIALECT.delimiter).replace(/^\\t$/, '\t'),
     quote: value('quoteChar') ?? DEFAULT_DIALECT.quote,
     commentPrefix: value('commentPrefix'),
     trim: trim === 'true' || trim === 'both' || trim === 'start' || trim === 'end',

@@ -6,6 +6,7 @@ import type { Term } from 'n3';
 import { mappingError } from './errors.ts';
 import { describe, nodeId, type MappingGraph } from './graph.ts';
 import type {
+  GatherMap,
   ConstantTerm,
   Expression,
   ExpressionMap,
@@ -14,7 +15,7 @@ import type {
   TermType,
 } from './model.ts';
 import { hasScheme, isLanguageTag } from './terms.ts';
-import { FNML, FNO, FNO_HTTP, RML } from './vocab.ts';
+import { FNML, FNO, FNO_HTTP, RDF, RML } from './vocab.ts';
 
 export type Position =
   'subject' | 'predicate' | 'object' | 'graph' | 'datatype' | 'language' | 'input' | 'join';
@@ -86,9 +87,6 @@ export class TermReader {
     if (term.termType === 'Literal')
       throw mappingError(`A ${position} map must be a node, not the literal "${term.value}"`);
     const id = nodeId(term);
-    if (this.graph.has(id, `${RML}gather`)) {
-      throw mappingError(`${describe(id)} gathers a collection (RML-CC), which this engine does not support`);
-    }
     if (this.graph.has(id, `${RML}logicalTarget`)) {
       throw mappingError(
         `${describe(id)} names a logical target (RML-IO), which this engine does not support`,
@@ -117,10 +115,39 @@ export class TermReader {
       map.termType = map.expression.term.termType;
     }
     if (position === 'object' || position === 'input') this.readLiteralOptions(id, map);
-    if (termType === 'blank' && base.expression.kind === 'none' && position !== 'subject') {
-      throw mappingError(`${describe(id)} has no rml:constant, rml:reference, rml:template or function`);
+    const gather = this.graph.one(id, `${RML}gather`, 'gather lists');
+    if (gather) {
+      if (position !== 'subject' && position !== 'object')
+        throw mappingError(`${describe(id)}: a gather map must be a subject or object map`);
+      map.gather = this.gatherMap(id, gather);
+      // A collection is named by an IRI or is a blank node, never a literal.
+      if (map.expression.kind === 'none') map.termType = 'blank';
+      else if (!explicit && map.termType === 'literal') map.termType = 'iri';
     }
     return map;
+  }
+
+  private gatherMap(id: string, list: Term): GatherMap {
+    const as = this.graph.one(id, `${RML}gatherAs`, 'gatherAs')?.value.replace(RDF, '');
+    if (as !== 'List' && as !== 'Bag' && as !== 'Seq' && as !== 'Alt')
+      throw mappingError(`${describe(id)}: rml:gatherAs must be rdf:List, rdf:Bag, rdf:Seq or rdf:Alt`);
+    const members = this.graph.list(list).map((member) => {
+      if (this.graph.has(nodeId(member), `${RML}parentTriplesMap`))
+        throw mappingError(
+          `${describe(id)} gathers the objects of a referencing object map, which this engine does not support`,
+        );
+      return this.termMap(member, 'object');
+    });
+    const strategy = this.graph.one(id, `${RML}strategy`, 'strategies')?.value;
+    if (strategy !== undefined && strategy !== `${RML}append` && strategy !== `${RML}cartesianProduct`)
+      throw mappingError(`${describe(id)}: rml:strategy must be rml:append or rml:cartesianProduct`);
+    const allowEmpty = this.graph.one(id, `${RML}allowEmptyListAndContainer`, 'allowEmptyListAndContainer');
+    return {
+      members,
+      as,
+      cartesian: strategy === `${RML}cartesianProduct`,
+      allowEmpty: allowEmpty?.value === 'true',
+    };
   }
 
   private defaultTermType(id: string, expression: Expression, position: Position): TermType {
@@ -205,7 +232,14 @@ export class TermReader {
     if (found.length > 1)
       throw mappingError(`${describe(id)} has more than one of constant, reference, template, function`);
     const map: ExpressionMap = { node: id, expression: found[0] ?? { kind: 'none' } };
-    if (found.length === 0 && position !== 'subject') {
+    // A gather map without expression makes a blank node collection.
+    const gathers = this.graph.has(id, `${RML}gather`);
+    // A blank node object map without expression is a fresh node per iteration, as for subjects
+    // (RMLMapper; the YARRRML parser writes it for `o: {type: blank}`).
+    const freshObject =
+      position === 'object' &&
+      this.graph.one(id, `${RML}termType`, 'term types')?.value === `${RML}BlankNode`;
+    if (found.length === 0 && position !== 'subject' && !freshObject && !gathers) {
       throw mappingError(
         `${describe(id)} (a ${position} map) has no rml:constant, rml:reference, rml:template or function`,
       );

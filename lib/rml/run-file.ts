@@ -1,6 +1,8 @@
 // Runs a mapping file (RML Turtle or YARRRML) whose sources are files relative to it, writing
-// N-Triples / N-Quads to a stream: the work behind `labld rml MAPPING [--out FILE]`. Other
-// output formats go through the shared formats module with `rdfjsSink`.
+// the graph to a stream: the work behind `labld rml MAPPING [--out FILE]`. N-Triples and
+// N-Quads are written as they are produced; other formats need the whole graph, so they are
+// collected and go through the shared formats module (lib/rdf).
+import type * as RDF from '@rdfjs/types';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Writable } from 'node:stream';
@@ -8,7 +10,9 @@ import { pathToFileURL } from 'node:url';
 import { executeMapping, type ExecuteOptions, type ExecutionResult } from './executor.ts';
 import { parseMapping } from './mapping.ts';
 import type { Mapping } from './model.ts';
-import { NQuadsWriter } from './sink.ts';
+import { serialize } from '../rdf/serialize.ts';
+import type { RdfFormat } from '../rdf/formats.ts';
+import { NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
 import { readYarrrml, yarrrmlBase, yarrrmlToMapping } from './yarrrml.ts';
 
 export interface LoadedMapping {
@@ -48,8 +52,11 @@ export function loadMappingFile(
 }
 
 export interface RunFileOptions extends ExecuteOptions {
-  /** `nt` drops graph names; `nq` keeps them. */
-  format?: 'nt' | 'nq';
+  /**
+   * Output format (default N-Quads). `nt` drops graph names; `nq`/`nquads` keeps them; both
+   * stream. Any other format of lib/rdf is serialized once the run is over.
+   */
+  format?: 'nq' | RdfFormat;
   /** IRI of the output document (for relative YARRRML bases); defaults to the mapping's file URL. */
   documentIri?: string;
 }
@@ -61,14 +68,28 @@ export async function runMappingFile(
   options: RunFileOptions = {},
 ): Promise<ExecutionResult> {
   const { mapping, baseIri } = loadMappingFile(path, options.documentIri);
-  const writer = new NQuadsWriter(out, { defaultGraphOnly: options.format === 'nt' });
-  try {
-    return await executeMapping(mapping, writer, {
+  const format = options.format ?? 'nq';
+  const execute = (sink: QuadSink) =>
+    executeMapping(mapping, sink, {
       mappingDir: dirname(resolve(path)),
       ...options,
       baseIri: options.baseIri ?? baseIri,
     });
-  } finally {
-    await writer.end();
+  if (format === 'nt' || format === 'nq' || format === 'nquads') {
+    const writer = new NQuadsWriter(out, { defaultGraphOnly: format === 'nt' });
+    try {
+      return await execute(writer);
+    } finally {
+      await writer.end();
+    }
   }
+  const quads: RDF.Quad[] = [];
+  let result: ExecutionResult;
+  try {
+    result = await execute(rdfjsSink((quad) => quads.push(quad)));
+    out.write(await serialize(quads, format));
+  } finally {
+    await new Promise<void>((ok, fail) => out.end((error?: Error | null) => (error ? fail(error) : ok())));
+  }
+  return result;
 }

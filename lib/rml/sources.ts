@@ -1,6 +1,7 @@
 // Logical source readers: where the bytes come from (file, in-memory content, or a caller's
 // opener for URLs — the seam for the guarded fetch) and how records and references are read
-// (CSV rows streamed in chunks; JSON parsed once per run and iterated with JSONPath).
+// (CSV rows streamed in chunks; JSON parsed once per run and iterated with JSONPath; XML in
+// xml-source.ts).
 import { createReadStream } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -12,6 +13,7 @@ import { dataError, sourceError } from './errors.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
 import { log } from '../log.ts';
+import { XmlReader } from './xml-source.ts';
 
 export type Value = string | number | boolean;
 /** One value, several (JSONPath), or none. */
@@ -52,6 +54,7 @@ export function openReader(
 ): SourceReader {
   if (source.formulation === 'csv') return new CsvReader(source, options);
   if (source.formulation === 'jsonpath') return new JsonReader(source, options, cache);
+  if (source.formulation === 'xpath') return new XmlReader(source, options, cache);
   throw sourceError(`Sources with reference formulation <${source.formulationIri}> are not supported`);
 }
 
@@ -248,15 +251,20 @@ class JsonReader implements SourceReader {
   }
 
   private async load(): Promise<unknown> {
-    let text = '';
-    for await (const chunk of textChunks(await content(this.source, this.options), this.source.encoding))
-      text += chunk;
+    const text = await readSourceText(this.source, this.options);
     try {
       return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
     } catch (error) {
       throw sourceError(`The source ${where(this.source)} is not valid JSON: ${(error as Error).message}`);
     }
   }
+}
+
+/** The whole text of a source (for formats parsed as one document: JSON, XML). */
+export async function readSourceText(source: LogicalSource, options: SourceOptions): Promise<string> {
+  let text = '';
+  for await (const chunk of textChunks(await content(source, options), source.encoding)) text += chunk;
+  return text;
 }
 
 function notScalar(expression: string, value: object): Error {

@@ -84,3 +84,31 @@ test("catenax-batch-map.yaml (base '#', joins across iterators) yields the mappi
   assert.deepEqual(ours, expected);
   assert.ok(result.statistics.every((s) => s.passed > 0 && s.triples > 0));
 });
+
+test('the legacy exyarrrml.yaml: multi-source rules, empty-string conditions, a \\xE4 escape', async () => {
+  const url =
+    'https://raw.githubusercontent.com/Mat-O-Lab/resources/main/mechanics/data/polymer_tensile/Zugversuch_eng_ETFE-Ref%2BGroesseneffekt2-metadata.json';
+  const descriptor = {
+    notes: [
+      { '@id': 'n1', label: '' },
+      { '@id': 'n2', label: 'Einspannlänge' },
+    ],
+    tableSchema: { columns: [{ '@id': 'c1', label: 'Probendicke a0' }] },
+  };
+  const mapping = yarrrmlToMapping(readYarrrml(read('rdfconverter/resources/exyarrrml.yaml')));
+  const sink = new NQuadsCollector();
+  const result = await executeMapping(mapping, sink, { sources: { [url]: JSON.stringify(descriptor) } });
+  // Two sources per rule: one triples map each, with the rule's name.
+  assert.equal(mapping.triplesMaps.length, 14);
+  const fired = result.statistics.filter((s) => s.passed > 0).map((s) => `${s.name} ${s.iterations}`);
+  // Three rules compare with '' (n1 matches), one with Einspannlänge (n2), one with Probendicke a0 (c1).
+  assert.deepEqual(fired.sort(), [
+    'ForceMeasurementInformation 2',
+    'LenghtMeasurementInformation 2',
+    'StartLenghtMeasurementInformation 2',
+    'TestTimeInterval 2',
+    'ThicknessMeasurementInformation 1',
+  ]);
+  const subjects = new Set(readNQuads(sink.text()).map((q) => q.subject.value.replace(/^.*\//, '')));
+  assert.deepEqual([...subjects].sort(), ['c1', 'n1', 'n2']);
+});

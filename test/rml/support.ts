@@ -1,13 +1,9 @@
 // Test support for the RML suites: a lenient N-Quads reader (peer expectations contain IRIs
-// with raw spaces, which strict parsers refuse) and dataset isomorphism via RDFC-1.0.
-import { createRequire } from 'node:module';
+// with raw spaces, which strict parsers refuse) and dataset isomorphism via lib/rdf.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
+import { canonicalNQuads } from '../../lib/rdf/index.ts';
 import { parseTerm } from '../../lib/rml/sink.ts';
-
-const canonizer = createRequire(import.meta.url)('rdf-canonize') as {
-  canonize(dataset: RDF.Quad[], options: { algorithm: string; maxWorkFactor?: number }): Promise<string>;
-};
 
 const TERM = String.raw`(<[^>]*>|_:\S+|"(?:[^"\\]|\\.)*"(?:\^\^<[^>]*>|@[A-Za-z0-9-]+)?)`;
 const LINE = new RegExp(String.raw`^\s*${TERM}\s+${TERM}\s+${TERM}(?:\s+${TERM})?\s*\.\s*$`);
@@ -32,7 +28,7 @@ export function readNQuads(text: string): RDF.Quad[] {
   return quads;
 }
 
-/** Canonical N-Quads of the distinct quads (duplicates would change blank node labels). */
+/** Canonical N-Quads (lib/rdf's RDFC-1.0 of the distinct quads). */
 export async function canonical(input: RDF.Quad[]): Promise<string> {
   // Some producers (the YARRRML parser) leave the graph of default-graph quads undefined.
   const quads = input.map((q) => {
@@ -42,19 +38,7 @@ export async function canonical(input: RDF.Quad[]): Promise<string> {
       );
     return q.graph ? q : DataFactory.quad(q.subject, q.predicate, q.object, DataFactory.defaultGraph());
   });
-  const seen = new Set<string>();
-  const distinct = quads.filter((q) => {
-    const key = [q.subject, q.predicate, q.object, q.graph]
-      .map(
-        (t) =>
-          `${t.termType}:${t.value}:${(t as RDF.Literal).language ?? ''}:${(t as RDF.Literal).datatype?.value ?? ''}`,
-      )
-      .join(' ');
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
-  return canonizer.canonize(distinct, { algorithm: 'RDFC-1.0', maxWorkFactor: 2 });
+  return canonicalNQuads(quads);
 }
 
 /** Whether two N-Quads texts denote the same dataset (up to blank node names). */
