@@ -4,12 +4,13 @@ import { SERVICES, serviceInfo, type ServiceName } from '../lib/services.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import type { Operation, RequestConsumer } from './room.ts';
 import { annotatorOperations } from './annotator.ts';
+import { converterOperations } from './converter.ts';
 
 const none = () => ({});
 const operationsOf: Record<ServiceName, (runtime: Runtime) => Record<string, Operation>> = {
   annotator: annotatorOperations,
   mapper: none,
-  converter: none,
+  converter: converterOperations,
   extractor: none,
 };
 

@@ -6,10 +6,12 @@ import { requestGroupOf } from '../consumers/service-requests.ts';
 import { createGateway, route, type Gateway, type Route } from './kit/index.ts';
 import { forwarder, type Forwarder } from './forward.ts';
 import { annotatorRoutes } from './annotator.ts';
+import { converterRoutes } from './converter.ts';
 
 /** Each service's own routes, besides /info. */
 const routesOf: Partial<Record<ServiceName, (runtime: Runtime, forward: Forwarder) => Route[]>> = {
   annotator: annotatorRoutes,
+  converter: converterRoutes,
 };
 
 const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };

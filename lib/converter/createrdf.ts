@@ -268,7 +268,8 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   joined = dedupe(joined);
   const graph = await serialize(joined, format.format, {
     prefixes: outputPrefixes(mapping, template, data),
-    base: document,
+    // Relative IRIs only against a hierarchical document IRI (`urn:uuid:…#x` stays absolute).
+    ...(/^https?:/.test(document) ? { base: document } : {}),
   });
   const applied = rules.filter((r) => r.applied).length;
   note(logs, 'INFO', `joined graph: ${joined.length} triples, ${applied} of ${rules.length} rules applied`);
