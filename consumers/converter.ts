@@ -103,7 +103,7 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
       const source = blob
         ? { text: await readBlobText(runtime, blob), fileName: given(input.filename) ?? 'mapping.yaml' }
         : await loader(signal)(required(input, 'mapping_url'), 'mapping_url');
-      const out = normalizeYarrrml(source.text, source.fileName);
+      const out = normalizeYarrrml(source.text, source.fileName, blob ? 'file' : 'mapping_url');
       return storeDownload(blobs, out.body, 'application/yaml; charset=utf-8', out.filename);
     },
   };
