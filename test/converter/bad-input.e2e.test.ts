@@ -1,27 +1,13 @@
 // Bad input to the converter through HTTP: every case is a 4xx whose detail names the field
 // and the problem; never a 500, and the process keeps answering.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { startLabld, type Running } from '../support/labld.ts';
-import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { test } from 'node:test';
+import { useConverter } from './fixture-server.ts';
 
-let labld: Running;
-let files: FixtureServer;
-let api: string;
-
-before(async () => {
-  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-  files = await startFixtureServer();
-  labld = await startLabld();
-  api = `${labld.url}/converter/api`;
-});
-after(async () => {
-  await labld.stop();
-  await files.stop();
-});
+const ctx = useConverter();
 
 async function expectError(path: string, params: Record<string, string>, status: number, detail: RegExp) {
-  const res = await fetch(`${api}${path}?${new URLSearchParams(params)}`, { method: 'POST' });
+  const res = await fetch(`${ctx.api}${path}?${new URLSearchParams(params)}`, { method: 'POST' });
   const body = (await res.json()) as { detail?: string };
   assert.equal(res.status, status, `${path} ${JSON.stringify(params)}: ${body.detail}`);
   assert.match(body.detail ?? '', detail);
@@ -44,56 +30,78 @@ const XXE = `<?xml version="1.0"?>
 </rdf:RDF>`;
 
 test('a mapping that is not YAML, or YAML that is not YARRRML: 422 naming mapping_url', async () => {
-  files.files.set('/not-yaml.yaml', 'mappings: {a: [1, 2\n  b: : :');
-  files.files.set('/a-list.yaml', '- just\n- a list\n');
-  files.files.set('/no-rules.yaml', 'prefixes: {ex: "http://example.org/"}\n');
+  ctx.files.files.set('/not-yaml.yaml', 'mappings: {a: [1, 2\n  b: : :');
+  ctx.files.files.set('/a-list.yaml', '- just\n- a list\n');
+  ctx.files.files.set('/no-rules.yaml', 'prefixes: {ex: "http://example.org/"}\n');
   for (const path of ['/createrdf', '/checkmapping', '/yarrrmltorml', '/normalizeyarrrml']) {
-    await expectError(path, { mapping_url: `${files.url}/not-yaml.yaml` }, 422, /mapping_url.*(YAML|yaml)/);
-    await expectError(path, { mapping_url: `${files.url}/a-list.yaml` }, 422, /mapping_url.*YAML mapping/);
-    await expectError(path, { mapping_url: `${files.url}/no-rules.yaml` }, 422, /mapping_url.*no "mappings"/);
+    await expectError(
+      path,
+      { mapping_url: `${ctx.files.url}/not-yaml.yaml` },
+      422,
+      /mapping_url.*(YAML|yaml)/,
+    );
+    await expectError(
+      path,
+      { mapping_url: `${ctx.files.url}/a-list.yaml` },
+      422,
+      /mapping_url.*YAML mapping/,
+    );
+    await expectError(
+      path,
+      { mapping_url: `${ctx.files.url}/no-rules.yaml` },
+      422,
+      /mapping_url.*no "mappings"/,
+    );
   }
 });
 
 test('YARRRML the translator refuses: 422 naming mapping_url', async () => {
-  files.files.set(
+  ctx.files.files.set(
     '/bad-yarrrml.yaml',
     'mappings:\n  m:\n    sources: [nowhere]\n    s: http://x.org/$(id)\n    po: [[a, http://x.org/T]]\n',
   );
   await expectError(
     '/createrdf',
-    { mapping_url: `${files.url}/bad-yarrrml.yaml`, data_url: `${files.url}/batch/Batch.json` },
+    { mapping_url: `${ctx.files.url}/bad-yarrrml.yaml`, data_url: `${ctx.files.url}/batch/Batch.json` },
     422,
     /mapping_url/,
   );
-  await expectError('/yarrrmltorml', { mapping_url: `${files.url}/bad-yarrrml.yaml` }, 422, /mapping_url/);
+  await expectError(
+    '/yarrrmltorml',
+    { mapping_url: `${ctx.files.url}/bad-yarrrml.yaml` },
+    422,
+    /mapping_url/,
+  );
 });
 
 test('the unsupported iterator $..[*]: createrdf 422 explaining why (checkmapping answers 0/N)', async () => {
   await expectError(
     '/createrdf',
-    { mapping_url: `${files.url}/test_unsupported_iterator.yaml` },
+    { mapping_url: `${ctx.files.url}/test_unsupported_iterator.yaml` },
     422,
     /\$\.\.\[\*\] is not supported/,
   );
 });
 
 test('unreachable URLs: a 4xx naming the field', async () => {
-  await expectError('/createrdf', { mapping_url: `${files.url}/missing.yaml` }, 422, /mapping_url.*404/);
+  await expectError('/createrdf', { mapping_url: `${ctx.files.url}/missing.yaml` }, 422, /mapping_url.*404/);
   await expectError(
     '/createrdf',
-    { mapping_url: `${files.url}/csvw-template-map.yaml`, data_url: `${files.url}/missing.json` },
+    { mapping_url: `${ctx.files.url}/csvw-template-map.yaml`, data_url: `${ctx.files.url}/missing.json` },
     422,
     /data_url/,
   );
   await expectError('/checkmapping', { mapping_url: 'http://10.255.255.1/map.yaml' }, 403, /mapping_url/);
   await expectError('/checkmapping', { mapping_url: 'file:///etc/passwd' }, 400, /mapping_url.*scheme/);
-  files.files.set(
+  ctx.files.files.set(
     '/no-template.yaml',
-    files.files.get('/csvw-template-map.yaml')!.replace(`${files.url}/methods/`, `${files.url}/gone/`),
+    ctx.files.files
+      .get('/csvw-template-map.yaml')!
+      .replace(`${ctx.files.url}/methods/`, `${ctx.files.url}/gone/`),
   );
   await expectError(
     '/createrdf',
-    { mapping_url: `${files.url}/no-template.yaml` },
+    { mapping_url: `${ctx.files.url}/no-template.yaml` },
     422,
     /mapping_url: could not load the template graph/,
   );
@@ -101,11 +109,14 @@ test('unreachable URLs: a 4xx naming the field', async () => {
 });
 
 test('a YAML alias bomb is refused before it is expanded', async () => {
-  files.files.set('/bomb.yaml', ALIAS_BOMB);
+  ctx.files.files.set('/bomb.yaml', ALIAS_BOMB);
   for (const path of ['/createrdf', '/checkmapping', '/yarrrmltorml', '/test']) {
-    const res = await fetch(`${api}${path}?mapping_url=${encodeURIComponent(`${files.url}/bomb.yaml`)}`, {
-      method: 'POST',
-    });
+    const res = await fetch(
+      `${ctx.api}${path}?mapping_url=${encodeURIComponent(`${ctx.files.url}/bomb.yaml`)}`,
+      {
+        method: 'POST',
+      },
+    );
     const text = await res.text();
     if (path === '/test') {
       assert.equal(res.status, 200);
@@ -118,9 +129,9 @@ test('a YAML alias bomb is refused before it is expanded', async () => {
 });
 
 test('RDF/XML data with an external entity: refused, the file never read', async () => {
-  files.files.set('/xxe.rdf', XXE);
+  ctx.files.files.set('/xxe.rdf', XXE);
   const res = await fetch(
-    `${api}/checkmapping?${new URLSearchParams({ mapping_url: `${files.url}/csvw-template-map.yaml`, data_url: `${files.url}/xxe.rdf` })}`,
+    `${ctx.api}/checkmapping?${new URLSearchParams({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml`, data_url: `${ctx.files.url}/xxe.rdf` })}`,
     { method: 'POST' },
   );
   const text = await res.text();
@@ -130,12 +141,12 @@ test('RDF/XML data with an external entity: refused, the file never read', async
 });
 
 test('createrdfupload without a file or JSON form, and non-UTF-8 uploads: 4xx', async () => {
-  const empty = await fetch(`${api}/createrdfupload`, { method: 'POST' });
+  const empty = await fetch(`${ctx.api}/createrdfupload`, { method: 'POST' });
   assert.equal(empty.status, 422);
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array([0xff, 0xfe, 0x00, 0xd8])]), 'x.json');
   const res = await fetch(
-    `${api}/createrdfupload?mapping_url=${encodeURIComponent(`${files.url}/csvw-template-map.yaml`)}`,
+    `${ctx.api}/createrdfupload?mapping_url=${encodeURIComponent(`${ctx.files.url}/csvw-template-map.yaml`)}`,
     {
       method: 'POST',
       body: form,
@@ -146,6 +157,6 @@ test('createrdfupload without a file or JSON form, and non-UTF-8 uploads: 4xx', 
 });
 
 test('after all that, the service still answers', async () => {
-  const res = await fetch(`${labld.url}/converter/info`);
+  const res = await fetch(`${ctx.labld.url}/converter/info`);
   assert.equal(res.status, 200);
 });

@@ -1,28 +1,15 @@
 // The converter through HTTP (embedded bus here; `.ci/run` repeats it on Kafka): the seed
 // mappings served from a local server, every endpoint on its happy path.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { parse } from '../../lib/rdf/index.ts';
-import { startLabld, type Running } from '../support/labld.ts';
-import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { useConverter } from './fixture-server.ts';
 import { readSeed } from './support.ts';
 
-let labld: Running;
-let files: FixtureServer;
-let api: string;
+const ctx = useConverter();
 
-before(async () => {
-  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-  files = await startFixtureServer();
-  labld = await startLabld();
-  api = `${labld.url}/converter/api`;
-});
-after(async () => {
-  await labld.stop();
-  await files.stop();
-});
-
-const post = (path: string, init: RequestInit = {}) => fetch(`${api}${path}`, { method: 'POST', ...init });
+const post = (path: string, init: RequestInit = {}) =>
+  fetch(`${ctx.api}${path}`, { method: 'POST', ...init });
 const json = (value: unknown): RequestInit => ({
   headers: { 'content-type': 'application/json' },
   body: JSON.stringify(value),
@@ -30,7 +17,7 @@ const json = (value: unknown): RequestInit => ({
 const q = (params: Record<string, string>) => `?${new URLSearchParams(params)}`;
 
 test('createrdf (query string): the joined graph with honest counts', async () => {
-  const res = await post(`/createrdf${q({ mapping_url: `${files.url}/csvw-template-map.yaml` })}`);
+  const res = await post(`/createrdf${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` })}`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /application\/json/);
   const body = (await res.json()) as Record<string, unknown>;
@@ -48,7 +35,10 @@ test('createrdf (query string): the joined graph with honest counts', async () =
 test('createrdf (JSON body, return_type nt): JSON payload mode with Batch.json', async () => {
   const res = await post(
     `/createrdf${q({ return_type: 'nt' })}`,
-    json({ mapping_url: `${files.url}/catenax-batch-map.yaml`, data_url: `${files.url}/batch/Batch.json` }),
+    json({
+      mapping_url: `${ctx.files.url}/catenax-batch-map.yaml`,
+      data_url: `${ctx.files.url}/batch/Batch.json`,
+    }),
   );
   assert.equal(res.status, 200);
   const body = (await res.json()) as Record<string, unknown>;
@@ -57,7 +47,8 @@ test('createrdf (JSON body, return_type nt): JSON payload mode with Batch.json',
   const quads = await parse(String(body.graph), 'nt');
   assert.ok(
     quads.some(
-      (x) => x.subject.value === `${files.url}/batch/Batch.json#Batch_580d3adf-1981-44a0-a214-13d6ceed9379`,
+      (x) =>
+        x.subject.value === `${ctx.files.url}/batch/Batch.json#Batch_580d3adf-1981-44a0-a214-13d6ceed9379`,
     ),
   );
 });
@@ -67,7 +58,7 @@ test('createrdfupload: the original JSON form and the spec multipart form', asyn
   const res = await post(
     '/createrdfupload',
     json({
-      mapping_url: `${files.url}/catenax-batch-map.yaml`,
+      mapping_url: `${ctx.files.url}/catenax-batch-map.yaml`,
       data_url: dataUrl,
       data_content: readSeed('rdfconverter/Batch.json'),
     }),
@@ -81,7 +72,7 @@ test('createrdfupload: the original JSON form and the spec multipart form', asyn
   const form = new FormData();
   form.append('file', new Blob([readSeed('csvtocsvw/example-metadata.json')]), 'example-metadata.json');
   const multi = await post(
-    `/createrdfupload${q({ mapping_url: `${files.url}/csvw-template-map.yaml`, return_type: 'json-ld' })}`,
+    `/createrdfupload${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml`, return_type: 'json-ld' })}`,
     {
       body: form,
     },
@@ -94,7 +85,7 @@ test('createrdfupload: the original JSON form and the spec multipart form', asyn
 
   const missing = await post(
     '/createrdfupload',
-    json({ mapping_url: `${files.url}/catenax-batch-map.yaml`, data_url: dataUrl }),
+    json({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml`, data_url: dataUrl }),
   );
   assert.equal(missing.status, 422);
   assert.match(((await missing.json()) as { detail: string }).detail, /data_content/);
@@ -106,27 +97,27 @@ test('checkmapping: 7/0 for the seed, 0/N for another data type and for $..[*]',
     assert.equal(res.status, 200);
     return res.json();
   };
-  assert.deepEqual(await check({ mapping_url: `${files.url}/csvw-template-map.yaml` }), {
+  assert.deepEqual(await check({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` }), {
     rules_applicable: 7,
     rules_skipped: 0,
   });
   assert.deepEqual(
     await check({
-      mapping_url: `${files.url}/csvw-template-map.yaml`,
-      data_url: `${files.url}/batch/Batch.json`,
+      mapping_url: `${ctx.files.url}/csvw-template-map.yaml`,
+      data_url: `${ctx.files.url}/batch/Batch.json`,
     }),
     { rules_applicable: 0, rules_skipped: 7 },
   );
-  assert.deepEqual(await check({ mapping_url: `${files.url}/test_unsupported_iterator.yaml` }), {
+  assert.deepEqual(await check({ mapping_url: `${ctx.files.url}/test_unsupported_iterator.yaml` }), {
     rules_applicable: 0,
     rules_skipped: 1,
   });
-  const body = await post('/checkmapping', json({ mapping_url: `${files.url}/catenax-batch-map.yaml` }));
+  const body = await post('/checkmapping', json({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml` }));
   assert.deepEqual(await body.json(), { rules_applicable: 6, rules_skipped: 0 });
 });
 
 test('test: per-rule statistics, spec and original field names', async () => {
-  const res = await post(`/test${q({ mapping_url: `${files.url}/csvw-template-map.yaml` })}`);
+  const res = await post(`/test${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` })}`);
   assert.equal(res.status, 200);
   const body = (await res.json()) as Record<string, unknown> & {
     per_rule_statistics: { rule_name: string; applied: boolean }[];
@@ -147,7 +138,7 @@ test('test: per-rule statistics, spec and original field names', async () => {
 });
 
 test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and by upload', async () => {
-  const res = await post(`/yarrrmltorml${q({ mapping_url: `${files.url}/csvw-template-map.yaml` })}`);
+  const res = await post(`/yarrrmltorml${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` })}`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-disposition') ?? '', /csvw-template-map-rml\.ttl/);
   const rml = await parse(await res.text(), 'turtle');
@@ -161,8 +152,8 @@ test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and
 
   const nested = readSeed('rdfconverter/branch-outputs/nested-list-mapping.yaml');
   const expected = readSeed('rdfconverter/branch-outputs/nested-list-mapping.normalized.yaml');
-  files.files.set('/nested.yaml', nested);
-  const byUrl = await post(`/normalizeyarrrml${q({ mapping_url: `${files.url}/nested.yaml` })}`);
+  ctx.files.files.set('/nested.yaml', nested);
+  const byUrl = await post(`/normalizeyarrrml${q({ mapping_url: `${ctx.files.url}/nested.yaml` })}`);
   assert.equal(byUrl.status, 200);
   assert.equal(await byUrl.text(), expected);
   const form = new FormData();
@@ -173,6 +164,6 @@ test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and
 });
 
 test('info reports v1.3.3', async () => {
-  const res = await fetch(`${labld.url}/converter/info`);
+  const res = await fetch(`${ctx.labld.url}/converter/info`);
   assert.equal(((await res.json()) as { version: string }).version, 'v1.3.3');
 });

@@ -2,25 +2,11 @@
 // from the seed or made up — every converter endpoint answers 2xx, or a 4xx with a
 // `{"detail": "…"}`; never a 5xx, and the process stays up.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import fc from 'fast-check';
-import { startLabld, type Running } from '../support/labld.ts';
-import { startFixtureServer, type FixtureServer } from './fixture-server.ts';
+import { useConverter } from './fixture-server.ts';
 
-let labld: Running;
-let files: FixtureServer;
-let api: string;
-
-before(async () => {
-  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-  files = await startFixtureServer();
-  labld = await startLabld();
-  api = `${labld.url}/converter/api`;
-});
-after(async () => {
-  await labld.stop();
-  await files.stop();
-});
+const ctx = useConverter();
 
 const ENDPOINTS = [
   'createrdf',
@@ -51,7 +37,7 @@ const mappingText = () =>
         fc.string({ maxLength: 12 }),
       )
       .map(([path, cuts, junk]) => {
-        const lines = files.files.get(path)!.split('\n');
+        const lines = ctx.files.files.get(path)!.split('\n');
         for (const cut of cuts) lines.splice(cut % lines.length, 1, junk);
         return lines.join('\n');
       }),
@@ -62,18 +48,18 @@ const mappingText = () =>
 const urlValue = () =>
   fc.oneof(
     fc.constantFrom(
-      `${files.url}/csvw-template-map.yaml`,
-      `${files.url}/catenax-batch-map.yaml`,
-      `${files.url}/random.yaml`,
-      `${files.url}/batch/Batch.json`,
-      `${files.url}/examples/example-metadata.json`,
-      `${files.url}/missing`,
+      `${ctx.files.url}/csvw-template-map.yaml`,
+      `${ctx.files.url}/catenax-batch-map.yaml`,
+      `${ctx.files.url}/random.yaml`,
+      `${ctx.files.url}/batch/Batch.json`,
+      `${ctx.files.url}/examples/example-metadata.json`,
+      `${ctx.files.url}/missing`,
       'urn:uuid:1',
       'not a url',
       '',
     ),
     // Random paths on the local server (no real network in tests).
-    fc.webPath().map((path) => `${files.url}${path}`),
+    fc.webPath().map((path) => `${ctx.files.url}${path}`),
     fc.string({ maxLength: 20 }),
   );
 
@@ -84,7 +70,7 @@ const fields = () =>
       data_url: urlValue(),
       data_content: fc.oneof(
         fc.string({ maxLength: 50 }),
-        fc.constant(files.files.get('/batch/Batch.json')!),
+        fc.constant(ctx.files.files.get('/batch/Batch.json')!),
       ),
       return_type: fc.oneof(
         fc.constantFrom('turtle', 'json-ld', 'nt', 'xml', 'hext', 'trig', 'n3', 'longturtle'),
@@ -103,17 +89,17 @@ for (const endpoint of ENDPOINTS) {
         fc.boolean(),
         fc.jsonValue(),
         async (mapping, given, inBody, junk) => {
-          files.files.set('/random.yaml', mapping);
+          ctx.files.files.set('/random.yaml', mapping);
           const { return_type, ...rest } = given;
           const query = new URLSearchParams(return_type === undefined ? {} : { return_type });
           let init: RequestInit = { method: 'POST' };
           if (inBody)
             init = { ...init, headers: { 'content-type': 'application/json' }, body: JSON.stringify(rest) };
           else for (const [k, v] of Object.entries(rest)) if (k !== 'data_content') query.set(k, v);
-          await answersWell(await fetch(`${api}/${endpoint}?${query}`, init));
+          await answersWell(await fetch(`${ctx.api}/${endpoint}?${query}`, init));
           // And a body that is JSON but not an object.
           await answersWell(
-            await fetch(`${api}/${endpoint}`, {
+            await fetch(`${ctx.api}/${endpoint}`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
               body: JSON.stringify(junk),
@@ -123,6 +109,6 @@ for (const endpoint of ENDPOINTS) {
       ),
       { numRuns: RUNS },
     );
-    assert.equal((await fetch(`${labld.url}/converter/info`)).status, 200);
+    assert.equal((await fetch(`${ctx.labld.url}/converter/info`)).status, 200);
   });
 }
