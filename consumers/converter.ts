@@ -3,6 +3,7 @@
 // as a blob and the gateway streams it.
 import { createRdf, checkMappingAt, testMapping, type Loader } from '../lib/converter/index.ts';
 import { normalizeYarrrml, yarrrmlToRmlText } from '../lib/converter/translate.ts';
+import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
@@ -92,6 +93,11 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
         loader(signal),
       ),
     test: async (input, { signal }) => testMapping(request(input), loader(signal)),
+    rdfvalidator: async (input, { signal }) =>
+      validateRdf(
+        { shapesUrl: required(input, 'shapes_url'), rdfUrl: required(input, 'rdf_url') },
+        loader(signal),
+      ),
     yarrrmltorml: async (input, { signal }) => {
       const mappingUrl = required(input, 'mapping_url');
       const mapping = await loader(signal)(mappingUrl, 'mapping_url');

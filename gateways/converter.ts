@@ -19,6 +19,7 @@ const url = (description: string) => ({ type: 'string', format: 'uri', minLength
 const mappingUrl = url('the YARRRML mapping');
 const dataUrl = url("the data (CSVW descriptor or JSON payload); default: the mapping's first source");
 const urlParameters = { mapping_url: mappingUrl, data_url: dataUrl };
+const shaclParameters = { shapes_url: url('the SHACL shapes graph'), rdf_url: url('the graph to validate') };
 const query = (properties: Record<string, unknown>) => ({ type: 'object', properties });
 const body = (properties: Record<string, unknown>, required: string[] = []) => ({
   json: { type: 'object', properties, required },
@@ -140,6 +141,35 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       body: body(urlParameters),
       responses: { 200: { description: 'the report', content: { 'application/json': { type: 'object' } } } },
       handler: async (input) => ({ json: await send('test', ['mapping_url', 'data_url'])(input) }),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/rdfvalidator',
+      summary: 'Validate a graph against SHACL shapes',
+      description:
+        "Both by URL (query string, or the original's JSON body). `conformance_report` is a readable " +
+        'summary of the violations; the report graph is in `report_graph` (and `graph`, with `valid`, ' +
+        "for the original's clients).",
+      tags: ['validate'],
+      query: query(shaclParameters),
+      body: body(shaclParameters),
+      responses: {
+        200: {
+          description: 'the validation',
+          content: {
+            'application/json': {
+              type: 'object',
+              properties: {
+                conforms: { type: 'boolean' },
+                conformance_report: { type: 'string' },
+                shapes_graph: { type: 'string' },
+                report_graph: { type: 'string' },
+              },
+            },
+          },
+        },
+      },
+      handler: async (input) => ({ json: await send('rdfvalidator', ['shapes_url', 'rdf_url'])(input) }),
     }),
     route({
       method: 'POST',

@@ -160,3 +160,29 @@ test('after all that, the service still answers', async () => {
   const res = await fetch(`${ctx.labld.url}/converter/info`);
   assert.equal(res.status, 200);
 });
+
+test('rdfvalidator: unreachable or unparsable graphs and unusable shapes are 4xx naming the field', async () => {
+  ctx.files.files.set('/ok.ttl', '<http://example.org/a> a <http://example.org/T> .');
+  ctx.files.files.set('/broken.ttl', '<http://example.org/a> a .');
+  ctx.files.files.set('/xxe.rdf', XXE);
+  const shapes = `${ctx.files.url}/ok.ttl`;
+  await expectError(
+    '/rdfvalidator',
+    { shapes_url: shapes, rdf_url: `${ctx.files.url}/missing.ttl` },
+    422,
+    /rdf_url/,
+  );
+  await expectError(
+    '/rdfvalidator',
+    { shapes_url: `${ctx.files.url}/broken.ttl`, rdf_url: shapes },
+    422,
+    /shapes_url/,
+  );
+  await expectError(
+    '/rdfvalidator',
+    { shapes_url: shapes, rdf_url: `${ctx.files.url}/xxe.rdf` },
+    422,
+    /rdf_url/,
+  );
+  await expectError('/rdfvalidator', { shapes_url: shapes }, 422, /rdf_url: is required/);
+});

@@ -167,3 +167,35 @@ test('info reports v1.3.3', async () => {
   const res = await fetch(`${ctx.labld.url}/converter/info`);
   assert.equal(((await res.json()) as { version: string }).version, 'v1.3.3');
 });
+
+test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSON body', async () => {
+  ctx.files.files.set('/shapes.ttl', readSeed('rdfconverter/resources/exshacl.ttl'));
+  const person = (age: string) =>
+    `@prefix foaf: <http://xmlns.com/foaf/0.1/> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n<http://example.org/ann> a foaf:Person ${age} .`;
+  ctx.files.files.set('/ok.ttl', person('; foaf:age "30"^^xsd:int'));
+  ctx.files.files.set('/no-age.ttl', person(''));
+  const ok = await post(
+    `/rdfvalidator${q({ shapes_url: `${ctx.files.url}/shapes.ttl`, rdf_url: `${ctx.files.url}/ok.ttl` })}`,
+  );
+  assert.equal(ok.status, 200);
+  const good = (await ok.json()) as Record<string, unknown>;
+  assert.equal(good.conforms, true);
+  assert.equal(good.valid, 'True');
+  assert.match(String(good.conformance_report), /Conforms: True/);
+  assert.ok((await parse(String(good.shapes_graph), 'turtle')).length >= 7);
+
+  const bad = await post(
+    '/rdfvalidator',
+    json({ shapes_url: `${ctx.files.url}/shapes.ttl`, rdf_url: `${ctx.files.url}/no-age.ttl` }),
+  );
+  assert.equal(bad.status, 200);
+  const report = (await bad.json()) as Record<string, unknown>;
+  assert.equal(report.conforms, false);
+  assert.match(
+    String(report.conformance_report),
+    /Conforms: False\nResults \(1\):\nConstraint Violation in MinCountConstraintComponent/,
+  );
+  assert.match(String(report.conformance_report), /Focus Node: <http:\/\/example.org\/ann>/);
+  const graph = await parse(String(report.report_graph), 'turtle');
+  assert.ok(graph.some((x) => x.object.value === 'http://www.w3.org/ns/shacl#MinCountConstraintComponent'));
+});

@@ -15,6 +15,7 @@ const ENDPOINTS = [
   'test',
   'yarrrmltorml',
   'normalizeyarrrml',
+  'rdfvalidator',
 ];
 const RUNS = 25;
 
@@ -68,6 +69,8 @@ const fields = () =>
     {
       mapping_url: urlValue(),
       data_url: urlValue(),
+      shapes_url: urlValue(),
+      rdf_url: urlValue(),
       data_content: fc.oneof(
         fc.string({ maxLength: 50 }),
         fc.constant(ctx.files.files.get('/batch/Batch.json')!),
