@@ -251,7 +251,7 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   let joined: Quad[] = [
     ...(template?.quads ?? []),
     ...mapped,
-    ...(data.fromRdf ? data.quads : quantityValues(entities, data.quads)),
+    ...(data.fromRdf ? await data.quads() : quantityValues(entities, await data.quads())),
   ];
   // Template IRIs become relative to the output document (research §3.4 step 11).
   if (prefix) joined = joined.map((q) => renameQuad(q, prefix.namespace, `${document}#`));

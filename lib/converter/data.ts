@@ -24,8 +24,8 @@ export interface DataDocument {
   json: unknown;
   /** The same as JSON text, handed to the RML engine as the source's content. */
   text: string;
-  /** The data as RDF when it was RDF (or JSON-LD), for the entities' quantity values. */
-  quads: Quad[];
+  /** The data as RDF when it was RDF (or JSON-LD), for the entities' quantity values; read on demand. */
+  quads(): Promise<Quad[]>;
   /** Whether the data came as non-JSON RDF (then its graph joins the output, as in the original). */
   fromRdf: boolean;
 }
@@ -48,14 +48,11 @@ export async function readData(loaded: Loaded, field: string): Promise<DataDocum
     } catch (error) {
       throw failure(field, error);
     }
-    let quads: Quad[] = [];
-    if (hasContext(json)) {
-      try {
-        quads = await parse(text, 'json-ld', { baseIRI: loaded.url, field });
-      } catch {
-        quads = []; // a payload with an unusable @context still maps as JSON
-      }
-    }
+    let rdf: Promise<Quad[]> | undefined;
+    const quads = () =>
+      (rdf ??= hasContext(json)
+        ? parse(text, 'json-ld', { baseIRI: loaded.url, field }).catch(() => [] as Quad[]) // unusable @context: still JSON
+        : Promise.resolve([]));
     return { json, text, quads, fromRdf: false };
   }
   let quads: Quad[];
@@ -67,7 +64,7 @@ export async function readData(loaded: Loaded, field: string): Promise<DataDocum
   }
   const expanded = await jsonld.fromRDF(await serialize(quads, 'nquads'), { format: 'application/n-quads' });
   const json = expanded as unknown;
-  return { json, text: JSON.stringify(json), quads, fromRdf: true };
+  return { json, text: JSON.stringify(json), quads: async () => quads, fromRdf: true };
 }
 
 function hasContext(json: unknown): boolean {

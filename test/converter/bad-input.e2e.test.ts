@@ -2,7 +2,7 @@
 // and the problem; never a 500, and the process keeps answering.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { useConverter } from './fixture-server.ts';
+import { useConverter } from './context.ts';
 
 const ctx = useConverter();
 

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { parse } from '../../lib/rdf/index.ts';
-import { useConverter } from './fixture-server.ts';
+import { useConverter } from './context.ts';
 import { readSeed } from './support.ts';
 
 const ctx = useConverter();

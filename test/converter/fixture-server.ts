@@ -2,8 +2,6 @@
 // it serves the seed files with those hosts' URLs rewritten to itself, plus files a test adds.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { after, before } from 'node:test';
-import { startLabld, type Running } from '../support/labld.ts';
 import { BATCH_URL, readSeed, TEMPLATE_URL, DESCRIPTOR_URL } from './support.ts';
 
 export interface FixtureServer {
@@ -50,27 +48,4 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     local,
     stop: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
-}
-
-export interface ConverterContext {
-  labld: Running;
-  files: FixtureServer;
-  /** `<labld>/converter/api` */
-  api: string;
-}
-
-/** Starts labld and the fixture server around the file's tests (loopback fetches allowed). */
-export function useConverter(): ConverterContext {
-  const context = {} as ConverterContext;
-  before(async () => {
-    process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-    context.files = await startFixtureServer();
-    context.labld = await startLabld();
-    context.api = `${context.labld.url}/converter/api`;
-  });
-  after(async () => {
-    await context.labld.stop();
-    await context.files.stop();
-  });
-  return context;
 }

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
-import { useConverter } from './fixture-server.ts';
+import { useConverter } from './context.ts';
 
 const ctx = useConverter();
 
