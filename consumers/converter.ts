@@ -2,7 +2,7 @@
 // call the converter domain, reply. Graphs travel by reference: a createrdf answer is stored
 // as a blob and the gateway streams it.
 import { createRdf, checkMappingAt, testMapping, type Loader } from '../lib/converter/index.ts';
-import { normalizeYarrrml, yarrrmlToRmlText } from '../lib/converter/translate.ts';
+import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/converter/translate.ts';
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError } from '../lib/errors.ts';
@@ -103,6 +103,11 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
       const mapping = await loader(signal)(mappingUrl, 'mapping_url');
       const out = await yarrrmlToRmlText(mapping.text, mapping.fileName);
       return storeDownload(blobs, out.body, 'text/turtle; charset=utf-8', out.filename);
+    },
+    yarrrmltosparql: async (input, { signal }) => {
+      const mapping = await loader(signal)(required(input, 'mapping_url'), 'mapping_url');
+      const out = yarrrmlToSparqlText(mapping.text, mapping.fileName);
+      return storeDownload(blobs, out.body, 'application/sparql-query; charset=utf-8', out.filename);
     },
     normalizeyarrrml: async (input, { signal }) => {
       const blob = given(input.blob);

@@ -181,6 +181,19 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       responses: { 200: { description: 'the RML mapping (file download)' } },
       handler: async (input) => forward.asDownload(await send('yarrrmltorml', ['mapping_url'])(input)),
     }),
+    route({
+      method: 'POST',
+      path: '/api/yarrrmltosparql',
+      summary: "A SPARQL SELECT that reads the mapping's values back from its output graph",
+      description:
+        'One UNION branch per rule: its subjects, one column per referenced value, one per link to another ' +
+        'rule. Runs on the RML result and on the createrdf joined graph (template IRIs in either form).',
+      tags: ['convert'],
+      query: query({ mapping_url: mappingUrl }),
+      body: body({ mapping_url: mappingUrl }),
+      responses: { 200: { description: 'the query (file download)' } },
+      handler: async (input) => forward.asDownload(await send('yarrrmltosparql', ['mapping_url'])(input)),
+    }),
     route<Record<string, unknown>, Record<string, unknown>>({
       method: 'POST',
       path: '/api/normalizeyarrrml',

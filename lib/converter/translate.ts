@@ -4,6 +4,7 @@
 import { normalizeYarrrmlText, yarrrmlToRml } from '../rml/index.ts';
 import { ClientError } from '../errors.ts';
 import { readMapping } from './mapping.ts';
+import { yarrrmlToSparql } from './sparql.ts';
 
 export interface TextDownload {
   body: string;
@@ -31,4 +32,9 @@ export function normalizeYarrrml(text: string, fileName: string, field = 'file')
   const body = normalizeYarrrmlText(text);
   readMapping(body, field);
   return { body, filename: `${stem(fileName)}.yaml` };
+}
+
+/** The SELECT reading the mapping's values back from its output (`<mapping>.sparql`). */
+export function yarrrmlToSparqlText(text: string, fileName: string): TextDownload {
+  return { body: yarrrmlToSparql(text), filename: `${stem(fileName)}.sparql` };
 }

@@ -2,6 +2,7 @@
 // mappings served from a local server, every endpoint on its happy path.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Store } from 'oxigraph';
 import { parse } from '../../lib/rdf/index.ts';
 import { useConverter } from './context.ts';
 import { readSeed } from './support.ts';
@@ -198,4 +199,20 @@ test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSO
   assert.match(String(report.conformance_report), /Focus Node: <http:\/\/example.org\/ann>/);
   const graph = await parse(String(report.report_graph), 'turtle');
   assert.ok(graph.some((x) => x.object.value === 'http://www.w3.org/ns/shacl#MinCountConstraintComponent'));
+});
+
+test('yarrrmltosparql: a query download that finds every rule in the joined graph', async () => {
+  const res = await post(`/yarrrmltosparql${q({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml` })}`);
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get('content-disposition') ?? '', /catenax-batch-map\.sparql/);
+  const query = await res.text();
+  const joined = (await (
+    await post(`/createrdf${q({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml` })}`)
+  ).json()) as {
+    graph: string;
+  };
+  const store = new Store();
+  store.load(joined.graph, { format: 'text/turtle' });
+  const rows = store.query(query) as Map<string, { value: string }>[];
+  assert.equal(new Set(rows.map((r) => r.get('rule')?.value)).size, 6);
 });

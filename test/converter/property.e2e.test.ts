@@ -16,6 +16,7 @@ const ENDPOINTS = [
   'yarrrmltorml',
   'normalizeyarrrml',
   'rdfvalidator',
+  'yarrrmltosparql',
 ];
 const RUNS = 25;
 
