@@ -8,10 +8,14 @@ import { forwarder, type Forwarder } from './forward.ts';
 import { annotatorRoutes } from './annotator.ts';
 import { mapperRoutes } from './mapper.ts';
 
+import { converterRoutes } from './converter.ts';
+
 /** Each service's own routes, besides /info. */
 const routesOf: Partial<Record<ServiceName, (runtime: Runtime, forward: Forwarder) => Route[]>> = {
   annotator: annotatorRoutes,
   mapper: mapperRoutes,
+
+  converter: converterRoutes,
 };
 
 const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };

@@ -47,6 +47,8 @@ interface Compiled {
   query?: Validator;
   params?: Validator;
   body?: Validator;
+  /** A multipart route's JSON alternative. */
+  jsonBody?: Validator;
 }
 
 const PATH = /^(\/([A-Za-z0-9._~-]+|\{\w+\}))*(\/\{\w+\*\})?\/?$/;
@@ -80,8 +82,9 @@ function compileRoute(route: Route): Compiled {
   if (query) compiled.query = schema('query', () => compile(query, 'query', { text: true }));
   if (params) compiled.params = schema('params', () => compile(params, 'path', { text: true }));
   if (body && 'multipart' in body) {
-    const fields = body.multipart.fields;
+    const { fields, json } = body.multipart;
     if (fields) compiled.body = schema('multipart fields', () => compile(fields, 'body', { text: true }));
+    if (json) compiled.jsonBody = schema('body', () => compile(json, 'body', { text: false }));
   } else if (body) {
     compiled.body = schema('body', () => compile(body.json, 'body', { text: false }));
   }
@@ -172,7 +175,10 @@ async function handle(ctx: Context, entry: Compiled, mount: MountOptions): Promi
 
   let body: unknown;
   let file: UploadedFile | undefined;
-  if (route.body && 'multipart' in route.body) {
+  if (route.body && 'multipart' in route.body && entry.jsonBody && !ctx.is('multipart/form-data')) {
+    const raw = await readJson(ctx, mount.limits.body);
+    if (raw !== undefined) body = entry.jsonBody(raw); // none: the handler may read the query
+  } else if (route.body && 'multipart' in route.body) {
     const upload = await receiveUpload(ctx, route.body.multipart.fileField, mount.uploadRoot, {
       file: mount.limits.upload,
       fields: mount.limits.body,

@@ -59,7 +59,8 @@ function requestBody(route: Route): unknown {
       },
       required: [fileField, ...requiredOf(fields)],
     };
-    return { required: true, content: { 'multipart/form-data': { schema } } };
+    const json = body.multipart.json ? { 'application/json': { schema: body.multipart.json } } : {};
+    return { required: true, content: { 'multipart/form-data': { schema }, ...json } };
   }
   const mediaTypes = ['application/json', ...(body.mediaType ? [body.mediaType] : [])];
   return {

@@ -33,7 +33,7 @@ export interface RouteInput<Query, Body, Params = Record<string, string>> {
   params: Params;
   /** The JSON body; for an upload route the other form fields. `undefined` if absent and optional. */
   body: Body;
-  /** The upload of a multipart route; always set there, `undefined` elsewhere. */
+  /** The upload of a multipart route; set there unless its JSON alternative came, `undefined` elsewhere. */
   file: UploadedFile | undefined;
   /** Correlation id of this request: pass it on the bus (`x-correlation-id`) and in log lines. */
   correlationId: string;
@@ -90,6 +90,11 @@ export interface MultipartBodySpec {
     fileField: string;
     /** Schema of the other form fields (strings, coerced like query parameters). */
     fields?: JSONSchema;
+    /**
+     * A JSON body accepted instead of the upload when the request is not multipart (an
+     * original service's JSON form of the same operation); the handler then gets no file.
+     */
+    json?: JSONSchema;
   };
 }
 

@@ -1,0 +1,73 @@
+// The data a mapping runs over, as the converter reads it: JSON (a CSVW descriptor or a raw
+// JSON payload) is used as is; any other RDF (a Turtle descriptor, …) is turned into
+// expanded JSON-LD, as the original did with rdflib's default serialisation (research §3.4
+// step 7, §3.6 step 2), so JSONPath iterators see the same document.
+import jsonld from 'jsonld';
+import type { Quad } from 'n3';
+import { ClientError } from '../errors.ts';
+import { guessFormat, parse, serialize } from '../rdf/index.ts';
+
+/** What a loader hands back for a URL (the consumer opens it through the guarded fetch). */
+export interface Loaded {
+  /** The URL finally answered (after redirects). */
+  url: string;
+  text: string;
+  contentType?: string;
+  /** Last path segment, decoded. */
+  fileName: string;
+}
+
+export type Loader = (url: string, field: string) => Promise<Loaded>;
+
+export interface DataDocument {
+  /** The parsed JSON the iterators run over. */
+  json: unknown;
+  /** The same as JSON text, handed to the RML engine as the source's content. */
+  text: string;
+  /** The data as RDF when it was RDF (or JSON-LD), for the entities' quantity values; read on demand. */
+  quads(): Promise<Quad[]>;
+  /** Whether the data came as non-JSON RDF (then its graph joins the output, as in the original). */
+  fromRdf: boolean;
+}
+
+const failure = (field: string, error: unknown) =>
+  new ClientError(
+    422,
+    `${field}: could not access or parse the data source: ${(error as Error).message ?? String(error)}`,
+    field,
+  );
+
+/** Reads the data; JSON-LD is also read as RDF (quietly: plain JSON has no triples). */
+export async function readData(loaded: Loaded, field: string): Promise<DataDocument> {
+  const text = loaded.text.replace(/^\uFEFF/, '');
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch (error) {
+      throw failure(field, error);
+    }
+    let rdf: Promise<Quad[]> | undefined;
+    const quads = () =>
+      (rdf ??= hasContext(json)
+        ? parse(text, 'json-ld', { baseIRI: loaded.url, field }).catch(() => [] as Quad[]) // unusable @context: still JSON
+        : Promise.resolve([]));
+    return { json, text, quads, fromRdf: false };
+  }
+  let quads: Quad[];
+  try {
+    const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text });
+    quads = await parse(text, format, { baseIRI: loaded.url, field });
+  } catch (error) {
+    throw failure(field, error);
+  }
+  const expanded = await jsonld.fromRDF(await serialize(quads, 'nquads'), { format: 'application/n-quads' });
+  const json = expanded as unknown;
+  return { json, text: JSON.stringify(json), quads: async () => quads, fromRdf: true };
+}
+
+function hasContext(json: unknown): boolean {
+  const first = Array.isArray(json) ? json[0] : json;
+  return typeof first === 'object' && first !== null && '@context' in first;
+}

@@ -1,0 +1,89 @@
+// The template graph a mapping joins (research §3.4 steps 10–11): fetched from the mapping's
+// `template:` prefix (or `method:`, which the spec names and the original dropped), its own
+// base or empty namespace re-pointed at that prefix, and every IRI under the prefix made
+// relative to the output document (`template:SpecimenID` → `<#SpecimenID>`).
+import type * as RDF from '@rdfjs/types';
+import { DataFactory, Parser, type Quad } from 'n3';
+import { ClientError } from '../errors.ts';
+import { guessFormat, parse } from '../rdf/index.ts';
+import type { Loaded, Loader } from './data.ts';
+
+export interface Template {
+  /** The prefix value as written in the mapping (what prov names). */
+  namespace: string;
+  quads: Quad[];
+  prefixes: Record<string, string>;
+}
+
+const TURTLE_FAMILY = new Set(['turtle', 'longturtle', 'trig', 'n3', 'nt']);
+
+/**
+ * Fetches the template. The prefix value usually ends in `/` (the template URL plus '/'); the
+ * URL without it is tried first (hosts other than GitHub 404 on the slash), then as written.
+ */
+export async function loadTemplate(
+  namespace: string,
+  load: Loader,
+  field = 'mapping_url',
+): Promise<Template> {
+  const candidates = [...new Set([namespace.replace(/\/+$/, ''), namespace])].filter(Boolean);
+  let loaded: Loaded | undefined;
+  let firstError: unknown;
+  for (const url of candidates) {
+    try {
+      loaded = await load(url, field);
+      break;
+    } catch (error) {
+      firstError ??= error;
+    }
+  }
+  if (!loaded) {
+    const why = firstError instanceof Error ? firstError.message : String(firstError);
+    throw new ClientError(
+      422,
+      `${field}: could not load the template graph from ${namespace}: ${why}`,
+      field,
+    );
+  }
+  const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text: loaded.text });
+  const prefixes: Record<string, string> = {};
+  let quads: Quad[];
+  try {
+    if (TURTLE_FAMILY.has(format)) {
+      quads = new Parser({ baseIRI: loaded.url }).parse(loaded.text, null, (prefix, iri) => {
+        prefixes[prefix] = iri.value;
+      });
+    } else {
+      quads = await parse(loaded.text, format, { baseIRI: loaded.url, field });
+    }
+  } catch (error) {
+    throw new ClientError(
+      422,
+      `${field}: the template graph at ${namespace} could not be parsed: ${(error as Error).message}`,
+      field,
+    );
+  }
+  // The template's own namespace (empty prefix) stands for the template URL: re-point it.
+  const own = prefixes[''] ?? prefixes['base'];
+  if (own && own !== namespace) quads = quads.map((q) => renameQuad(q, own, namespace));
+  delete prefixes[''];
+  delete prefixes['base'];
+  return { namespace, quads, prefixes };
+}
+
+function renameTerm<T extends RDF.Term>(term: T, from: string, to: string): T {
+  if (term.termType === 'NamedNode' && term.value.startsWith(from)) {
+    return DataFactory.namedNode(to + term.value.slice(from.length)) as unknown as T;
+  }
+  return term;
+}
+
+/** The quad with IRIs under `from` moved under `to`. */
+export function renameQuad(quad: Quad, from: string, to: string): Quad {
+  return DataFactory.quad(
+    renameTerm(quad.subject, from, to),
+    renameTerm(quad.predicate, from, to),
+    renameTerm(quad.object, from, to),
+    quad.graph,
+  );
+}
