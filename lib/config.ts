@@ -28,6 +28,18 @@ export const settings = [
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',
   },
+  {
+    name: 'LABLD_SCHEMA_REGISTRY_URL',
+    default: '',
+    description:
+      'Kafka: a Confluent-compatible schema registry; payloads in its wire format (empty: plain JSON)',
+  },
+  {
+    name: 'LABLD_KAFKA_TOPIC_PREFIX',
+    default: '',
+    description:
+      'Kafka: put in front of every topic, group and subject name (several installations on one cluster)',
+  },
   { name: 'LABLD_TOPICS', default: './topics.yaml', description: 'topic catalogue file' },
   {
     name: 'LABLD_LOG_LEVEL',

@@ -146,6 +146,9 @@ export class TransportBus implements Bus {
       }, options.timeoutMs);
       this.#pending.set(requestId, { resolve: resolve as (v: unknown) => void, reject, timer });
     });
+    // The timeout may fire while the publish is still on its way; the rejection is the
+    // caller's (returned below), not an unhandled one.
+    reply.catch(() => {});
     try {
       await this.publish(topic, value, {
         key: options.key ?? requestId,

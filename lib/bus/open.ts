@@ -39,6 +39,8 @@ export function busConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BusConfi
         .split(',')
         .map((b) => b.trim())
         .filter(Boolean),
+      registryUrl: setting('LABLD_SCHEMA_REGISTRY_URL', env) || undefined,
+      topicPrefix: setting('LABLD_KAFKA_TOPIC_PREFIX', env) || undefined,
     },
   };
 }

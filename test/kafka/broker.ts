@@ -56,3 +56,15 @@ export async function deleteNamespace(prefix: string): Promise<void> {
     await admin.disconnect().catch(() => {});
   }
 }
+
+/** Members of a consumer group right now (the cluster's group name, prefix included). */
+export async function groupMembers(groupId: string): Promise<number> {
+  const admin = new kafkajs.Kafka({ clientId: 'labld-test-probe', brokers: BROKERS, ...quiet }).admin();
+  try {
+    await admin.connect();
+    const { groups } = await admin.describeGroups([groupId]);
+    return groups[0]?.members.length ?? 0;
+  } finally {
+    await admin.disconnect().catch(() => {});
+  }
+}

@@ -25,6 +25,8 @@ export function startLabld(): Promise<Running> {
           kafka: {
             brokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
             topicPrefix: `e2e-${randomUUID().slice(0, 8)}.`,
+            // .ci/run points this at the registry test double: payloads in the wire format.
+            registryUrl: process.env['LABLD_SCHEMA_REGISTRY_URL'] || undefined,
           },
         }
       : { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' };
