@@ -5,16 +5,12 @@ import type { Runtime } from '../lib/runtime.ts';
 import type { Operation, RequestConsumer } from './room.ts';
 import { annotatorOperations } from './annotator.ts';
 import { mapperOperations } from './mapper.ts';
-
 import { converterOperations } from './converter.ts';
 
 const none = () => ({});
 const operationsOf: Record<ServiceName, (runtime: Runtime) => Record<string, Operation>> = {
   annotator: annotatorOperations,
   mapper: mapperOperations,
-  converter: none,
-
-  mapper: none,
   converter: converterOperations,
   extractor: none,
 };

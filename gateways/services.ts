@@ -7,14 +7,12 @@ import { createGateway, route, type Gateway, type Route } from './kit/index.ts';
 import { forwarder, type Forwarder } from './forward.ts';
 import { annotatorRoutes } from './annotator.ts';
 import { mapperRoutes } from './mapper.ts';
-
 import { converterRoutes } from './converter.ts';
 
 /** Each service's own routes, besides /info. */
 const routesOf: Partial<Record<ServiceName, (runtime: Runtime, forward: Forwarder) => Route[]>> = {
   annotator: annotatorRoutes,
   mapper: mapperRoutes,
-
   converter: converterRoutes,
 };
 
