@@ -80,6 +80,31 @@ export function mappingFileName(dataUrl: string): string {
   return `${stem || 'data'}-map.yaml`;
 }
 
+// The YARRRML parser reads a constant with a `:` as prefix:name (an error, or another IRI when
+// the prefix exists) unless the colon is written `\:`; it leaves text holding `http://`,
+// `https://` or `file://` alone. The original wrote labels as they are, so `Zeit [hh:mm]` broke.
+const LEFT_ALONE = /https?:\/\/|file:\/\//;
+
+/** `text` as a YARRRML constant that the parser turns back into exactly `text`. */
+export function yarrrmlConstant(text: string): string {
+  return LEFT_ALONE.test(text) ? text : text.replaceAll(':', '\\:');
+}
+
+/**
+ * A text the parser reads as a template (`$(…)`, backslashes) cannot be matched as it is: its
+ * rule would never fire. Such entries are named rather than turned into dead rules.
+ */
+function checkConstants(entries: ResolvedEntry[]): void {
+  const bad = entries.filter((entry) => entry.text.includes('$(') || entry.text.includes('\\'));
+  if (bad.length === 0) return;
+  const listed = bad.map((entry) => `${entry.entity} (${JSON.stringify(entry.text)})`).join(', ');
+  throw new ClientError(
+    422,
+    `map: the ${bad[0]!.property} of ${listed} holds "$(" or a backslash, which a YARRRML condition cannot compare literally`,
+    'map',
+  );
+}
+
 function ruleNames(entries: ResolvedEntry[]): string[] {
   // Two entities mapped to one individual (possible in the spec's orientation) need two rules.
   const used = new Map<string, number>();
@@ -116,6 +141,7 @@ export function generateMapping(
     );
   }
   const resolved = resolveEntries(options.entries, dataEntities, slots);
+  checkConstants(resolved);
 
   // Rules are grouped by the property they match on, groups in order of first use (as the original).
   const properties = [...new Set(resolved.map((entry) => entry.property))];
@@ -155,7 +181,7 @@ export function generateMapping(
             function: 'equal',
             parameters: [
               ['str1', `$(${entry.property})`],
-              ['str2', entry.text],
+              ['str2', yarrrmlConstant(entry.text)],
             ],
           },
           po: [[options.predicate, object]],
@@ -174,9 +200,29 @@ export function generateMapping(
 }
 
 /**
+ * Whether some string in `value` needs quoting that js-yaml does not choose by itself: one with
+ * whitespace at an edge (Unicode's, not only YAML's), or with a flow indicator, `#` or `\`
+ * (js-yaml writes `\:{` plain inside a flow list, which no reader accepts).
+ */
+function needsQuotes(value: unknown): boolean {
+  if (typeof value === 'string') return /^\s|\s$|[[\]{},#\\]/u.test(value);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(needsQuotes);
+  return false;
+}
+
+/**
  * YAML text. Lists of lists are written in flow style (`- [str1, $(label)]`), as PyYAML wrote
- * them: the block form `- - str1` is what the YARRRML parser's own YAML reader drops.
+ * them: the block form `- - str1` is what the YARRRML parser's own YAML reader (yamljs) drops.
+ * That reader also trims Unicode spaces (U+3000, U+1680, …) off plain scalars, which YAML
+ * keeps: when some text needs it (needsQuotes), every string is quoted.
  */
 export function renderMapping(document: Record<string, unknown>): string {
-  return yaml.dump(document, { flowLevel: 4, lineWidth: -1, noRefs: true, sortKeys: false });
+  return yaml.dump(document, {
+    flowLevel: 4,
+    lineWidth: -1,
+    noRefs: true,
+    sortKeys: false,
+    // The rules are where texts sit in flow lists; iterators (`$.notes[*]`) are block scalars.
+    forceQuotes: needsQuotes(document.mappings),
+  });
 }

@@ -399,3 +399,46 @@ describe('JSON sources (the original’s iterator search)', () => {
     );
   });
 });
+
+describe('labels the YARRRML parser would misread', () => {
+  const descriptorWith = (label: string) =>
+    JSON.stringify({
+      '@context': [
+        'http://www.w3.org/ns/csvw',
+        { oa: 'http://www.w3.org/ns/oa#', label: 'http://www.w3.org/2000/01/rdf-schema#label' },
+      ],
+      notes: [{ '@id': 'https://h/x.csv/Zeit0', '@type': 'oa:Annotation', label }],
+    });
+
+  test('a label with colons (read as prefix:name by the parser, as the original wrote it) still matches', async () => {
+    const { template } = await seedDocuments();
+    for (const label of ['Zeit [hh:mm]', 'data:x', 'Start: 12:30, see http://h/x']) {
+      const text = descriptorWith(label);
+      const data = await readDocument('https://h/x-metadata.json', text, { field: 'data_url' });
+      const out = generateMapping(readMappingOptions({ map: { SpecimenID: 'Zeit0' } }), data, template);
+      const sink = new NQuadsCollector();
+      const result = await executeMapping(yarrrmlToMapping(readYarrrml(out.yaml)), sink, {
+        sources: { 'https://h/x-metadata.json': text },
+      });
+      assert.deepEqual(
+        result.statistics.map((s) => [s.name, s.passed, s.triples]),
+        [['SpecimenID', 1, 1]],
+        label,
+      );
+    }
+  });
+
+  test('a label the parser reads as a template ($( or a backslash) is a 422 naming the entity', async () => {
+    const { template } = await seedDocuments();
+    for (const label of ['Kraft $(N)', 'C:\\Daten']) {
+      const data = await readDocument('https://h/x-metadata.json', descriptorWith(label), {
+        field: 'data_url',
+      });
+      assert.throws(
+        () => generateMapping(readMappingOptions({ map: { SpecimenID: 'Zeit0' } }), data, template),
+        isClientError(422, /^map: the label of Zeit0 \(.*\) holds "\$\(" or a backslash/),
+        label,
+      );
+    }
+  });
+});
