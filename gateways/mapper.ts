@@ -58,8 +58,9 @@ export function mapperRoutes(_runtime: Runtime, forward: Forwarder): Route[] {
         properties: {
           url: url('the document (CSVW descriptor or template), in any RDF syntax'),
           types: {
-            type: 'string',
-            description: `comma-separated type IRIs (or prefix:name); default ${DEFAULT_DATA_TYPES.join(',')}`,
+            type: ['string', 'array'],
+            items: { type: 'string' },
+            description: `comma-separated type IRIs (or prefix:name), or the parameter repeated; default ${DEFAULT_DATA_TYPES.join(',')}`,
           },
         },
       },

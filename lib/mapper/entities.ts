@@ -83,6 +83,7 @@ export function listEntities(document: RdfDocument, types: readonly string[]): E
  */
 export function readTypes(value: unknown, field: string, fallback: readonly string[]): string[] {
   if (value === undefined || value === null) return [...fallback];
+  // A list: a body field, or a repeated query parameter.
   const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
   if (!items || items.some((item) => typeof item !== 'string')) {
     throw new ClientError(422, `${field}: must be a comma-separated string or a list of type IRIs`, field);

@@ -145,6 +145,23 @@ describe('GET /api/entities', () => {
     });
   });
 
+  test('types as prefix:name forms, comma-separated or repeated', async () => {
+    const expected = readJson<{ entities: Record<string, { type: string }> }>(
+      'maptomethod/simulated/entities-example-metadata.json',
+    );
+    const columns = Object.keys(expected.entities).filter((name) => name.startsWith('table-1-'));
+    for (const query of [
+      'types=csvw:Column',
+      'types=csvw:Column&types=',
+      'types=csvw:Column&types=csvw:Column',
+    ]) {
+      const response = await get(`/api/entities?url=${q(local.data)}&${query}`);
+      assert.equal(response.status, 200, query);
+      const body = (await response.json()) as { entities: Record<string, unknown> };
+      assert.deepEqual(Object.keys(body.entities).sort(), columns.sort(), query);
+    }
+  });
+
   test("an unencoded '#' cuts the types value: 400 saying to write %23", async () => {
     const response = await get(
       `/api/entities?url=${q(local.template)}&types=http://www.w3.org/2002/07/owl#NamedIndividual`,
