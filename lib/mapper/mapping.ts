@@ -52,15 +52,27 @@ function readRowwise(value: unknown): boolean {
   throw new ClientError(422, 'use_template_rowwise: must be true or false', 'use_template_rowwise');
 }
 
-/** Checks the fields that need no document; throws the 4xx naming the first bad field. */
-export function readMappingOptions(request: MappingRequest): MappingOptions {
-  const predicate = request.predicate ?? DEFAULT_PREDICATE;
-  if (typeof predicate !== 'string' || predicate.trim() === '') {
+function readPredicate(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
     throw new ClientError(422, 'predicate: must be an IRI string', 'predicate');
   }
+  const predicate = expandIri(value.trim(), 'predicate');
+  // The YARRRML parser takes any other scheme (`urn:x`) for a prefix it does not know.
+  if (!/^https?:\/\//.test(predicate)) {
+    throw new ClientError(
+      400,
+      `predicate: ${predicate} is not an http(s) IRI, which the YARRRML parser needs`,
+      'predicate',
+    );
+  }
+  return predicate;
+}
+
+/** Checks the fields that need no document; throws the 4xx naming the first bad field. */
+export function readMappingOptions(request: MappingRequest): MappingOptions {
   return {
     entries: readMap(request.map),
-    predicate: expandIri(predicate.trim(), 'predicate'),
+    predicate: readPredicate(request.predicate ?? DEFAULT_PREDICATE),
     rowwise: readRowwise(request.use_template_rowwise),
     dataTypes: readTypes(request.data_types, 'data_types', DEFAULT_DATA_TYPES),
     templateTypes: readTypes(request.template_types, 'template_types', DEFAULT_TEMPLATE_TYPES),
@@ -166,12 +178,23 @@ export function generateMapping(
       return [source.name, { access: data.url, iterator: source.iterator, referenceFormulation: 'jsonpath' }];
     }),
   );
+  const objectOf = (entry: ResolvedEntry) =>
+    ownNamespaces.some((ns) => entry.individualIri === `${ns}${entry.individual}`)
+      ? `template:${entry.individual}~iri`
+      : `${entry.individualIri}~iri`;
+  // As for the predicate: the parser reads any IRI but an http(s) one as prefix:name.
+  const unwritable = ordered.filter((entry) => !/^(template:|https?:\/\/)/.test(objectOf(entry)));
+  if (unwritable.length > 0) {
+    throw new ClientError(
+      422,
+      `map: the template individual ${unwritable.map((e) => e.individualIri).join(', ')} lies outside the template's namespace and has no http(s) IRI, which the YARRRML parser needs`,
+      'map',
+    );
+  }
   const names = ruleNames(ordered);
   const mappings = Object.fromEntries(
     ordered.map((entry, i) => {
-      const object = ownNamespaces.some((ns) => entry.individualIri === `${ns}${entry.individual}`)
-        ? `template:${entry.individual}~iri`
-        : `${entry.individualIri}~iri`;
+      const object = objectOf(entry);
       return [
         names[i]!,
         {

@@ -189,7 +189,7 @@ describe('request fields', () => {
     };
     assert.equal(await po('https://example.org/relatesTo'), 'https://example.org/relatesTo');
     assert.equal(await po('bfo:RO_0000087'), 'http://purl.obolibrary.org/obo/RO_0000087');
-    for (const bad of ['RO_0010002', 'zz:relatesTo', 'http://a b', '<http://x>']) {
+    for (const bad of ['RO_0010002', 'zz:relatesTo', 'http://a b', '<http://x>', 'urn:ex:relatesTo']) {
       await assert.rejects(generate({ ...without, predicate: bad }), isClientError(400, /^predicate: /), bad);
     }
   });
@@ -441,4 +441,14 @@ describe('labels the YARRRML parser would misread', () => {
       );
     }
   });
+});
+
+test('an individual outside the template namespace without an http(s) IRI is a 422 naming it', async () => {
+  const { data } = await seedDocuments();
+  const turtle = '<urn:x:Slot> a <http://www.w3.org/2002/07/owl#NamedIndividual> .';
+  const template = await readDocument('https://h/t.ttl', turtle, { field: 'template_url' });
+  assert.throws(
+    () => generateMapping(readMappingOptions({ map: { Slot: 'table-1-Standardkraft' } }), data, template),
+    isClientError(422, /^map: the template individual urn:x:Slot lies outside/),
+  );
 });
