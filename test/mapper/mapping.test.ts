@@ -452,3 +452,17 @@ test('an individual outside the template namespace without an http(s) IRI is a 4
     isClientError(422, /^map: the template individual urn:x:Slot lies outside/),
   );
 });
+
+test('a map with thousands of unresolved entries: a bounded 400 that still counts them all', async () => {
+  const map = Object.fromEntries(
+    Array.from({ length: 5000 }, (_, i) => [`Nothing${i}`, `table-1-Missing${i}`]),
+  );
+  const error = await generate({ map }).then(
+    () => assert.fail('expected a 400'),
+    (e: unknown) => e as ClientError,
+  );
+  assert.equal(error.status, 400);
+  assert.match(error.message, /^map: 5000 of 5000 entries do not resolve/);
+  assert.match(error.message, /; and 4900 more$/);
+  assert.ok(error.message.length < 64 * 1024, `${error.message.length} characters`);
+});
