@@ -67,7 +67,7 @@ export function listEntities(document: RdfDocument, types: readonly string[]): E
   }
   // A Map, then fromEntries: a name such as `__proto__` stays an ordinary key.
   const entities = new Map<string, Entity>();
-  for (const [uri, type] of typeOf) {
+  for (const [uri, type] of inTextOrder(document, typeOf)) {
     const named = naming.get(uri);
     entities.set(
       localName(uri),
@@ -78,11 +78,40 @@ export function listEntities(document: RdfDocument, types: readonly string[]): E
 }
 
 /**
+ * The entries in the order a reader of the document meets them. Turtle and RDF/XML are parsed
+ * in that order already; JSON-LD comes out of jsonld sorted by subject, so there the position
+ * of each `@id` in the JSON decides (ids not found keep their place after the others).
+ */
+function inTextOrder(document: RdfDocument, typeOf: Map<string, string>): [string, string][] {
+  const entries = [...typeOf];
+  if (document.format !== 'json-ld') return entries;
+  const position = new Map<string, number>();
+  const expand = (id: string) => {
+    const colon = id.indexOf(':');
+    const namespace = colon > 0 ? document.prefixes[id.slice(0, colon)] : undefined;
+    return namespace !== undefined && !id.startsWith('//', colon + 1) ? namespace + id.slice(colon + 1) : id;
+  };
+  // Iterative, in key order: JSON may nest deeply.
+  const stack: unknown[] = [JSON.parse(document.text)];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (typeof node !== 'object' || node === null) continue;
+    const id = (node as Record<string, unknown>)['@id'];
+    if (typeof id === 'string' && !position.has(expand(id))) position.set(expand(id), position.size);
+    const children = Array.isArray(node) ? node : Object.values(node);
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
+  }
+  const at = (uri: string) => position.get(uri) ?? Number.MAX_SAFE_INTEGER;
+  return entries.sort(([a], [b]) => at(a) - at(b));
+}
+
+/**
  * The type IRIs a request asks for: a comma-separated string (query) or a list (body); full
  * IRIs or `prefix:name`. Nothing given means `fallback`.
  */
 export function readTypes(value: unknown, field: string, fallback: readonly string[]): string[] {
   if (value === undefined || value === null) return [...fallback];
+  // A list: a body field, or a repeated query parameter.
   const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
   if (!items || items.some((item) => typeof item !== 'string')) {
     throw new ClientError(422, `${field}: must be a comma-separated string or a list of type IRIs`, field);

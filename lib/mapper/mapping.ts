@@ -52,15 +52,27 @@ function readRowwise(value: unknown): boolean {
   throw new ClientError(422, 'use_template_rowwise: must be true or false', 'use_template_rowwise');
 }
 
-/** Checks the fields that need no document; throws the 4xx naming the first bad field. */
-export function readMappingOptions(request: MappingRequest): MappingOptions {
-  const predicate = request.predicate ?? DEFAULT_PREDICATE;
-  if (typeof predicate !== 'string' || predicate.trim() === '') {
+function readPredicate(value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') {
     throw new ClientError(422, 'predicate: must be an IRI string', 'predicate');
   }
+  const predicate = expandIri(value.trim(), 'predicate');
+  // The YARRRML parser takes any other scheme (`urn:x`) for a prefix it does not know.
+  if (!/^https?:\/\//.test(predicate)) {
+    throw new ClientError(
+      400,
+      `predicate: ${predicate} is not an http(s) IRI, which the YARRRML parser needs`,
+      'predicate',
+    );
+  }
+  return predicate;
+}
+
+/** Checks the fields that need no document; throws the 4xx naming the first bad field. */
+export function readMappingOptions(request: MappingRequest): MappingOptions {
   return {
     entries: readMap(request.map),
-    predicate: expandIri(predicate.trim(), 'predicate'),
+    predicate: readPredicate(request.predicate ?? DEFAULT_PREDICATE),
     rowwise: readRowwise(request.use_template_rowwise),
     dataTypes: readTypes(request.data_types, 'data_types', DEFAULT_DATA_TYPES),
     templateTypes: readTypes(request.template_types, 'template_types', DEFAULT_TEMPLATE_TYPES),
@@ -78,6 +90,31 @@ export function mappingFileName(dataUrl: string): string {
   }
   const stem = segment.replace(/\.[^.]*$/, '').replace(/-[^-]*$/, '');
   return `${stem || 'data'}-map.yaml`;
+}
+
+// The YARRRML parser reads a constant with a `:` as prefix:name (an error, or another IRI when
+// the prefix exists) unless the colon is written `\:`; it leaves text holding `http://`,
+// `https://` or `file://` alone. The original wrote labels as they are, so `Zeit [hh:mm]` broke.
+const LEFT_ALONE = /https?:\/\/|file:\/\//;
+
+/** `text` as a YARRRML constant that the parser turns back into exactly `text`. */
+export function yarrrmlConstant(text: string): string {
+  return LEFT_ALONE.test(text) ? text : text.replaceAll(':', '\\:');
+}
+
+/**
+ * A text the parser reads as a template (`$(…)`, backslashes) cannot be matched as it is: its
+ * rule would never fire. Such entries are named rather than turned into dead rules.
+ */
+function checkConstants(entries: ResolvedEntry[]): void {
+  const bad = entries.filter((entry) => entry.text.includes('$(') || entry.text.includes('\\'));
+  if (bad.length === 0) return;
+  const listed = bad.map((entry) => `${entry.entity} (${JSON.stringify(entry.text)})`).join(', ');
+  throw new ClientError(
+    422,
+    `map: the ${bad[0]!.property} of ${listed} holds "$(" or a backslash, which a YARRRML condition cannot compare literally`,
+    'map',
+  );
 }
 
 function ruleNames(entries: ResolvedEntry[]): string[] {
@@ -116,6 +153,7 @@ export function generateMapping(
     );
   }
   const resolved = resolveEntries(options.entries, dataEntities, slots);
+  checkConstants(resolved);
 
   // Rules are grouped by the property they match on, groups in order of first use (as the original).
   const properties = [...new Set(resolved.map((entry) => entry.property))];
@@ -140,12 +178,23 @@ export function generateMapping(
       return [source.name, { access: data.url, iterator: source.iterator, referenceFormulation: 'jsonpath' }];
     }),
   );
+  const objectOf = (entry: ResolvedEntry) =>
+    ownNamespaces.some((ns) => entry.individualIri === `${ns}${entry.individual}`)
+      ? `template:${entry.individual}~iri`
+      : `${entry.individualIri}~iri`;
+  // As for the predicate: the parser reads any IRI but an http(s) one as prefix:name.
+  const unwritable = ordered.filter((entry) => !/^(template:|https?:\/\/)/.test(objectOf(entry)));
+  if (unwritable.length > 0) {
+    throw new ClientError(
+      422,
+      `map: the template individual ${unwritable.map((e) => e.individualIri).join(', ')} lies outside the template's namespace and has no http(s) IRI, which the YARRRML parser needs`,
+      'map',
+    );
+  }
   const names = ruleNames(ordered);
   const mappings = Object.fromEntries(
     ordered.map((entry, i) => {
-      const object = ownNamespaces.some((ns) => entry.individualIri === `${ns}${entry.individual}`)
-        ? `template:${entry.individual}~iri`
-        : `${entry.individualIri}~iri`;
+      const object = objectOf(entry);
       return [
         names[i]!,
         {
@@ -155,7 +204,7 @@ export function generateMapping(
             function: 'equal',
             parameters: [
               ['str1', `$(${entry.property})`],
-              ['str2', entry.text],
+              ['str2', yarrrmlConstant(entry.text)],
             ],
           },
           po: [[options.predicate, object]],
@@ -174,9 +223,29 @@ export function generateMapping(
 }
 
 /**
+ * Whether some string in `value` needs quoting that js-yaml does not choose by itself: one with
+ * whitespace at an edge (Unicode's, not only YAML's), or with a flow indicator, `#` or `\`
+ * (js-yaml writes `\:{` plain inside a flow list, which no reader accepts).
+ */
+function needsQuotes(value: unknown): boolean {
+  if (typeof value === 'string') return /^\s|\s$|[[\]{},#\\]/u.test(value);
+  if (typeof value === 'object' && value !== null) return Object.values(value).some(needsQuotes);
+  return false;
+}
+
+/**
  * YAML text. Lists of lists are written in flow style (`- [str1, $(label)]`), as PyYAML wrote
- * them: the block form `- - str1` is what the YARRRML parser's own YAML reader drops.
+ * them: the block form `- - str1` is what the YARRRML parser's own YAML reader (yamljs) drops.
+ * That reader also trims Unicode spaces (U+3000, U+1680, …) off plain scalars, which YAML
+ * keeps: when some text needs it (needsQuotes), every string is quoted.
  */
 export function renderMapping(document: Record<string, unknown>): string {
-  return yaml.dump(document, { flowLevel: 4, lineWidth: -1, noRefs: true, sortKeys: false });
+  return yaml.dump(document, {
+    flowLevel: 4,
+    lineWidth: -1,
+    noRefs: true,
+    sortKeys: false,
+    // The rules are where texts sit in flow lists; iterators (`$.notes[*]`) are block scalars.
+    forceQuotes: needsQuotes(document.mappings),
+  });
 }

@@ -20,6 +20,8 @@ export interface ResolvedEntry {
   text: string;
 }
 
+const MAX_LISTED = 100;
+
 const shown = (value: string) => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 
 /** The `map` of a request as entries; 422 when it is not an object of strings, 400 when empty. */
@@ -72,7 +74,7 @@ export function resolveEntries(
     return close.length > 0 ? ` (${label}: ${close.join(', ')})` : '';
   };
   const resolved: ResolvedEntry[] = [];
-  const problems: string[] = [];
+  const unresolved: [string, string][] = [];
   for (const [key, value] of entries) {
     const attempts: [Orientation, ReturnType<typeof slotOf>, Entity | undefined, string][] = [
       ['individual→entity', slotOf(key), dataEntity(data, value), value],
@@ -91,13 +93,19 @@ export function resolveEntries(
       });
       continue;
     }
-    problems.push(`${shown(key)}: ${shown(value)} — ${why(key, value)}`);
+    unresolved.push([key, value]);
   }
-  if (problems.length > 0) {
+  if (unresolved.length > 0) {
+    // Every entry is listed up to a bound that keeps the answer (a bus message) small.
+    const listed = unresolved
+      .slice(0, MAX_LISTED)
+      .map(([key, value]) => `${shown(key)}: ${shown(value)} — ${why(key, value)}`);
+    const more = unresolved.length - listed.length;
     throw new ClientError(
       400,
-      `map: ${problems.length} of ${entries.length} ${entries.length === 1 ? 'entry does' : 'entries do'} not resolve ` +
-        `as {template individual: data entity} nor as {data entity: template individual}: ${problems.join('; ')}`,
+      `map: ${unresolved.length} of ${entries.length} ${entries.length === 1 ? 'entry does' : 'entries do'} not resolve ` +
+        `as {template individual: data entity} nor as {data entity: template individual}: ${listed.join('; ')}` +
+        (more > 0 ? `; and ${more} more` : ''),
       'map',
     );
   }

@@ -52,6 +52,19 @@ describe('entities', () => {
     assert.deepEqual(listEntities(data, DEFAULT_DATA_TYPES), expected);
   });
 
+  test('entities come in document order (notes by row, then columns), as the original listed them here', async () => {
+    const { data, template } = await seedDocuments();
+    const keys = (path: string) => Object.keys(readJson<{ entities: object }>(path).entities);
+    assert.deepEqual(
+      Object.keys(listEntities(data, DEFAULT_DATA_TYPES).entities),
+      keys('maptomethod/simulated/entities-example-metadata.json'),
+    );
+    assert.deepEqual(
+      Object.keys(listEntities(template, [OWL_NAMED_INDIVIDUAL]).entities),
+      keys('maptomethod/simulated/entities-DIN_EN_ISO_527-3-namedindividual.json'),
+    );
+  });
+
   test('the template with owl:NamedIndividual: 35 individuals with uri and type only', async () => {
     const { template } = await seedDocuments();
     const expected = readJson('maptomethod/simulated/entities-DIN_EN_ISO_527-3-namedindividual.json');

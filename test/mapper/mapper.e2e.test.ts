@@ -20,6 +20,29 @@ import {
 } from './support.ts';
 
 const SEED = seedRequest();
+/** Columns enough for an entities answer over 1 MB: more than a Kafka message may carry. */
+const WIDE = 6000;
+function wideDescriptor(columns: number): string {
+  const ns = 'https://lab.example.org/experiments/2026/tensile/wide-table.csv/';
+  return JSON.stringify({
+    '@context': 'http://www.w3.org/ns/csvw',
+    '@id': `${ns.slice(0, -1)}`,
+    '@type': 'TableGroup',
+    tables: [
+      {
+        '@id': `${ns}table-1`,
+        url: ns.slice(0, -1),
+        tableSchema: {
+          columns: Array.from({ length: columns }, (_, i) => ({
+            '@id': `${ns}table-1-Channel${i}`,
+            '@type': 'Column',
+            name: `Channel${i}`,
+          })),
+        },
+      },
+    ],
+  });
+}
 let labld: Running;
 let files: FixtureServer;
 let mapper: string;
@@ -38,6 +61,7 @@ before(async () => {
     '/page.html': ['text/html', '<!DOCTYPE html><html><body><p>Not RDF</p></body></html>'],
     '/data.csv': ['text/csv', 'a;b\n1;2\n'],
     '/no-individuals.ttl': ['text/turtle', '@prefix : <https://h/t/> .\n:A a <https://h/Class> .'],
+    '/wide-metadata.json': ['application/json', wideDescriptor(WIDE)],
     '/no-columns.json': [
       'application/json',
       '{"@context": "http://www.w3.org/ns/csvw", "@id": "https://h/x.csv", "@type": "TableGroup", "tables": []}',
@@ -143,6 +167,32 @@ describe('GET /api/entities', () => {
       ...(expected as object),
       base_namespace: `${local.template}/`,
     });
+  });
+
+  test('types as prefix:name forms, comma-separated or repeated', async () => {
+    const expected = readJson<{ entities: Record<string, { type: string }> }>(
+      'maptomethod/simulated/entities-example-metadata.json',
+    );
+    const columns = Object.keys(expected.entities).filter((name) => name.startsWith('table-1-'));
+    for (const query of [
+      'types=csvw:Column',
+      'types=csvw:Column&types=',
+      'types=csvw:Column&types=csvw:Column',
+    ]) {
+      const response = await get(`/api/entities?url=${q(local.data)}&${query}`);
+      assert.equal(response.status, 200, query);
+      const body = (await response.json()) as { entities: Record<string, unknown> };
+      assert.deepEqual(Object.keys(body.entities).sort(), columns.sort(), query);
+    }
+  });
+
+  test('a table wide enough that the answer travels by reference still answers every entity', async () => {
+    const response = await get(`/api/entities?url=${q(files.url('/wide-metadata.json'))}`);
+    assert.equal(response.status, 200);
+    assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
+    const body = (await response.json()) as { entities: Record<string, { text: string }> };
+    assert.equal(Object.keys(body.entities).length, WIDE);
+    assert.equal(body.entities[`table-1-Channel${WIDE - 1}`]?.text, `Channel${WIDE - 1}`);
   });
 
   test("an unencoded '#' cuts the types value: 400 saying to write %23", async () => {

@@ -189,7 +189,7 @@ describe('request fields', () => {
     };
     assert.equal(await po('https://example.org/relatesTo'), 'https://example.org/relatesTo');
     assert.equal(await po('bfo:RO_0000087'), 'http://purl.obolibrary.org/obo/RO_0000087');
-    for (const bad of ['RO_0010002', 'zz:relatesTo', 'http://a b', '<http://x>']) {
+    for (const bad of ['RO_0010002', 'zz:relatesTo', 'http://a b', '<http://x>', 'urn:ex:relatesTo']) {
       await assert.rejects(generate({ ...without, predicate: bad }), isClientError(400, /^predicate: /), bad);
     }
   });
@@ -398,4 +398,71 @@ describe('JSON sources (the original’s iterator search)', () => {
       '$'.length + 20000 * '.a'.length + '[*]'.length,
     );
   });
+});
+
+describe('labels the YARRRML parser would misread', () => {
+  const descriptorWith = (label: string) =>
+    JSON.stringify({
+      '@context': [
+        'http://www.w3.org/ns/csvw',
+        { oa: 'http://www.w3.org/ns/oa#', label: 'http://www.w3.org/2000/01/rdf-schema#label' },
+      ],
+      notes: [{ '@id': 'https://h/x.csv/Zeit0', '@type': 'oa:Annotation', label }],
+    });
+
+  test('a label with colons (read as prefix:name by the parser, as the original wrote it) still matches', async () => {
+    const { template } = await seedDocuments();
+    for (const label of ['Zeit [hh:mm]', 'data:x', 'Start: 12:30, see http://h/x']) {
+      const text = descriptorWith(label);
+      const data = await readDocument('https://h/x-metadata.json', text, { field: 'data_url' });
+      const out = generateMapping(readMappingOptions({ map: { SpecimenID: 'Zeit0' } }), data, template);
+      const sink = new NQuadsCollector();
+      const result = await executeMapping(yarrrmlToMapping(readYarrrml(out.yaml)), sink, {
+        sources: { 'https://h/x-metadata.json': text },
+      });
+      assert.deepEqual(
+        result.statistics.map((s) => [s.name, s.passed, s.triples]),
+        [['SpecimenID', 1, 1]],
+        label,
+      );
+    }
+  });
+
+  test('a label the parser reads as a template ($( or a backslash) is a 422 naming the entity', async () => {
+    const { template } = await seedDocuments();
+    for (const label of ['Kraft $(N)', 'C:\\Daten']) {
+      const data = await readDocument('https://h/x-metadata.json', descriptorWith(label), {
+        field: 'data_url',
+      });
+      assert.throws(
+        () => generateMapping(readMappingOptions({ map: { SpecimenID: 'Zeit0' } }), data, template),
+        isClientError(422, /^map: the label of Zeit0 \(.*\) holds "\$\(" or a backslash/),
+        label,
+      );
+    }
+  });
+});
+
+test('an individual outside the template namespace without an http(s) IRI is a 422 naming it', async () => {
+  const { data } = await seedDocuments();
+  const turtle = '<urn:x:Slot> a <http://www.w3.org/2002/07/owl#NamedIndividual> .';
+  const template = await readDocument('https://h/t.ttl', turtle, { field: 'template_url' });
+  assert.throws(
+    () => generateMapping(readMappingOptions({ map: { Slot: 'table-1-Standardkraft' } }), data, template),
+    isClientError(422, /^map: the template individual urn:x:Slot lies outside/),
+  );
+});
+
+test('a map with thousands of unresolved entries: a bounded 400 that still counts them all', async () => {
+  const map = Object.fromEntries(
+    Array.from({ length: 5000 }, (_, i) => [`Nothing${i}`, `table-1-Missing${i}`]),
+  );
+  const error = await generate({ map }).then(
+    () => assert.fail('expected a 400'),
+    (e: unknown) => e as ClientError,
+  );
+  assert.equal(error.status, 400);
+  assert.match(error.message, /^map: 5000 of 5000 entries do not resolve/);
+  assert.match(error.message, /; and 4900 more$/);
+  assert.ok(error.message.length < 64 * 1024, `${error.message.length} characters`);
 });

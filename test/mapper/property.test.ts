@@ -17,7 +17,10 @@ import {
   DEFAULT_DATA_TYPES,
   OWL_NAMED_INDIVIDUAL,
 } from '../../lib/mapper/index.ts';
-import { yarrrmlToMapping } from '../../lib/rml/index.ts';
+import { createRequire } from 'node:module';
+import type { Quad } from 'n3';
+import { isomorphic } from '../../lib/rdf/index.ts';
+import { yarrrmlToMapping, yarrrmlToRmlQuads } from '../../lib/rml/index.ts';
 import { seedDocuments } from './support.ts';
 
 const { data, template } = await seedDocuments();
@@ -91,6 +94,72 @@ test('random documents and type lists: read, or a 4xx naming the field', async (
         }
       },
     ),
+    { numRuns: 300 },
+  );
+});
+
+test('random label texts: the RML of the mapping compares with exactly that text, read by js-yaml or by the YARRRML parser’s own YAML reader', async () => {
+  const require = createRequire(import.meta.url);
+  const Generator = require('@rmlio/yarrrml-parser/lib/rml-generator') as new (options: object) => {
+    convert(yaml: string): Quad[];
+  };
+  const edge = fc.constantFrom(
+    ' ',
+    '\t',
+    '\u3000',
+    '\u1680',
+    '\u00a0',
+    '\u2028',
+    '\u0085',
+    '#',
+    ': ',
+    ':',
+    'a:b',
+    'data:x',
+    'http://h/',
+    "'",
+    '"',
+    '- ',
+    '*',
+    '&',
+    '{',
+    '$(',
+    '\\',
+  );
+  const text = fc.oneof(
+    fc.string({ minLength: 1, maxLength: 20, unit: 'grapheme' }),
+    fc.tuple(edge, fc.string({ maxLength: 8 }), edge).map(([a, b, c]) => a + b + c),
+  );
+  const constants = (quads: Quad[]) =>
+    quads.filter((q) => q.object.termType === 'Literal').map((q) => q.object.value);
+  await fc.assert(
+    fc.asyncProperty(text, async (label) => {
+      const descriptor = {
+        '@context': [
+          'http://www.w3.org/ns/csvw',
+          { oa: 'http://www.w3.org/ns/oa#', label: 'http://www.w3.org/2000/01/rdf-schema#label' },
+        ],
+        notes: [{ '@id': 'https://h/x.csv/Note0', '@type': 'oa:Annotation', label }],
+      };
+      const doc = await readDocument('https://h/x-metadata.json', JSON.stringify(descriptor), {
+        field: 'data_url',
+      });
+      let out;
+      try {
+        out = generateMapping(readMappingOptions({ map: { SpecimenID: 'Note0' } }), doc, template);
+      } catch (error) {
+        // Only a text the parser would read as a template is refused.
+        assert.ok(label.includes('$(') || label.includes('\\'), JSON.stringify(label));
+        assert.ok(error instanceof ClientError && error.status === 422 && error.field === 'map');
+        return;
+      }
+      const viaJsYaml = yarrrmlToRmlQuads(yaml.load(out.yaml) as Record<string, unknown>).quads;
+      assert.ok(constants(viaJsYaml).includes(label), JSON.stringify(label));
+      // yamljs drops U+FEFF even from a quoted scalar; labld's converter reads YAML with js-yaml.
+      if (label.includes('\ufeff')) return;
+      const stock = new Generator({ includeMetadata: false }).convert(out.yaml);
+      assert.ok(await isomorphic(stock, viaJsYaml), JSON.stringify(label));
+    }),
     { numRuns: 300 },
   );
 });
