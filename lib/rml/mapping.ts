@@ -56,6 +56,8 @@ export function readMapping(graph: MappingGraph): Mapping {
       }
     }
   }
+  // Logical views no triples map uses are still checked (cycles are errors, RML-LV).
+  for (const view of graph.subjectsOfType(`${RML}LogicalView`)) readLogicalSource(graph, view);
   return { triplesMaps, legacy: graph.legacy };
 }
 

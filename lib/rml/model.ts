@@ -96,7 +96,34 @@ export type SourceAccess =
   /** A legacy string source: a path relative to the mapping, or a URL. */
   | { kind: 'location'; location: string };
 
-export type ReferenceFormulation = 'jsonpath' | 'csv' | 'xpath' | 'unknown';
+export type ReferenceFormulation = 'jsonpath' | 'csv' | 'xpath' | 'view' | 'unknown';
+
+/** A field of a logical view (RML-LV); `name` is the full dotted name (`item.type`). */
+export interface ViewField {
+  name: string;
+  /** Expression field: its value(s) per record. */
+  expression?: Expression;
+  /** Iterable field: its items (JSONPath `iterator`, or the rows of a CSV value) feed the nested fields. */
+  iterable?: { formulation: 'jsonpath' | 'csv'; iterator?: string };
+  fields: ViewField[];
+}
+
+export interface ViewJoin {
+  node: string;
+  /** rml:innerJoin (else rml:leftJoin: child rows without a match are kept). */
+  inner: boolean;
+  parent: LogicalSource;
+  conditions: { child: Expression; parent: Expression }[];
+  /** Fields read from the matching parent rows. */
+  fields: ViewField[];
+}
+
+/** A logical view (RML-LV) over another logical source or view. */
+export interface LogicalView {
+  on: LogicalSource;
+  fields: ViewField[];
+  joins: ViewJoin[];
+}
 
 export interface LogicalSource {
   node: string;
@@ -113,6 +140,8 @@ export interface LogicalSource {
   key: string;
   /** Legacy mappings: a reference to a missing CSV column yields no value (RMLMapper), not an error. */
   lenient: boolean;
+  /** RML-LV: the source is a logical view (formulation `view`). */
+  view?: LogicalView;
   /** XPath namespace prefixes (a described XPath reference formulation's rml:namespace). */
   namespaces?: Record<string, string>;
   /** rml:compression of the source (`gzip` is read; others are refused with a clear error). */

@@ -5,6 +5,7 @@ import { DEFAULT_DIALECT, type CsvDialect } from './csv.ts';
 import { mappingError } from './errors.ts';
 import { describe, nodeId, type MappingGraph } from './graph.ts';
 import type { LogicalSource, ReferenceFormulation, SourceAccess } from './model.ts';
+import { readView } from './read-view.ts';
 import { CSVW, RDF_TYPE, RML } from './vocab.ts';
 
 const FORMULATIONS: Record<string, ReferenceFormulation> = {
@@ -16,9 +17,21 @@ const FORMULATIONS: Record<string, ReferenceFormulation> = {
 
 const ENCODINGS: Record<string, string> = { [`${RML}UTF-8`]: 'utf-8', [`${RML}UTF-16`]: 'utf-16le' };
 
-export function readLogicalSource(graph: MappingGraph, id: string): LogicalSource {
+export function readLogicalSource(graph: MappingGraph, id: string, seen = new Set<string>()): LogicalSource {
   if (graph.has(id, `${RML}viewOn`) || graph.has(id, `${RML}field`)) {
-    throw mappingError(`${describe(id)} is a logical view (RML-LV), which this engine does not support`);
+    const view = readView(graph, id, seen, readLogicalSource);
+    return {
+      node: id,
+      access: { kind: 'location', location: describe(id) },
+      formulation: 'view',
+      formulationIri: `${RML}LogicalView`,
+      dialect: { ...DEFAULT_DIALECT },
+      nullValues: [],
+      encoding: 'utf-8',
+      key: JSON.stringify(['view', id]),
+      lenient: false,
+      view,
+    };
   }
   const source = graph.one(id, `${RML}source`, 'sources');
   if (!source) throw mappingError(`${describe(id)} (a logical source) has no rml:source`);

@@ -13,6 +13,7 @@ import { dataError, sourceError } from './errors.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
 import { log } from '../log.ts';
+import { ViewReader } from './view-source.ts';
 import { XmlReader } from './xml-source.ts';
 
 export type Value = string | number | boolean;
@@ -55,6 +56,7 @@ export function openReader(
   if (source.formulation === 'csv') return new CsvReader(source, options);
   if (source.formulation === 'jsonpath') return new JsonReader(source, options, cache);
   if (source.formulation === 'xpath') return new XmlReader(source, options, cache);
+  if (source.formulation === 'view') return new ViewReader(source, options, cache);
   throw sourceError(`Sources with reference formulation <${source.formulationIri}> are not supported`);
 }
 
