@@ -25,29 +25,19 @@ function urlOf(input: Record<string, unknown>, field: string): string {
   return value.trim();
 }
 
-// Replies travel on the bus, whose messages stay well under 1 MB (Kafka's default limit): a
-// larger answer (the entities of a very wide table) is stored and sent by reference.
-const INLINE_REPLY_BYTES = 256 * 1024;
-
 export function mapperOperations(runtime: Runtime): Record<string, Operation> {
   const { blobs } = runtime;
-  const reply = async (value: unknown, name: string) => {
-    const text = JSON.stringify(value);
-    return Buffer.byteLength(text) > INLINE_REPLY_BYTES
-      ? storeDownload(blobs, text, 'application/json', name)
-      : value;
-  };
   const policy = policyFromEnv();
   const load = (input: Record<string, unknown>, field: string, signal: AbortSignal) =>
     loadDocument(urlOf(input, field), { field, blobs, policy, signal });
 
   return {
-    types: async (input, { signal }) => reply(listTypes(await load(input, 'url', signal)), 'types.json'),
+    types: async (input, { signal }) => listTypes(await load(input, 'url', signal)),
     entities: async (input, { signal }) => {
       const types = readTypes(input.types, 'types', DEFAULT_DATA_TYPES);
       const document = await load(input, 'url', signal);
       checkTypesNotCut(types, document, 'types');
-      return reply(listEntities(document, types), 'entities.json');
+      return listEntities(document, types);
     },
     mapping: async (input, { signal }) => {
       // Everything that needs no document is checked before anything is fetched.

@@ -4,6 +4,7 @@
 import type { Subscription } from '../lib/bus/contract.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import { ClientError } from '../lib/errors.ts';
+import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
 
 export interface ServiceRequest {
   operation: string;
@@ -32,6 +33,8 @@ export function runRequestConsumer(runtime: Runtime, consumer: RequestConsumer):
     const run = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
     if (!run)
       throw new ClientError(404, `operation ${operation} is not offered by ${consumer.group}`, 'operation');
-    return run(input, { correlationId: message.headers['x-correlation-id'], signal });
+    const fields = (await checkOut(runtime.blobs, input)) as Record<string, unknown>;
+    const value = await run(fields, { correlationId: message.headers['x-correlation-id'], signal });
+    return checkIn(runtime.blobs, value);
   });
 }

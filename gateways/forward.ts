@@ -3,6 +3,7 @@
 import type { Runtime } from '../lib/runtime.ts';
 import { intSetting } from '../lib/config.ts';
 import { isDownload } from '../lib/blobs/download.ts';
+import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
 import type { RouteInput, Result } from './kit/index.ts';
 
 type Input = RouteInput<Record<string, unknown>, unknown>;
@@ -25,12 +26,14 @@ export function forwarder(runtime: Runtime, group: string): Forwarder {
     const body = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
     return { ...input.params, ...input.query, ...body };
   };
-  const send: Forwarder['send'] = (operation, fields, input) =>
-    runtime.bus.request(
+  const send: Forwarder['send'] = async (operation, fields, input) => {
+    const reply = await runtime.bus.request(
       topic,
-      { operation, input: fields },
+      { operation, input: await checkIn(runtime.blobs, fields) },
       { timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
     );
+    return checkOut(runtime.blobs, reply);
+  };
   const asDownload = (value: unknown): Result => {
     if (!isDownload(value)) throw new Error('the consumer did not reply with a download');
     return {

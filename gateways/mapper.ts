@@ -1,9 +1,8 @@
 // The mapper's routes (spec "Mapping generation service"): each is forwarded to the mapper's
 // request consumer; the mapping comes back as a stored file and is answered as a download.
 import { DEFAULT_DATA_TYPES, DEFAULT_PREDICATE, DEFAULT_TEMPLATE_TYPES } from '../lib/mapper/index.ts';
-import { isDownload } from '../lib/blobs/download.ts';
 import type { Runtime } from '../lib/runtime.ts';
-import { route, type Result, type Route, type RouteInput } from './kit/index.ts';
+import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
 
 const url = (description: string) => ({ type: 'string', format: 'uri', minLength: 1, description });
@@ -25,15 +24,6 @@ const entity = {
 };
 
 export function mapperRoutes(runtime: Runtime, forward: Forwarder): Route[] {
-  // JSON answers; a large one comes back stored (see consumers/mapper.ts) and is streamed as is.
-  const json =
-    (operation: string) =>
-    async (input: RouteInput<Record<string, unknown>, unknown>): Promise<Result> => {
-      const value = await forward.send(operation, input.query, input);
-      return isDownload(value)
-        ? { body: { path: runtime.blobs.path(value.blob) }, contentType: value.contentType }
-        : { json: value };
-    };
   return [
     route({
       method: 'GET',
@@ -51,7 +41,7 @@ export function mapperRoutes(runtime: Runtime, forward: Forwarder): Route[] {
           content: { 'application/json': { type: 'array', items: { type: 'string' } } },
         },
       },
-      handler: json('types'),
+      handler: forward.json('types'),
     }),
     route({
       method: 'GET',
@@ -88,7 +78,7 @@ export function mapperRoutes(runtime: Runtime, forward: Forwarder): Route[] {
           },
         },
       },
-      handler: json('entities'),
+      handler: forward.json('entities'),
     }),
     route({
       method: 'POST',
