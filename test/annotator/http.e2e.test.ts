@@ -134,6 +134,19 @@ describe('annotator over HTTP: POST /api/annotate_upload', () => {
     });
   }
 
+  it('its stored URL works as a data_url: the same descriptor again', async () => {
+    const upload = await postFile(
+      api('/api/annotate_upload'),
+      readFileSync(csvtocsvw('example2.csv')),
+      'example2.csv',
+    );
+    ok(upload, 'upload');
+    const uploaded = upload.json() as Json;
+    const again = await postJson(api('/api/annotate'), { data_url: uploaded['@id'] });
+    ok(again, 'annotate the stored URL');
+    assert.deepEqual(withoutProvenance(again.json() as Json), withoutProvenance(uploaded));
+  });
+
   it('a stored file that does not exist is a 404 {detail}', async () => {
     const reply = await get(api(`/files/${'0'.repeat(64)}/x.csv`));
     assert.equal(reply.status, 404);
