@@ -233,6 +233,21 @@ describe('annotator over HTTP: POST /api/rdf', () => {
     }
   });
 
+  it("reads the CSV in the descriptor's encoding (latin-1 text cells, streamed)", async () => {
+    const csv =
+      'Probe;Werkstoff;Kraft [kN]\n' +
+      Array.from({ length: 30 }, (_, i) => `${i};Stahl Größe ${i};${i},5\n`).join('');
+    const upload = await postFile(api('/api/annotate_upload'), iconv.encode(csv, 'latin1'), 'latin.csv');
+    ok(upload, 'upload');
+    const descriptor = upload.json() as { tables: { dialect: Json }[] };
+    assert.notEqual(descriptor.tables[0]?.dialect['encoding'], 'utf-8');
+    const metadataUrl = files.put('latin-metadata.json', upload.text, 'application/ld+json');
+    const reply = await postJson(api('/api/rdf?return_type=nt'), { metadata_url: metadataUrl });
+    ok(reply, '/api/rdf');
+    const values = (await parse(reply.text, 'nt')).map((q) => q.object.value);
+    assert.ok(values.includes('Stahl Größe 7'), 'the text cell decoded with the dialect encoding');
+  });
+
   it('reads an upload by its stored URL (as the mapper and converter will)', async () => {
     const upload = await postFile(
       api('/api/annotate_upload'),
