@@ -74,9 +74,10 @@ export function annotatorOperations(runtime: Runtime): Record<string, Operation>
       return describe(() => blobs.open(key, 'file'), csv, input);
     },
     rdf: async (input, { signal }) => {
+      // Bytes, not text: the CSV is decoded in its dialect's encoding, and streamed.
       const load = async (url: string, field: string) => {
         const source = await openSource(url, { field, blobs, policy, signal });
-        return { text: await source.text(), contentType: source.contentType };
+        return { body: source.body, contentType: source.contentType };
       };
       const returnType = text(input.return_type || 'turtle');
       const format = returnTypeInfo(returnType);

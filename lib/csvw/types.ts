@@ -1,6 +1,7 @@
 // Public types of the CSVW → RDF converter and the two error kinds it raises: a broken
 // metadata document (field metadata_url) and an unreadable or broken CSV (field csv_url).
 import { TextDecoder } from 'node:util';
+import iconv from 'iconv-lite';
 import { ClientError, TimeoutError } from '../errors.ts';
 
 /** What the injected loader returns for a URL: decoded text or a byte stream. */
@@ -85,18 +86,31 @@ export async function* textChunks(resource: LoadedResource, encoding = 'utf-8'):
     return;
   }
   if (!resource.body) return;
-  // Replacement mode, as the CSVW parsing algorithm asks; an unknown label falls back to UTF-8.
-  let decoder: TextDecoder;
-  try {
-    decoder = new TextDecoder(encoding, { fatal: false });
-  } catch {
-    decoder = new TextDecoder('utf-8', { fatal: false });
-  }
+  const decoder = decoderFor(encoding);
   for await (const chunk of resource.body) {
-    yield typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
+    yield typeof chunk === 'string' ? chunk : decoder.write(chunk);
   }
-  const rest = decoder.decode();
+  const rest = decoder.end();
   if (rest) yield rest;
+}
+
+/**
+ * A streaming decoder in replacement mode, as the CSVW parsing algorithm asks: the WHATWG
+ * label first, then iconv-lite for names WHATWG lacks (the annotator writes `mac-roman`,
+ * `mac-cyrillic`), else UTF-8.
+ */
+function decoderFor(encoding: string): { write(bytes: Uint8Array): string; end(): string } {
+  try {
+    const decoder = new TextDecoder(encoding, { fatal: false });
+    return { write: (bytes) => decoder.decode(bytes, { stream: true }), end: () => decoder.decode() };
+  } catch {
+    const name = iconv.encodingExists(encoding) ? encoding : 'utf-8';
+    const decoder = iconv.getDecoder(name);
+    return {
+      write: (bytes) => decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)),
+      end: () => decoder.end() ?? '',
+    };
+  }
 }
 
 /** Collects warnings and forwards them to the caller's hook. */

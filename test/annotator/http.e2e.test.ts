@@ -134,6 +134,19 @@ describe('annotator over HTTP: POST /api/annotate_upload', () => {
     });
   }
 
+  it('its stored URL works as a data_url: the same descriptor again', async () => {
+    const upload = await postFile(
+      api('/api/annotate_upload'),
+      readFileSync(csvtocsvw('example2.csv')),
+      'example2.csv',
+    );
+    ok(upload, 'upload');
+    const uploaded = upload.json() as Json;
+    const again = await postJson(api('/api/annotate'), { data_url: uploaded['@id'] });
+    ok(again, 'annotate the stored URL');
+    assert.deepEqual(withoutProvenance(again.json() as Json), withoutProvenance(uploaded));
+  });
+
   it('a stored file that does not exist is a 404 {detail}', async () => {
     const reply = await get(api(`/files/${'0'.repeat(64)}/x.csv`));
     assert.equal(reply.status, 404);
@@ -218,6 +231,21 @@ describe('annotator over HTTP: POST /api/rdf', () => {
       reference ??= graph;
       await assertIsomorphic(graph, reference, `${returnType} vs json-ld`);
     }
+  });
+
+  it("reads the CSV in the descriptor's encoding (latin-1 text cells, streamed)", async () => {
+    const csv =
+      'Probe;Werkstoff;Kraft [kN]\n' +
+      Array.from({ length: 30 }, (_, i) => `${i};Stahl Größe ${i};${i},5\n`).join('');
+    const upload = await postFile(api('/api/annotate_upload'), iconv.encode(csv, 'latin1'), 'latin.csv');
+    ok(upload, 'upload');
+    const descriptor = upload.json() as { tables: { dialect: Json }[] };
+    assert.notEqual(descriptor.tables[0]?.dialect['encoding'], 'utf-8');
+    const metadataUrl = files.put('latin-metadata.json', upload.text, 'application/ld+json');
+    const reply = await postJson(api('/api/rdf?return_type=nt'), { metadata_url: metadataUrl });
+    ok(reply, '/api/rdf');
+    const values = (await parse(reply.text, 'nt')).map((q) => q.object.value);
+    assert.ok(values.includes('Stahl Größe 7'), 'the text cell decoded with the dialect encoding');
   });
 
   it('reads an upload by its stored URL (as the mapper and converter will)', async () => {

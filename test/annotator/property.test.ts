@@ -107,14 +107,15 @@ describe('annotate on arbitrary input', () => {
         fc.array(cellFor, { minLength: 3, maxLength: 3 }),
         fc.nat({ max: 300 }),
         fc.constantFrom(';', '\t', '|', ','),
+        fc.constantFrom('\n', '\r\n'),
       )
-      .map(([odd, at, sep]) => {
+      .map(([odd, at, sep, eol]) => {
         const decimal = sep === ',' ? '.' : ',';
         let csv = `Prüfer${sep}Bob\n\nA${sep}B${sep}C\n`;
         for (let r = 0; r < 400; r++) {
           csv += r === at ? `${odd.join(sep)}\n` : `${r}${sep}${r % 9}${decimal}5${sep}${r % 4}\n`;
         }
-        return csv;
+        return csv.replaceAll('\n', eol);
       });
     const outcome = async (text: string, chunk: number, fastPath = true): Promise<unknown> => {
       try {

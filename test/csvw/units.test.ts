@@ -7,7 +7,8 @@ import { csvEvents } from '../../lib/csvw/csv-reader.ts';
 import { compileDatePattern, parseWithPattern } from '../../lib/csvw/date-format.ts';
 import { DEFAULT_DIALECT, originalDelimiter, readDialect } from '../../lib/csvw/dialect.ts';
 import { compilePattern, parseNumber } from '../../lib/csvw/number-format.ts';
-import { Warnings } from '../../lib/csvw/types.ts';
+import { textChunks, Warnings } from '../../lib/csvw/types.ts';
+import iconv from 'iconv-lite';
 import { expandTemplate } from '../../lib/csvw/uri-template.ts';
 import { ClientError } from '../../lib/errors.ts';
 
@@ -94,6 +95,30 @@ describe('CSV reader', () => {
       [['1', 'multi\nline', '3'], [''], ['# not a comment by default', 'x']],
     );
   });
+  it('decodes bytes in the dialect encoding, also names only iconv-lite knows (mac-cyrillic)', async () => {
+    const decode = async (bytes: Buffer, encoding: string, size: number) => {
+      async function* body() {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+      }
+      let text = '';
+      for await (const chunk of textChunks({ body: body() }, encoding)) text += chunk;
+      return text;
+    };
+    for (const [encoding, text] of [
+      ['latin-1', 'Größe;Maß\n'],
+      ['koi8-r', 'Образец;1\n'],
+      ['mac-cyrillic', 'Образец;1\n'],
+      ['mac-roman', 'Prüfung ∑;1\n'],
+    ]) {
+      for (const size of [1, 3, 1024]) {
+        assert.equal(
+          await decode(iconv.encode(text as string, encoding as string), encoding as string, size),
+          text,
+        );
+      }
+    }
+  });
+
   it('reads comments and skipped rows when asked', async () => {
     const dialect = readDialect({ commentPrefix: '#', skipRows: 1, delimiter: ';' }, new Warnings());
     const out = await events('title line\n# note\nx;y\n1;2\n', 4, dialect);
