@@ -6,6 +6,8 @@ import { Store } from 'oxigraph';
 import { parse } from '../../lib/rdf/index.ts';
 import { useConverter } from './context.ts';
 import { readSeed } from './support.ts';
+import { readFileSync } from 'node:fs';
+import { CRATE_MAPPING, CRATE_METADATA_TEXT, writeZip } from './crate.ts';
 
 const ctx = useConverter();
 
@@ -215,4 +217,29 @@ test('yarrrmltosparql: a query download that finds every rule in the joined grap
   store.load(joined.graph, { format: 'text/turtle' });
   const rows = store.query(query) as Map<string, { value: string }>[];
   assert.equal(new Set(rows.map((r) => r.get('rule')?.value)).size, 6);
+});
+
+test('createrdfupload: an RO-Crate ZIP is read through its ro-crate-metadata.json', async () => {
+  ctx.files.files.set('/crate-map.yaml', CRATE_MAPPING);
+  const zip = await writeZip({ 'ro-crate-metadata.json': CRATE_METADATA_TEXT, 'data/run.csv': 'a;b\n1;2\n' });
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(zip)]), 'crate.zip');
+  const res = await post(`/createrdfupload${q({ mapping_url: `${ctx.files.url}/crate-map.yaml` })}`, {
+    body: form,
+  });
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as { graph: string; num_mappings_applied: number };
+  assert.equal(body.num_mappings_applied, 1);
+  const quads = await parse(body.graph, 'turtle');
+  assert.ok(
+    quads.some((x) => x.predicate.value === 'http://schema.org/name' && x.object.value === 'Tensile test 42'),
+  );
+
+  const empty = new FormData();
+  empty.append('file', new Blob([readFileSync(await writeZip({ 'x.txt': 'x' }))]), 'plain.zip');
+  const refused = await post(`/createrdfupload${q({ mapping_url: `${ctx.files.url}/crate-map.yaml` })}`, {
+    body: empty,
+  });
+  assert.equal(refused.status, 422);
+  assert.match(((await refused.json()) as { detail: string }).detail, /file: the ZIP is no RO-Crate/);
 });
