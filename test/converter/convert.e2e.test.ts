@@ -166,9 +166,26 @@ test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and
   assert.equal(await byFile.text(), expected);
 });
 
-test('info reports v1.3.3', async () => {
+test('info reports v1.3.3; the OpenAPI document lists every endpoint', async () => {
   const res = await fetch(`${ctx.labld.url}/converter/info`);
   assert.equal(((await res.json()) as { version: string }).version, 'v1.3.3');
+  const doc = (await (await fetch(`${ctx.labld.url}/converter/api/openapi.json`)).json()) as {
+    paths: Record<string, { post?: { requestBody?: { content: Record<string, unknown> } } }>;
+  };
+  for (const op of [
+    'createrdf',
+    'createrdfupload',
+    'checkmapping',
+    'test',
+    'yarrrmltorml',
+    'yarrrmltosparql',
+    'normalizeyarrrml',
+    'rdfvalidator',
+  ])
+    assert.ok(doc.paths[`/api/${op}`]?.post, op);
+  const upload = doc.paths['/api/createrdfupload']!.post!.requestBody!.content;
+  assert.deepEqual(Object.keys(upload).sort(), ['application/json', 'multipart/form-data']);
+  assert.equal((await fetch(`${ctx.labld.url}/converter/api/docs`)).status, 200);
 });
 
 test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSON body', async () => {
