@@ -7,7 +7,7 @@
 //   checkmapping — a library of 100 mappings (the seed's rules with other entity names, a
 //                quarter of them matching) checked one after another against one descriptor,
 //                as the catalogue's mapping selection does; floors: 100 GET /info, and the same
-//                100 checks in process with the files in memory.
+//                100 checks in process with the files in memory; and the HTTP checks 10 at a time.
 // Usage: node bench/convert.ts [--runs 200]
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,7 +115,22 @@ const libraryInProcess = async () => {
     );
   }
 };
+/** The same 100 checks with 10 in flight (a catalogue may ask concurrently). */
+const libraryConcurrent = async () => {
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < 100; i = next++) {
+      const params = new URLSearchParams({
+        mapping_url: `${files.url}/library/map-${i}.yaml`,
+        data_url: descriptorUrl,
+      });
+      await ok(await fetch(`${api}/checkmapping?${params}`, { method: 'POST' }));
+    }
+  };
+  await Promise.all(Array.from({ length: 10 }, worker));
+};
 const check = await time(5, library);
+const checkConcurrent = await time(5, libraryConcurrent);
 const checkDomain = await time(5, libraryInProcess);
 const floor100 = await time(5, infos100);
 console.log(
@@ -123,6 +138,10 @@ console.log(
     `floor 100 x GET /info ${percentile(floor100, 50).toFixed(1)} ms  ${(percentile(check, 50) / percentile(floor100, 50)).toFixed(1)}x (goal <= 200 ms)`,
 );
 
+console.log(
+  `checkmapping 100 mappings, HTTP, 10 in flight   total ${percentile(checkConcurrent, 50).toFixed(1)} ms (median of 5)  ` +
+    `${(percentile(checkConcurrent, 50) / percentile(floor100, 50)).toFixed(1)}x floor`,
+);
 console.log(
   `checkmapping 100 mappings, domain in process     total ${percentile(checkDomain, 50).toFixed(1)} ms (median of 5)  ` +
     `HTTP / domain ${(percentile(check, 50) / percentile(checkDomain, 50)).toFixed(1)}x (each HTTP check fetches mapping and descriptor)`,

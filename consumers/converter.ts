@@ -4,6 +4,8 @@
 import { createRdf, checkMappingAt, testMapping, type Loader } from '../lib/converter/index.ts';
 import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/converter/translate.ts';
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
+import { isZip, readCrateMetadata } from '../lib/converter/rocrate.ts';
+import { open } from 'node:fs/promises';
 import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
@@ -65,7 +67,11 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
       if (blob) {
         // The spec's multipart form: the uploaded descriptor, named by its stored-file URL.
         dataUrl = given(input.data_url) ?? storedFileUrl(blob, given(input.filename) ?? 'upload.json');
-        dataContent = await readBlobText(runtime, blob);
+        const path = runtime.blobs.path(blob, 'file');
+        // An RO-Crate ZIP: its metadata JSON-LD is the data.
+        dataContent = isZip(await head(path))
+          ? await readCrateMetadata(path)
+          : await readBlobText(runtime, blob);
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
         dataUrl = required(input, 'data_url');
@@ -128,5 +134,15 @@ async function readBlobText(runtime: Runtime, key: string): Promise<string> {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new ClientError(422, 'file: is not UTF-8 text', 'file');
+  }
+}
+
+async function head(path: string): Promise<Uint8Array> {
+  const file = await open(path);
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(4), 0, 4, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
   }
 }

@@ -6,7 +6,7 @@
 // inline source list) the inline iterator is evaluated instead.
 import { ClientError } from '../errors.ts';
 import { compileJsonPath } from '../rml/jsonpath.ts';
-import { readData, type DataDocument, type Loader } from './data.ts';
+import { failure, readData, type DataDocument, type Loader } from './data.ts';
 import {
   firstAccess,
   hasUnsupportedIterator,
@@ -236,11 +236,7 @@ export async function checkMappingAt(request: CheckRequest, load: Loader): Promi
     data = await readData(await load(dataUrl, 'data_url'), 'data_url');
   } catch (error) {
     if (error instanceof ClientError && error.field === 'data_url') throw error;
-    throw new ClientError(
-      422,
-      `data_url: could not access or parse the data source: ${(error as Error).message}`,
-      'data_url',
-    );
+    throw failure('data_url', error);
   }
   return checkMapping(mapping, data.json);
 }

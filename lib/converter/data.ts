@@ -30,12 +30,11 @@ export interface DataDocument {
   fromRdf: boolean;
 }
 
-const failure = (field: string, error: unknown) =>
-  new ClientError(
-    422,
-    `${field}: could not access or parse the data source: ${(error as Error).message ?? String(error)}`,
-    field,
-  );
+/** The original's 422 for data it could not read, naming the field once. */
+export const failure = (field: string, error: unknown) => {
+  const message = (error instanceof Error ? error.message : String(error)).replace(`${field}: `, '');
+  return new ClientError(422, `${field}: could not access or parse the data source: ${message}`, field);
+};
 
 /** Reads the data; JSON-LD is also read as RDF (quietly: plain JSON has no triples). */
 export async function readData(loaded: Loaded, field: string): Promise<DataDocument> {

@@ -2,7 +2,10 @@
 // and the problem; never a 500, and the process keeps answering.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
+import { MAX_METADATA_BYTES } from '../../lib/converter/rocrate.ts';
 import { useConverter } from './context.ts';
+import { CRATE_MAPPING, writeZip } from './crate.ts';
 
 const ctx = useConverter();
 
@@ -185,4 +188,24 @@ test('rdfvalidator: unreachable or unparsable graphs and unusable shapes are 4xx
     /rdf_url/,
   );
   await expectError('/rdfvalidator', { shapes_url: shapes }, 422, /rdf_url: is required/);
+});
+
+test('a zip bomb uploaded as an RO-Crate: 413 naming file, the service unharmed', async () => {
+  ctx.files.files.set('/crate-map.yaml', CRATE_MAPPING);
+  const bomb = await writeZip({ 'ro-crate-metadata.json': Buffer.alloc(MAX_METADATA_BYTES + 1) });
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(bomb)]), 'bomb.zip');
+  const res = await fetch(
+    `${ctx.api}/createrdfupload?mapping_url=${encodeURIComponent(`${ctx.files.url}/crate-map.yaml`)}`,
+    {
+      method: 'POST',
+      body: form,
+    },
+  );
+  assert.equal(res.status, 413);
+  assert.match(
+    ((await res.json()) as { detail: string }).detail,
+    /^file: ro-crate-metadata\.json inflates to/,
+  );
+  assert.equal((await fetch(`${ctx.labld.url}/converter/info`)).status, 200);
 });

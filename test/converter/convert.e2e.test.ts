@@ -6,6 +6,8 @@ import { Store } from 'oxigraph';
 import { parse } from '../../lib/rdf/index.ts';
 import { useConverter } from './context.ts';
 import { readSeed } from './support.ts';
+import { readFileSync } from 'node:fs';
+import { CRATE_MAPPING, CRATE_METADATA_TEXT, writeZip } from './crate.ts';
 
 const ctx = useConverter();
 
@@ -164,9 +166,26 @@ test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and
   assert.equal(await byFile.text(), expected);
 });
 
-test('info reports v1.3.3', async () => {
+test('info reports v1.3.3; the OpenAPI document lists every endpoint', async () => {
   const res = await fetch(`${ctx.labld.url}/converter/info`);
   assert.equal(((await res.json()) as { version: string }).version, 'v1.3.3');
+  const doc = (await (await fetch(`${ctx.labld.url}/converter/api/openapi.json`)).json()) as {
+    paths: Record<string, { post?: { requestBody?: { content: Record<string, unknown> } } }>;
+  };
+  for (const op of [
+    'createrdf',
+    'createrdfupload',
+    'checkmapping',
+    'test',
+    'yarrrmltorml',
+    'yarrrmltosparql',
+    'normalizeyarrrml',
+    'rdfvalidator',
+  ])
+    assert.ok(doc.paths[`/api/${op}`]?.post, op);
+  const upload = doc.paths['/api/createrdfupload']!.post!.requestBody!.content;
+  assert.deepEqual(Object.keys(upload).sort(), ['application/json', 'multipart/form-data']);
+  assert.equal((await fetch(`${ctx.labld.url}/converter/api/docs`)).status, 200);
 });
 
 test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSON body', async () => {
@@ -215,4 +234,29 @@ test('yarrrmltosparql: a query download that finds every rule in the joined grap
   store.load(joined.graph, { format: 'text/turtle' });
   const rows = store.query(query) as Map<string, { value: string }>[];
   assert.equal(new Set(rows.map((r) => r.get('rule')?.value)).size, 6);
+});
+
+test('createrdfupload: an RO-Crate ZIP is read through its ro-crate-metadata.json', async () => {
+  ctx.files.files.set('/crate-map.yaml', CRATE_MAPPING);
+  const zip = await writeZip({ 'ro-crate-metadata.json': CRATE_METADATA_TEXT, 'data/run.csv': 'a;b\n1;2\n' });
+  const form = new FormData();
+  form.append('file', new Blob([readFileSync(zip)]), 'crate.zip');
+  const res = await post(`/createrdfupload${q({ mapping_url: `${ctx.files.url}/crate-map.yaml` })}`, {
+    body: form,
+  });
+  assert.equal(res.status, 200);
+  const body = (await res.json()) as { graph: string; num_mappings_applied: number };
+  assert.equal(body.num_mappings_applied, 1);
+  const quads = await parse(body.graph, 'turtle');
+  assert.ok(
+    quads.some((x) => x.predicate.value === 'http://schema.org/name' && x.object.value === 'Tensile test 42'),
+  );
+
+  const empty = new FormData();
+  empty.append('file', new Blob([readFileSync(await writeZip({ 'x.txt': 'x' }))]), 'plain.zip');
+  const refused = await post(`/createrdfupload${q({ mapping_url: `${ctx.files.url}/crate-map.yaml` })}`, {
+    body: empty,
+  });
+  assert.equal(refused.status, 422);
+  assert.match(((await refused.json()) as { detail: string }).detail, /file: the ZIP is no RO-Crate/);
 });

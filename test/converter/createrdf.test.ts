@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, type Quad } from 'n3';
 import { createRdf, joinedFileName } from '../../lib/converter/index.ts';
-import { parse } from '../../lib/rdf/index.ts';
+import { parse, serialize } from '../../lib/rdf/index.ts';
 import { assertIsomorphic } from '../support/rdf.ts';
 import {
   BATCH_MAPPING_URL,
@@ -177,3 +177,47 @@ test('the joined file name: descriptor suffixes dropped, not the last dash part 
   assert.equal(joinedFileName('https://x.org/a/my-data-file.json', '.nt', false), 'my-data-file-joined.nt');
   assert.equal(joinedFileName('urn:uuid:1234', '.ttl', true), 'urn:uuid:1234.ttl');
 });
+
+test('a hand-authored mapping with a method: prefix joins its template too (the original dropped it)', async () => {
+  const url = 'https://example.org/method-map.yaml';
+  const mapping = readSeed('rdfconverter/csvw-template-map.yaml')
+    .replace('  template: ', '  method: ')
+    .replaceAll("'template:", "'method:");
+  const result = await createRdf({ mappingUrl: url, activity: ACTIVITY }, seedLoader({ [url]: mapping }));
+  assert.deepEqual([result.num_mappings_applied, result.num_mappings_skipped], [7, 0]);
+  const quads = await parse(result.graph, 'turtle');
+  const document = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/example-joined.ttl';
+  assert.ok(
+    quads.some((x) => x.subject.value === `${document}#Specimen`),
+    'the template is in the graph',
+  );
+  assert.ok(
+    quads.some((x) => x.object.value === `${document}#SpecimenID`),
+    'links point at the relative template IRIs',
+  );
+});
+
+test('a Turtle descriptor is read as RDF: its graph joins the output; CSVW iterators do not match it (as the original)', async () => {
+  const descriptorTtl = 'https://example.org/example-metadata.ttl';
+  const turtle = await serializeDescriptorAsTurtle();
+  const result = await createRdf(
+    { mappingUrl: CSVW_MAPPING_URL, dataUrl: descriptorTtl, activity: ACTIVITY },
+    seedLoader({ [descriptorTtl]: turtle }),
+  );
+  assert.deepEqual([result.num_mappings_applied, result.num_mappings_skipped], [0, 7]);
+  const quads = await parse(result.graph, 'turtle');
+  assert.ok(
+    quads.some(
+      (x) =>
+        x.predicate.value === 'http://www.w3.org/2000/01/rdf-schema#label' &&
+        x.object.value === 'aktuelle Probe',
+    ),
+  );
+});
+
+async function serializeDescriptorAsTurtle(): Promise<string> {
+  return serialize(
+    await parse(readSeed('csvtocsvw/example-metadata.json'), 'json-ld', { baseIRI: DESCRIPTOR_URL }),
+    'turtle',
+  );
+}

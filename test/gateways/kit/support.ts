@@ -105,6 +105,23 @@ export function sampleGateway(
         handler: ({ query, body }) => ({ json: { query, body: body ?? null } }),
       }),
       route({
+        method: 'POST',
+        path: '/api/createrdfupload',
+        summary: 'An upload, or a JSON body instead',
+        body: {
+          multipart: {
+            fileField: 'file',
+            json: {
+              type: 'object',
+              required: ['data_content'],
+              properties: { data_content: { type: 'string' } },
+            },
+          },
+        },
+        responses: { 200: { description: 'What was received' } },
+        handler: ({ body, file }) => ({ json: { body: body ?? null, filename: file?.filename ?? null } }),
+      }),
+      route({
         method: 'GET',
         path: '/api/download',
         summary: 'A file download',

@@ -139,3 +139,37 @@ describe('gateway kit: multipart uploads', () => {
     assert.deepEqual(await response.json(), { detail: 'body.file: send exactly one file' });
   });
 });
+
+describe('gateway kit: a multipart route with a JSON alternative', () => {
+  let s: Started;
+  let url: string;
+  before(async () => {
+    s = await start({ limits: { body: 1024, upload: 64 * 1024 } });
+    url = `${s.url}/annotator/api/createrdfupload`;
+  });
+  after(() => s.close());
+
+  test('multipart still gives the file; JSON gives the validated body and no file', async () => {
+    assert.deepEqual(await json(await fetch(url, { method: 'POST', body: form('x', 'a.json') })), {
+      body: {},
+      filename: 'a.json',
+    });
+    const viaJson = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ data_content: '{}' }),
+    });
+    assert.deepEqual(await json(viaJson), { body: { data_content: '{}' }, filename: null });
+  });
+
+  test('the JSON alternative is validated against its schema; no body at all reaches the handler', async () => {
+    const bad = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    assert.equal(bad.status, 422);
+    assert.match(String((await json(bad)).detail), /data_content/);
+    assert.deepEqual(await json(await fetch(url, { method: 'POST' })), { body: null, filename: null });
+  });
+});

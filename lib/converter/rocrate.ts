@@ -1,0 +1,80 @@
+// An RO-Crate ZIP as conversion data (spec, extractor section: "The ZIP can be fed into the RDF
+// conversion service"): the crate's `ro-crate-metadata.json` is the source. The ZIP is read
+// from labld's own blob file, entry by entry (yauzl); only the metadata file is inflated, and
+// never past a size limit whatever its header claims, so a zip bomb costs nothing.
+import { text } from 'node:stream/consumers';
+import yauzl, { type Entry, type ZipFile } from 'yauzl';
+import { ClientError } from '../errors.ts';
+
+export const CRATE_METADATA = 'ro-crate-metadata.json';
+/** Largest metadata file inflated. */
+export const MAX_METADATA_BYTES = 64 * 1024 * 1024;
+const MAX_ENTRIES = 100_000;
+
+const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
+
+export function isZip(head: Uint8Array): boolean {
+  return ZIP_MAGIC.every((byte, i) => head[i] === byte);
+}
+
+const refuse = (status: number, detail: string, field: string) =>
+  new ClientError(status, `${field}: ${detail}`, field);
+
+/** The metadata JSON of the crate in the ZIP at `path` (the shallowest `ro-crate-metadata.json`). */
+export async function readCrateMetadata(path: string, field = 'file'): Promise<string> {
+  let zip: ZipFile;
+  try {
+    zip = await yauzl.openPromise(path, {
+      lazyEntries: true,
+      autoClose: false, // the metadata is read after every entry was listed
+      strictFileNames: false,
+      validateEntrySizes: true,
+    });
+  } catch (error) {
+    throw refuse(422, `not a readable ZIP: ${(error as Error).message}`, field);
+  }
+  try {
+    if (zip.entryCount > MAX_ENTRIES)
+      throw refuse(422, `the ZIP has more than ${MAX_ENTRIES} entries`, field);
+    let found: Entry | undefined;
+    for await (const entry of entries(zip, field)) {
+      if (entry.fileName.split('/').pop() !== CRATE_METADATA) continue;
+      const depth = entry.fileName.split('/').length;
+      if (!found || depth < found.fileName.split('/').length) found = entry;
+    }
+    if (!found) throw refuse(422, `the ZIP is no RO-Crate: it has no ${CRATE_METADATA}`, field);
+    if (found.uncompressedSize > MAX_METADATA_BYTES) {
+      throw refuse(
+        413,
+        `${found.fileName} inflates to ${found.uncompressedSize} bytes; the limit is ${MAX_METADATA_BYTES}`,
+        field,
+      );
+    }
+    try {
+      return await text(await zip.openReadStreamPromise(found));
+    } catch (error) {
+      throw refuse(422, `${found.fileName} cannot be read: ${(error as Error).message}`, field);
+    }
+  } finally {
+    zip.close();
+  }
+}
+
+async function* entries(zip: ZipFile, field: string): AsyncGenerator<Entry> {
+  for (;;) {
+    const entry = await new Promise<Entry | undefined>((resolve, reject) => {
+      const onEntry = (e: Entry) => done(() => resolve(e));
+      const onEnd = () => done(() => resolve(undefined));
+      const onError = (error: Error) =>
+        done(() => reject(refuse(422, `not a readable ZIP: ${error.message}`, field)));
+      const done = (then: () => void) => {
+        zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
+        then();
+      };
+      zip.on('entry', onEntry).on('end', onEnd).on('error', onError);
+      zip.readEntry();
+    });
+    if (!entry) return;
+    yield entry;
+  }
+}

@@ -1,0 +1,42 @@
+// RO-Crate ZIPs as conversion data: the metadata file is found and read; a ZIP without one,
+// a file that is no ZIP, and a zip bomb are refused quickly with a 4xx naming the field.
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { isZip, MAX_METADATA_BYTES, readCrateMetadata } from '../../lib/converter/rocrate.ts';
+import { CRATE_METADATA_TEXT, writeZip } from './crate.ts';
+
+const refused = (status: number, detail: RegExp) => (error: Error & { status?: number }) =>
+  error.status === status && detail.test(error.message) && /^file: /.test(error.message);
+
+test('the metadata of a crate, at the root or in its folder (the shallowest wins)', async () => {
+  const root = await writeZip({ 'ro-crate-metadata.json': CRATE_METADATA_TEXT, 'data/x.csv': 'a,b\n1,2\n' });
+  assert.equal(await readCrateMetadata(root), CRATE_METADATA_TEXT);
+  const nested = await writeZip({
+    'crate/sub/ro-crate-metadata.json': '{"deeper": true}',
+    'crate/ro-crate-metadata.json': CRATE_METADATA_TEXT,
+  });
+  assert.equal(await readCrateMetadata(nested), CRATE_METADATA_TEXT);
+});
+
+test('a ZIP without crate metadata, and bytes that are no ZIP, are 422', async () => {
+  await assert.rejects(
+    readCrateMetadata(await writeZip({ 'notes.txt': 'hello' })),
+    refused(422, /no RO-Crate/),
+  );
+  const path = (await writeZip({ 'a.txt': 'a' })).replace(/crate\.zip$/, 'broken.zip');
+  writeFileSync(path, Buffer.from('PK\u0003\u0004 this is not a zip at all'));
+  await assert.rejects(readCrateMetadata(path), refused(422, /not a readable ZIP/));
+});
+
+test('a zip bomb (metadata inflating past the limit) is refused from its header, at once', async () => {
+  const bomb = await writeZip({ 'ro-crate-metadata.json': Buffer.alloc(MAX_METADATA_BYTES + 1024 * 1024) });
+  const start = performance.now();
+  await assert.rejects(readCrateMetadata(bomb), refused(413, /inflates to \d+ bytes/));
+  assert.ok(performance.now() - start < 5000);
+});
+
+test('isZip looks at the local file header magic', () => {
+  assert.equal(isZip(Buffer.from('PK\u0003\u0004rest')), true);
+  assert.equal(isZip(Buffer.from('{"@context"')), false);
+});
