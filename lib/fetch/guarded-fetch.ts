@@ -77,7 +77,16 @@ class Session {
   private readonly connectTimeoutMs: number;
   private closed = false;
 
-  constructor(field: string, shown: string, policy: FetchPolicy, signal: AbortSignal | undefined) {
+  private readonly ownsAgent: boolean;
+
+  constructor(
+    field: string,
+    shown: string,
+    policy: FetchPolicy,
+    signal: AbortSignal | undefined,
+    ownsAgent: boolean,
+  ) {
+    this.ownsAgent = ownsAgent;
     this.field = field;
     this.shown = shown;
     this.signal = signal;
@@ -145,13 +154,13 @@ class Session {
     return new ClientError(STATUS.upstream, this.detail('could not be fetched', rule), this.field);
   }
 
-  /** Stops the timer and drops the connections; safe to call more than once. */
+  /** Stops the timer; safe to call more than once. A shared policy's pooled connections stay open. */
   close(): void {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.timer);
     this.signal?.removeEventListener('abort', this.onCallerAbort);
-    this.agent.destroy().catch(() => {});
+    if (this.ownsAgent) this.agent.destroy().catch(() => {});
   }
 }
 
@@ -244,7 +253,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     (rule) => new ClientError(STATUS.badUrl, `${field}: ${named} refused: ${rule}`, field),
   );
   const policy = options.policy ?? policyFromEnv();
-  const session = new Session(field, shown, policy, options.signal);
+  // A one-off policy's pool would outlive its only fetch: that session closes it.
+  const session = new Session(field, shown, policy, options.signal, options.policy === undefined);
   let authorization = options.authorization ?? hop.authorization;
   try {
     for (let redirects = 0; ; redirects++) {

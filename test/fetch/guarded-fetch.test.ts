@@ -226,3 +226,28 @@ test('the caller can abort; its reason is thrown as is', async () => {
   setTimeout(() => controller.abort(new Error('shutting down')), 50);
   await assert.rejects(work, /shutting down/);
 });
+
+test('fetches under one policy reuse a kept-alive connection; a refused address still is refused', async () => {
+  const peers = new Set<number>();
+  const counting = await serve((req, res) => {
+    peers.add(req.socket.remotePort ?? 0);
+    res.end('ok');
+  });
+  try {
+    const policy = testPolicy();
+    for (let i = 0; i < 5; i++) {
+      const res = await guardedFetch(`${counting.origin}/x`, { field: 'data_url', policy });
+      assert.equal(await res.text(), 'ok');
+      // The socket returns to the pool once undici has seen the response end.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    assert.equal(peers.size, 1, 'one connection for five sequential fetches');
+    await rejectsWith(
+      guardedFetch(`http://127.0.0.2:${counting.port}/x`, { field: 'data_url', policy }),
+      403,
+      '127.0.0.2',
+    );
+  } finally {
+    await counting.close();
+  }
+});
