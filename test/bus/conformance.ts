@@ -51,7 +51,7 @@ function collector<T>() {
   return { seen, handler: async (m: Message<T>) => void seen.push(m) };
 }
 
-function runChild(config: BusConfig, args: string[], readyLine: string): Promise<ChildProcess> {
+export function runChild(config: BusConfig, args: string[], readyLine: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [new URL('./child.ts', import.meta.url).pathname, ...args], {
     env: { ...process.env, LABLD_TEST_BUS: JSON.stringify(config), LABLD_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -66,7 +66,7 @@ function runChild(config: BusConfig, args: string[], readyLine: string): Promise
   });
 }
 
-async function kill9(child: ChildProcess): Promise<void> {
+export async function kill9(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
