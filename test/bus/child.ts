@@ -1,7 +1,8 @@
 // A child process for the crash cases of the Bus conformance suite. It opens a bus from
 // LABLD_TEST_BUS (a JSON BusConfig), does one thing, reports on stdout and then waits to be
 // killed with SIGKILL by the test.
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { openBus, type BusConfig } from '../../lib/bus/open.ts';
 
 const config = JSON.parse(process.env.LABLD_TEST_BUS!) as BusConfig;
@@ -19,5 +20,24 @@ if (mode === 'publish') {
     process.stdout.write('handled\n');
     await new Promise(() => {});
   });
+} else if (mode === 'apply') {
+  // An idempotent effect per key: the key's state file holds the last seq applied, and a
+  // message applies only as the next one. A redelivered message (seq ≤ state) changes
+  // nothing; one that arrives before its predecessor is an order violation, recorded.
+  // The effect is synchronous, then a short pause: a kill lands between effect and commit.
+  mkdirSync(marker, { recursive: true });
+  await bus.subscribe<{ entity: string; seq: number }>(topic, group, async ({ value }) => {
+    const state = join(marker, `state-${value.entity}`);
+    const last = existsSync(state) ? Number(readFileSync(state, 'utf8')) : -1;
+    if (value.seq === last + 1) {
+      // Written aside and renamed: a kill never leaves a torn state file.
+      writeFileSync(`${state}.${process.pid}`, String(value.seq));
+      renameSync(`${state}.${process.pid}`, state);
+    } else if (value.seq > last + 1)
+      appendFileSync(join(marker, 'violations'), `${value.entity} ${value.seq} after ${last}\n`);
+    appendFileSync(join(marker, 'handled'), `${process.pid} ${value.entity} ${value.seq}\n`);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  });
+  process.stdout.write('subscribed\n');
 }
 setInterval(() => {}, 1 << 30);

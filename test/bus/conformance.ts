@@ -2,7 +2,8 @@
 // A transport's test file supplies an environment that hands out fresh, isolated namespaces.
 import { describe, test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +19,9 @@ export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 export const TOPICS = join(FIXTURES, 'topics.yaml');
 /** Same topic names, permissive schemas: a producer that does not check payloads. */
 export const LENIENT_TOPICS = join(FIXTURES, 'lenient', 'topics.yaml');
+
+const execFileAsync = promisify(execFile);
+const LABLD = new URL('../../bin/labld.js', import.meta.url).pathname;
 
 const EVENTS = 'conformance.events';
 const EVENTS_DLQ = 'conformance.events.dead-letter';
@@ -51,7 +55,7 @@ function collector<T>() {
   return { seen, handler: async (m: Message<T>) => void seen.push(m) };
 }
 
-function runChild(config: BusConfig, args: string[], readyLine: string): Promise<ChildProcess> {
+export function runChild(config: BusConfig, args: string[], readyLine: string): Promise<ChildProcess> {
   const child = spawn(process.execPath, [new URL('./child.ts', import.meta.url).pathname, ...args], {
     env: { ...process.env, LABLD_TEST_BUS: JSON.stringify(config), LABLD_LOG_LEVEL: 'error' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -66,7 +70,23 @@ function runChild(config: BusConfig, args: string[], readyLine: string): Promise
   });
 }
 
-async function kill9(child: ChildProcess): Promise<void> {
+/** Run the `labld` command line on the bus `config` describes (as environment variables); its stdout. */
+export async function labldCommand(config: BusConfig, args: string[]): Promise<string> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    LABLD_TRANSPORT: config.transport,
+    LABLD_DATA: config.dataDir,
+    LABLD_TOPICS: config.topicsFile,
+    KAFKA_BROKERS: config.kafka?.brokers.join(',') ?? '',
+    LABLD_KAFKA_TOPIC_PREFIX: config.kafka?.topicPrefix ?? '',
+    LABLD_SCHEMA_REGISTRY_URL: config.kafka?.registryUrl ?? '',
+    LABLD_LOG_LEVEL: 'error',
+  };
+  const { stdout } = await execFileAsync(process.execPath, [LABLD, ...args], { env });
+  return stdout;
+}
+
+export async function kill9(child: ChildProcess): Promise<void> {
   const exited = new Promise((resolve) => child.once('exit', resolve));
   child.kill('SIGKILL');
   await exited;
@@ -197,6 +217,54 @@ export function busConformance(env: ConformanceEnvironment): void {
         later.seen.map((m) => m.value.seq),
         [3, 4, 5],
       );
+    });
+
+    test('`labld replay` moves a stopped group back, from an offset and from a time', async () => {
+      let bus = await (await fresh()).connect();
+      const group = uniqueGroup('cli-replay');
+      for (let seq = 0; seq < 2; seq += 1) await bus.publish(EVENTS, { entity: 'c', seq }, { key: 'c' });
+      await sleep(20);
+      const middle = new Date().toISOString();
+      await sleep(20);
+      await bus.publish(EVENTS, { entity: 'c', seq: 2 }, { key: 'c' });
+      const pass = async (expected: number[]) => {
+        const { seen, handler } = collector<Event>();
+        const sub = await bus.subscribe(EVENTS, group, handler);
+        await waitFor(`${expected.length} messages`, () => seen.length >= expected.length);
+        await sleep(50);
+        await sub.close();
+        assert.deepEqual(
+          seen.map((m) => m.value.seq),
+          expected,
+        );
+      };
+      await pass([0, 1, 2]);
+      // The command runs as its own process (the embedded bus's directory has one owner at a time).
+      await bus.close();
+      const fromOffset = await labldCommand(ns.childConfig(), [
+        'replay',
+        '--topic',
+        EVENTS,
+        '--group',
+        group,
+        '--from-offset',
+        '1',
+      ]);
+      assert.match(fromOffset, /replays from \{"offset":1\}/);
+      bus = await ns.connect();
+      await pass([1, 2]);
+      await bus.close();
+      await labldCommand(ns.childConfig(), [
+        'replay',
+        '--topic',
+        EVENTS,
+        '--group',
+        group,
+        '--from-time',
+        middle,
+      ]);
+      bus = await ns.connect();
+      await pass([2]);
     });
 
     test('a failing message is retried with backoff, then dead-lettered with its headers and the error', async () => {

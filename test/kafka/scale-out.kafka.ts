@@ -88,3 +88,27 @@ test('2 gateways + 2 consumers: 200 concurrent requests, each answered once by t
     await deleteNamespace(d.prefix);
   }
 });
+
+test('no consumer running: the gateway answers 504 with a detail; the reply that comes later is dropped and counted', async () => {
+  const d = deployment(registry.url);
+  d.env['LABLD_REQUEST_TIMEOUT_MS'] = '1500';
+  const running: LabldProcess[] = [];
+  try {
+    const gateway = await serve(d, 'annotator');
+    running.push(gateway);
+    const response = await fetch(`${gateway.url}/annotator/info`);
+    assert.equal(response.status, 504);
+    const body = (await response.json()) as { detail: string };
+    assert.match(body.detail, /no reply/);
+    // A consumer that starts now finds the request on its topic and answers it, too late.
+    running.push(await serve(d, 'annotator-requests'));
+    for (let tries = 0; (await metric(gateway.url, 'labld_bus_late_replies_total')) < 1; tries += 1) {
+      assert.ok(tries < 300, 'the late reply was counted');
+      await sleep(100);
+    }
+    assert.equal((await fetch(`${gateway.url}/annotator/info`)).status, 200, 'later requests are answered');
+  } finally {
+    await Promise.all(running.map((p) => p.kill9()));
+    await deleteNamespace(d.prefix);
+  }
+});
