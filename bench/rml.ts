@@ -122,7 +122,8 @@ function lineCount(path: string): number {
 }
 
 async function seedLatency(): Promise<void> {
-  const seed = new URL('../../shared/fixtures/seed-examples/', import.meta.url).pathname;
+  const shared = process.env['LABLD_SHARED_DIR'] ?? new URL('../../shared/', import.meta.url).pathname;
+  const seed = `${shared.replace(/\/?$/, '/')}fixtures/seed-examples/`;
   const descriptor = readFileSync(`${seed}csvtocsvw/example-metadata.json`, 'utf8');
   const yarrrml = readYarrrml(readFileSync(`${seed}rdfconverter/csvw-template-map.yaml`, 'utf8'));
   const translateStart = performance.now();

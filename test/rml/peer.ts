@@ -5,8 +5,9 @@ import { readFileSync } from 'node:fs';
 import type { TestContext } from 'node:test';
 import { runRml, type ExecuteOptions } from '../../lib/rml/index.ts';
 import { canonical, readExpected, readNQuads } from './support.ts';
+import { sharedDir } from '../support/shared.ts';
 
-export const PEER_SUITES = new URL('../../../shared/fixtures/peer-suites/', import.meta.url).pathname;
+export const PEER_SUITES = `${sharedDir}fixtures/peer-suites/`;
 
 const KNOWN = JSON.parse(readFileSync(new URL('./known-failures.json', import.meta.url), 'utf8')) as Record<
   string,

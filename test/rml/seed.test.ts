@@ -8,8 +8,9 @@ import { Parser } from 'n3';
 import { executeMapping, NQuadsCollector } from '../../lib/rml/index.ts';
 import { readYarrrml, yarrrmlToMapping } from '../../lib/rml/yarrrml.ts';
 import { readNQuads } from './support.ts';
+import { sharedDir } from '../support/shared.ts';
 
-const SEED = new URL('../../../shared/fixtures/seed-examples/', import.meta.url).pathname;
+const SEED = `${sharedDir}fixtures/seed-examples/`;
 const read = (path: string) => readFileSync(`${SEED}${path}`, 'utf8');
 /** Stands in for the document the original wrote; its `<#x>` IRIs resolve against it. */
 const DOC = 'http://labld.test/output';
