@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startAll, type Running } from '../../app/processes.ts';
 import type { BusConfig } from '../../lib/bus/open.ts';
+import { BROKERS, deleteNamespace } from '../kafka/broker.ts';
 
 export type { Running };
 
@@ -14,21 +15,24 @@ export const testTransport = (): 'embedded' | 'kafka' =>
   process.env['LABLD_TEST_TRANSPORT'] === 'kafka' ? 'kafka' : 'embedded';
 
 /** A fresh labld on port 0 with its own data directory (and, on Kafka, its own topic prefix). */
-export function startLabld(): Promise<Running> {
+export async function startLabld(): Promise<Running> {
   const dataDir = mkdtempSync(join(tmpdir(), 'labld-e2e-'));
-  const bus: BusConfig =
-    testTransport() === 'kafka'
-      ? {
-          transport: 'kafka',
-          dataDir,
-          topicsFile: 'topics.yaml',
-          kafka: {
-            brokers: (process.env['KAFKA_BROKERS'] ?? '127.0.0.1:19092').split(','),
-            topicPrefix: `e2e-${randomUUID().slice(0, 8)}.`,
-            // .ci/run points this at the registry test double: payloads in the wire format.
-            registryUrl: process.env['LABLD_SCHEMA_REGISTRY_URL'] || undefined,
-          },
-        }
-      : { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' };
-  return startAll({ port: 0, bus });
+  if (testTransport() === 'embedded') {
+    return startAll({ port: 0, bus: { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' } });
+  }
+  const topicPrefix = `e2e-${randomUUID().slice(0, 8)}.`;
+  const bus: BusConfig = {
+    transport: 'kafka',
+    dataDir,
+    topicsFile: 'topics.yaml',
+    kafka: {
+      brokers: BROKERS,
+      topicPrefix,
+      // .ci/run points this at the registry test double: payloads in the wire format.
+      registryUrl: process.env['LABLD_SCHEMA_REGISTRY_URL'] || undefined,
+    },
+  };
+  const running = await startAll({ port: 0, bus });
+  // The broker is shared by every e2e file: each removes its topics when it stops.
+  return { ...running, stop: () => running.stop().then(() => deleteNamespace(topicPrefix)) };
 }
