@@ -31,7 +31,7 @@ const labld = await startEmbedded({
   },
 });
 const api = `${labld.url}/converter/api`;
-const mappingUrl = `${files.url}/csvw-template-map.yaml`;
+const mappingUrl = files.url('/csvw-template-map.yaml');
 
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
@@ -58,7 +58,7 @@ const createrdf = await time(runs, async () =>
 );
 const memory: Loader = async (url) => {
   const path = new URL(url).pathname;
-  const text = files.files.get(path) ?? files.files.get(path.replace(/\/$/, ''));
+  const text = files.get(path)?.body.toString('utf8');
   if (text === undefined) throw new Error(`no file ${url}`);
   return { url, text, fileName: path.split('/').pop() ?? '' };
 };
@@ -80,7 +80,7 @@ console.log(
 
 // The mapping library: 100 variants of the seed mapping, each rule renamed to another entity
 // unless the variant is one of the matching quarter.
-const seed = files.files.get('/csvw-template-map.yaml')!;
+const seed = files.get('/csvw-template-map.yaml')!.body.toString('utf8');
 const names = [
   'Standardkraft',
   'Standardweg',
@@ -92,13 +92,13 @@ const names = [
 for (let i = 0; i < 100; i += 1) {
   let text = seed;
   if (i % 4 !== 0) for (const name of names) text = text.replace(`[str2, ${name}]`, `[str2, ${name} ${i}]`);
-  files.files.set(`/library/map-${i}.yaml`, text);
+  files.put(`/library/map-${i}.yaml`, text);
 }
-const descriptorUrl = `${files.url}/examples/example-metadata.json`;
+const descriptorUrl = files.url('/examples/example-metadata.json');
 const library = async () => {
   for (let i = 0; i < 100; i += 1) {
     const params = new URLSearchParams({
-      mapping_url: `${files.url}/library/map-${i}.yaml`,
+      mapping_url: files.url(`/library/map-${i}.yaml`),
       data_url: descriptorUrl,
     });
     await ok(await fetch(`${api}/checkmapping?${params}`, { method: 'POST' }));
@@ -109,10 +109,7 @@ const infos100 = async () => {
 };
 const libraryInProcess = async () => {
   for (let i = 0; i < 100; i += 1) {
-    await checkMappingAt(
-      { mappingUrl: `${files.url}/library/map-${i}.yaml`, dataUrl: descriptorUrl },
-      memory,
-    );
+    await checkMappingAt({ mappingUrl: files.url(`/library/map-${i}.yaml`), dataUrl: descriptorUrl }, memory);
   }
 };
 /** The same 100 checks with 10 in flight (a catalogue may ask concurrently). */
@@ -121,7 +118,7 @@ const libraryConcurrent = async () => {
   const worker = async () => {
     for (let i = next++; i < 100; i = next++) {
       const params = new URLSearchParams({
-        mapping_url: `${files.url}/library/map-${i}.yaml`,
+        mapping_url: files.url(`/library/map-${i}.yaml`),
         data_url: descriptorUrl,
       });
       await ok(await fetch(`${api}/checkmapping?${params}`, { method: 'POST' }));

@@ -6,11 +6,10 @@
 //   without its misspelt entry)
 // and each p50 as a ratio to the floor's p50. Usage: node bench/mapper.ts [--n 300] [--warm 50]
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { startFileServer } from '../test/support/file-server.ts';
 import { seedFixture } from '../test/support/shared.ts';
 
 const { values } = parseArgs({
@@ -24,25 +23,17 @@ process.env['LABLD_LOG_LEVEL'] ??= 'silent';
 // Imported after the settings above: the logger reads its level when it is loaded.
 const { startEmbedded } = await import('../app/processes.ts');
 
-const files: Record<string, [string, string]> = {
-  '/examples/example-metadata.json': [
-    'application/json',
-    readFileSync(seedFixture('csvtocsvw/example-metadata.json'), 'utf8'),
-  ],
-  '/methods/DIN_EN_ISO_527-3.drawio.ttl': [
-    'text/turtle',
-    readFileSync(seedFixture('maptomethod/templates/DIN_EN_ISO_527-3.drawio.ttl'), 'utf8'),
-  ],
-};
-const server = createServer((req, res) => {
-  const file = files[req.url ?? ''];
-  if (file) res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-  else res.writeHead(404).end();
-});
-await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-const dataUrl = `${origin}/examples/example-metadata.json`;
-const templateUrl = `${origin}/methods/DIN_EN_ISO_527-3.drawio.ttl`;
+const files = await startFileServer();
+const dataUrl = files.put(
+  '/examples/example-metadata.json',
+  readFileSync(seedFixture('csvtocsvw/example-metadata.json'), 'utf8'),
+  'application/json',
+);
+const templateUrl = files.put(
+  '/methods/DIN_EN_ISO_527-3.drawio.ttl',
+  readFileSync(seedFixture('maptomethod/templates/DIN_EN_ISO_527-3.drawio.ttl'), 'utf8'),
+  'text/turtle',
+);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'labld-bench-mapper-'));
 const labld = await startEmbedded({
@@ -112,6 +103,6 @@ try {
   }
 } finally {
   await labld.stop();
-  server.close();
+  await files.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }

@@ -11,22 +11,22 @@ import {
   postFile,
   postJson,
   startAnnotator,
-  startFileServer,
+  startSeedServer,
   type Answer,
-  type FileServer,
+  type SeedServer,
   type Labld,
 } from './e2e-support.ts';
 import { csvtocsvw } from './support.ts';
 
 let labld: Labld;
-let files: FileServer;
+let files: SeedServer;
 /** A loopback port where nothing listens: connections are refused. */
 let closedPort: number;
 /** A loopback server that promises 1000 bytes, sends a few and hangs up. */
 let brokenUrl: string;
 
 before(async () => {
-  files = await startFileServer();
+  files = await startSeedServer();
   labld = await startAnnotator();
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -44,7 +44,7 @@ before(async () => {
 });
 after(async () => {
   await labld?.stop();
-  await files?.close();
+  await files?.stop();
 });
 
 const api = (path: string) => `${labld.annotator}${path}`;

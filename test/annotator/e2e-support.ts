@@ -2,8 +2,7 @@
 // HTTP server that serves the seed CSVs and any bytes a test puts there (a stand-in for the
 // web a data_url points to), and requests that read downloads.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startFileServer } from '../support/file-server.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { csvtocsvw } from './support.ts';
 
@@ -40,50 +39,32 @@ export async function startAnnotator(): Promise<Labld> {
   };
 }
 
-export interface FileServer {
+export interface SeedServer {
   /** `http://127.0.0.1:<port>/` */
   base: string;
   /** Serve `bytes` at `<base><name>` (name as it appears in the URL path, decoded). */
   put(name: string, bytes: Buffer | string, contentType?: string): string;
-  close(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 /** Serves the seed CSVs by their file name (`example.csv`, `twocol.csv`, `my%20file.csv`, …). */
-export async function startFileServer(): Promise<FileServer> {
-  const files = new Map<string, { bytes: Buffer; type: string }>();
-  const server: Server = createServer((request, response) => {
-    const name = decodeURIComponent(new URL(request.url ?? '/', 'http://x').pathname.slice(1));
-    let file = files.get(name);
-    if (!file) {
-      for (const path of [name, `probes/${name}`]) {
+export async function startSeedServer(): Promise<SeedServer> {
+  const server = await startFileServer({
+    fallback(path) {
+      for (const seed of [path.slice(1), `probes/${path.slice(1)}`]) {
         try {
-          file = { bytes: readFileSync(csvtocsvw(path)), type: 'text/csv' };
-          break;
+          return { body: readFileSync(csvtocsvw(seed)), type: 'text/csv' };
         } catch {
           // not in this folder
         }
       }
-    }
-    if (!file || name.includes('..')) {
-      response.writeHead(404).end('not found');
-      return;
-    }
-    response.writeHead(200, { 'content-type': file.type, 'content-length': file.bytes.length });
-    response.end(file.bytes);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  return {
-    base,
-    put(name, bytes, type = 'text/csv') {
-      files.set(name, { bytes: Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes, 'utf8'), type });
-      return `${base}${encodeURIComponent(name)}`;
+      return undefined;
     },
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+  });
+  return {
+    base: `${server.origin}/`,
+    put: (name, bytes, type = 'text/csv') => server.put(`/${name}`, bytes, type),
+    stop: server.stop,
   };
 }
 

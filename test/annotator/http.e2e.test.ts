@@ -15,9 +15,9 @@ import {
   postFile,
   postJson,
   startAnnotator,
-  startFileServer,
+  startSeedServer,
   type Answer,
-  type FileServer,
+  type SeedServer,
   type Labld,
 } from './e2e-support.ts';
 import { ENCODINGS } from '../../lib/annotator/index.ts';
@@ -39,15 +39,15 @@ const EXTENSION: Record<ReturnType, string> = {
 };
 
 let labld: Labld;
-let files: FileServer;
+let files: SeedServer;
 
 before(async () => {
-  files = await startFileServer();
+  files = await startSeedServer();
   labld = await startAnnotator();
 });
 after(async () => {
   await labld?.stop();
-  await files?.close();
+  await files?.stop();
 });
 
 const api = (path: string) => `${labld.annotator}${path}`;

@@ -20,7 +20,7 @@ const json = (value: unknown): RequestInit => ({
 const q = (params: Record<string, string>) => `?${new URLSearchParams(params)}`;
 
 test('createrdf (query string): the joined graph with honest counts', async () => {
-  const res = await post(`/createrdf${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` })}`);
+  const res = await post(`/createrdf${q({ mapping_url: ctx.files.url('/csvw-template-map.yaml') })}`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-type') ?? '', /application\/json/);
   const body = (await res.json()) as Record<string, unknown>;
@@ -39,8 +39,8 @@ test('createrdf (JSON body, return_type nt): JSON payload mode with Batch.json',
   const res = await post(
     `/createrdf${q({ return_type: 'nt' })}`,
     json({
-      mapping_url: `${ctx.files.url}/catenax-batch-map.yaml`,
-      data_url: `${ctx.files.url}/batch/Batch.json`,
+      mapping_url: ctx.files.url('/catenax-batch-map.yaml'),
+      data_url: ctx.files.url('/batch/Batch.json'),
     }),
   );
   assert.equal(res.status, 200);
@@ -51,7 +51,8 @@ test('createrdf (JSON body, return_type nt): JSON payload mode with Batch.json',
   assert.ok(
     quads.some(
       (x) =>
-        x.subject.value === `${ctx.files.url}/batch/Batch.json#Batch_580d3adf-1981-44a0-a214-13d6ceed9379`,
+        x.subject.value ===
+        `${ctx.files.url('/batch/Batch.json')}#Batch_580d3adf-1981-44a0-a214-13d6ceed9379`,
     ),
   );
 });
@@ -61,7 +62,7 @@ test('createrdfupload: the original JSON form and the spec multipart form', asyn
   const res = await post(
     '/createrdfupload',
     json({
-      mapping_url: `${ctx.files.url}/catenax-batch-map.yaml`,
+      mapping_url: ctx.files.url('/catenax-batch-map.yaml'),
       data_url: dataUrl,
       data_content: readSeed('rdfconverter/Batch.json'),
     }),
@@ -75,7 +76,7 @@ test('createrdfupload: the original JSON form and the spec multipart form', asyn
   const form = new FormData();
   form.append('file', new Blob([readSeed('csvtocsvw/example-metadata.json')]), 'example-metadata.json');
   const multi = await post(
-    `/createrdfupload${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml`, return_type: 'json-ld' })}`,
+    `/createrdfupload${q({ mapping_url: ctx.files.url('/csvw-template-map.yaml'), return_type: 'json-ld' })}`,
     {
       body: form,
     },
@@ -88,7 +89,7 @@ test('createrdfupload: the original JSON form and the spec multipart form', asyn
 
   const missing = await post(
     '/createrdfupload',
-    json({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml`, data_url: dataUrl }),
+    json({ mapping_url: ctx.files.url('/catenax-batch-map.yaml'), data_url: dataUrl }),
   );
   assert.equal(missing.status, 422);
   assert.match(((await missing.json()) as { detail: string }).detail, /data_content/);
@@ -100,27 +101,27 @@ test('checkmapping: 7/0 for the seed, 0/N for another data type and for $..[*]',
     assert.equal(res.status, 200);
     return res.json();
   };
-  assert.deepEqual(await check({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` }), {
+  assert.deepEqual(await check({ mapping_url: ctx.files.url('/csvw-template-map.yaml') }), {
     rules_applicable: 7,
     rules_skipped: 0,
   });
   assert.deepEqual(
     await check({
-      mapping_url: `${ctx.files.url}/csvw-template-map.yaml`,
-      data_url: `${ctx.files.url}/batch/Batch.json`,
+      mapping_url: ctx.files.url('/csvw-template-map.yaml'),
+      data_url: ctx.files.url('/batch/Batch.json'),
     }),
     { rules_applicable: 0, rules_skipped: 7 },
   );
-  assert.deepEqual(await check({ mapping_url: `${ctx.files.url}/test_unsupported_iterator.yaml` }), {
+  assert.deepEqual(await check({ mapping_url: ctx.files.url('/test_unsupported_iterator.yaml') }), {
     rules_applicable: 0,
     rules_skipped: 1,
   });
-  const body = await post('/checkmapping', json({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml` }));
+  const body = await post('/checkmapping', json({ mapping_url: ctx.files.url('/catenax-batch-map.yaml') }));
   assert.deepEqual(await body.json(), { rules_applicable: 6, rules_skipped: 0 });
 });
 
 test('test: per-rule statistics, spec and original field names', async () => {
-  const res = await post(`/test${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` })}`);
+  const res = await post(`/test${q({ mapping_url: ctx.files.url('/csvw-template-map.yaml') })}`);
   assert.equal(res.status, 200);
   const body = (await res.json()) as Record<string, unknown> & {
     per_rule_statistics: { rule_name: string; applied: boolean }[];
@@ -141,7 +142,7 @@ test('test: per-rule statistics, spec and original field names', async () => {
 });
 
 test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and by upload', async () => {
-  const res = await post(`/yarrrmltorml${q({ mapping_url: `${ctx.files.url}/csvw-template-map.yaml` })}`);
+  const res = await post(`/yarrrmltorml${q({ mapping_url: ctx.files.url('/csvw-template-map.yaml') })}`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-disposition') ?? '', /csvw-template-map-rml\.ttl/);
   const rml = await parse(await res.text(), 'turtle');
@@ -155,8 +156,8 @@ test('yarrrmltorml: RML Turtle download that parses; normalizeyarrrml by URL and
 
   const nested = readSeed('rdfconverter/branch-outputs/nested-list-mapping.yaml');
   const expected = readSeed('rdfconverter/branch-outputs/nested-list-mapping.normalized.yaml');
-  ctx.files.files.set('/nested.yaml', nested);
-  const byUrl = await post(`/normalizeyarrrml${q({ mapping_url: `${ctx.files.url}/nested.yaml` })}`);
+  ctx.files.put('/nested.yaml', nested);
+  const byUrl = await post(`/normalizeyarrrml${q({ mapping_url: ctx.files.url('/nested.yaml') })}`);
   assert.equal(byUrl.status, 200);
   assert.equal(await byUrl.text(), expected);
   const form = new FormData();
@@ -189,13 +190,13 @@ test('info reports v1.3.3; the OpenAPI document lists every endpoint', async () 
 });
 
 test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSON body', async () => {
-  ctx.files.files.set('/shapes.ttl', readSeed('rdfconverter/resources/exshacl.ttl'));
+  ctx.files.put('/shapes.ttl', readSeed('rdfconverter/resources/exshacl.ttl'));
   const person = (age: string) =>
     `@prefix foaf: <http://xmlns.com/foaf/0.1/> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .\n<http://example.org/ann> a foaf:Person ${age} .`;
-  ctx.files.files.set('/ok.ttl', person('; foaf:age "30"^^xsd:int'));
-  ctx.files.files.set('/no-age.ttl', person(''));
+  ctx.files.put('/ok.ttl', person('; foaf:age "30"^^xsd:int'));
+  ctx.files.put('/no-age.ttl', person(''));
   const ok = await post(
-    `/rdfvalidator${q({ shapes_url: `${ctx.files.url}/shapes.ttl`, rdf_url: `${ctx.files.url}/ok.ttl` })}`,
+    `/rdfvalidator${q({ shapes_url: ctx.files.url('/shapes.ttl'), rdf_url: ctx.files.url('/ok.ttl') })}`,
   );
   assert.equal(ok.status, 200);
   const good = (await ok.json()) as Record<string, unknown>;
@@ -206,7 +207,7 @@ test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSO
 
   const bad = await post(
     '/rdfvalidator',
-    json({ shapes_url: `${ctx.files.url}/shapes.ttl`, rdf_url: `${ctx.files.url}/no-age.ttl` }),
+    json({ shapes_url: ctx.files.url('/shapes.ttl'), rdf_url: ctx.files.url('/no-age.ttl') }),
   );
   assert.equal(bad.status, 200);
   const report = (await bad.json()) as Record<string, unknown>;
@@ -221,12 +222,12 @@ test('rdfvalidator: conformance of a graph against SHACL shapes, by query or JSO
 });
 
 test('yarrrmltosparql: a query download that finds every rule in the joined graph', async () => {
-  const res = await post(`/yarrrmltosparql${q({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml` })}`);
+  const res = await post(`/yarrrmltosparql${q({ mapping_url: ctx.files.url('/catenax-batch-map.yaml') })}`);
   assert.equal(res.status, 200);
   assert.match(res.headers.get('content-disposition') ?? '', /catenax-batch-map\.sparql/);
   const query = await res.text();
   const joined = (await (
-    await post(`/createrdf${q({ mapping_url: `${ctx.files.url}/catenax-batch-map.yaml` })}`)
+    await post(`/createrdf${q({ mapping_url: ctx.files.url('/catenax-batch-map.yaml') })}`)
   ).json()) as {
     graph: string;
   };
@@ -237,11 +238,11 @@ test('yarrrmltosparql: a query download that finds every rule in the joined grap
 });
 
 test('createrdfupload: an RO-Crate ZIP is read through its ro-crate-metadata.json', async () => {
-  ctx.files.files.set('/crate-map.yaml', CRATE_MAPPING);
+  ctx.files.put('/crate-map.yaml', CRATE_MAPPING);
   const zip = await writeZip({ 'ro-crate-metadata.json': CRATE_METADATA_TEXT, 'data/run.csv': 'a;b\n1;2\n' });
   const form = new FormData();
   form.append('file', new Blob([readFileSync(zip)]), 'crate.zip');
-  const res = await post(`/createrdfupload${q({ mapping_url: `${ctx.files.url}/crate-map.yaml` })}`, {
+  const res = await post(`/createrdfupload${q({ mapping_url: ctx.files.url('/crate-map.yaml') })}`, {
     body: form,
   });
   assert.equal(res.status, 200);
@@ -254,7 +255,7 @@ test('createrdfupload: an RO-Crate ZIP is read through its ro-crate-metadata.jso
 
   const empty = new FormData();
   empty.append('file', new Blob([readFileSync(await writeZip({ 'x.txt': 'x' }))]), 'plain.zip');
-  const refused = await post(`/createrdfupload${q({ mapping_url: `${ctx.files.url}/crate-map.yaml` })}`, {
+  const refused = await post(`/createrdfupload${q({ mapping_url: ctx.files.url('/crate-map.yaml') })}`, {
     body: empty,
   });
   assert.equal(refused.status, 422);

@@ -39,7 +39,7 @@ const mappingText = () =>
         fc.string({ maxLength: 12 }),
       )
       .map(([path, cuts, junk]) => {
-        const lines = ctx.files.files.get(path)!.split('\n');
+        const lines = ctx.files.get(path)!.body.toString('utf8').split('\n');
         for (const cut of cuts) lines.splice(cut % lines.length, 1, junk);
         return lines.join('\n');
       }),
@@ -50,18 +50,18 @@ const mappingText = () =>
 const urlValue = () =>
   fc.oneof(
     fc.constantFrom(
-      `${ctx.files.url}/csvw-template-map.yaml`,
-      `${ctx.files.url}/catenax-batch-map.yaml`,
-      `${ctx.files.url}/random.yaml`,
-      `${ctx.files.url}/batch/Batch.json`,
-      `${ctx.files.url}/examples/example-metadata.json`,
-      `${ctx.files.url}/missing`,
+      ctx.files.url('/csvw-template-map.yaml'),
+      ctx.files.url('/catenax-batch-map.yaml'),
+      ctx.files.url('/random.yaml'),
+      ctx.files.url('/batch/Batch.json'),
+      ctx.files.url('/examples/example-metadata.json'),
+      ctx.files.url('/missing'),
       'urn:uuid:1',
       'not a url',
       '',
     ),
     // Random paths on the local server (no real network in tests).
-    fc.webPath().map((path) => `${ctx.files.url}${path}`),
+    fc.webPath().map((path) => `${ctx.files.origin}${path}`),
     fc.string({ maxLength: 20 }),
   );
 
@@ -74,7 +74,7 @@ const fields = () =>
       rdf_url: urlValue(),
       data_content: fc.oneof(
         fc.string({ maxLength: 50 }),
-        fc.constant(ctx.files.files.get('/batch/Batch.json')!),
+        fc.constant(ctx.files.get('/batch/Batch.json')!.body.toString('utf8')),
       ),
       return_type: fc.oneof(
         fc.constantFrom('turtle', 'json-ld', 'nt', 'xml', 'hext', 'trig', 'n3', 'longturtle'),
@@ -93,7 +93,7 @@ for (const endpoint of ENDPOINTS) {
         fc.boolean(),
         fc.jsonValue(),
         async (mapping, given, inBody, junk) => {
-          ctx.files.files.set('/random.yaml', mapping);
+          ctx.files.put('/random.yaml', mapping);
           const { return_type, ...rest } = given;
           const query = new URLSearchParams(return_type === undefined ? {} : { return_type });
           let init: RequestInit = { method: 'POST' };

@@ -1,40 +1,10 @@
 // Local HTTP servers and policies for the guarded-fetch tests. Nothing here reaches the
 // internet: servers listen on 127.0.0.1 and names resolve through a fixed table.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import assert from 'node:assert/strict';
 import { ClientError } from '../../lib/errors.ts';
 import { makePolicy, type PolicyOverrides, type Resolver } from '../../lib/fetch/guarded-fetch.ts';
 
-export interface TestServer {
-  /** http://127.0.0.1:<port> */
-  origin: string;
-  port: number;
-  close(): Promise<void>;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse) => void;
-
-export async function serve(handler: Handler): Promise<TestServer> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer(handler);
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    origin: `http://127.0.0.1:${port}`,
-    port,
-    close: () =>
-      new Promise<void>((resolve) => {
-        // Stalling handlers never finish, so sockets are cut rather than awaited.
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+export { serve, type TestServer } from '../support/file-server.ts';
 
 /**
  * A resolver answering from a table; loopback literals stand for themselves, anything else

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import yaml from 'js-yaml';
 import { readDocument } from '../../lib/mapper/index.ts';
 import { serialize } from '../../lib/rdf/index.ts';
+import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import {
   DESCRIPTOR_PATH,
@@ -15,8 +16,6 @@ import {
   readJson,
   replaceDeep,
   seedRequest,
-  serveFiles,
-  type FixtureServer,
 } from './support.ts';
 
 const SEED = seedRequest();
@@ -44,7 +43,7 @@ function wideDescriptor(columns: number): string {
   });
 }
 let labld: Running;
-let files: FixtureServer;
+let files: FileServer;
 let mapper: string;
 const local = { data: '', template: '' };
 
@@ -53,20 +52,20 @@ before(async () => {
   process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
   const template = read(TEMPLATE_PATH);
   const templateDoc = await readDocument(SEED.template_url, template, { field: 'template_url' });
-  files = await serveFiles({
-    '/examples/example-metadata.json': ['application/json', read(DESCRIPTOR_PATH)],
-    '/methods/DIN_EN_ISO_527-3.drawio.ttl': ['text/turtle', template],
-    '/methods/template': ['text/plain', template],
-    '/methods/template.rdf': ['application/rdf+xml', await serialize(templateDoc.quads, 'xml')],
-    '/page.html': ['text/html', '<!DOCTYPE html><html><body><p>Not RDF</p></body></html>'],
-    '/data.csv': ['text/csv', 'a;b\n1;2\n'],
-    '/no-individuals.ttl': ['text/turtle', '@prefix : <https://h/t/> .\n:A a <https://h/Class> .'],
-    '/wide-metadata.json': ['application/json', wideDescriptor(WIDE)],
-    '/no-columns.json': [
-      'application/json',
-      '{"@context": "http://www.w3.org/ns/csvw", "@id": "https://h/x.csv", "@type": "TableGroup", "tables": []}',
-    ],
-  });
+  files = await startFileServer();
+  files.put('/examples/example-metadata.json', read(DESCRIPTOR_PATH), 'application/json');
+  files.put('/methods/DIN_EN_ISO_527-3.drawio.ttl', template, 'text/turtle');
+  files.put('/methods/template', template, 'text/plain');
+  files.put('/methods/template.rdf', await serialize(templateDoc.quads, 'xml'), 'application/rdf+xml');
+  files.put('/page.html', '<!DOCTYPE html><html><body><p>Not RDF</p></body></html>', 'text/html');
+  files.put('/data.csv', 'a;b\n1;2\n', 'text/csv');
+  files.put('/no-individuals.ttl', '@prefix : <https://h/t/> .\n:A a <https://h/Class> .', 'text/turtle');
+  files.put('/wide-metadata.json', wideDescriptor(WIDE), 'application/json');
+  files.put(
+    '/no-columns.json',
+    '{"@context": "http://www.w3.org/ns/csvw", "@id": "https://h/x.csv", "@type": "TableGroup", "tables": []}',
+    'application/json',
+  );
   local.data = files.url('/examples/example-metadata.json');
   local.template = files.url('/methods/DIN_EN_ISO_527-3.drawio.ttl');
   labld = await startLabld();
@@ -74,7 +73,7 @@ before(async () => {
 });
 after(async () => {
   await labld?.stop();
-  await files?.close();
+  await files?.stop();
 });
 
 const get = (path: string) => fetch(`${mapper}${path}`);

@@ -4,21 +4,21 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
+import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { startLabld, type Running } from '../support/labld.ts';
-import { DESCRIPTOR_PATH, TEMPLATE_PATH, read, serveFiles, type FixtureServer } from './support.ts';
+import { DESCRIPTOR_PATH, TEMPLATE_PATH, read } from './support.ts';
 
 let labld: Running;
-let files: FixtureServer;
+let files: FileServer;
 let urls: string[];
 
 before(async () => {
   process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-  files = await serveFiles({
-    '/d/example-metadata.json': ['application/json', read(DESCRIPTOR_PATH)],
-    '/t/template.ttl': ['text/turtle', read(TEMPLATE_PATH)],
-    '/x/page.html': ['text/html', '<html><body>no</body></html>'],
-    '/x/empty.json': ['application/json', '{}'],
-  });
+  files = await startFileServer();
+  files.put('/d/example-metadata.json', read(DESCRIPTOR_PATH), 'application/json');
+  files.put('/t/template.ttl', read(TEMPLATE_PATH), 'text/turtle');
+  files.put('/x/page.html', '<html><body>no</body></html>', 'text/html');
+  files.put('/x/empty.json', '{}', 'application/json');
   urls = [
     files.url('/d/example-metadata.json'),
     files.url('/t/template.ttl'),
@@ -35,7 +35,7 @@ before(async () => {
 });
 after(async () => {
   await labld?.stop();
-  await files?.close();
+  await files?.stop();
 });
 
 async function check(response: Response, what: string): Promise<void> {

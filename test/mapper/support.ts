@@ -1,10 +1,9 @@
 // Helpers of the mapper tests: the seed documents (MapToMethod's example request, descriptor,
-// template and golden outputs), parsed as the mapper reads them, and an HTTP server for them.
+// template and golden outputs), parsed as the mapper reads them.
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { readDocument, type RdfDocument } from '../../lib/mapper/index.ts';
 import { seedFixture } from '../support/shared.ts';
-import { serve, type TestServer } from '../fetch/helpers.ts';
 
 export const read = (path: string): string => readFileSync(seedFixture(path), 'utf8');
 export const readJson = <T = unknown>(path: string): T => JSON.parse(read(path)) as T;
@@ -54,22 +53,4 @@ export const EXPERIMENT_TIME_RULE = {
 /** Every string in `value` with `from` replaced by `to` (golden data moved to other URLs). */
 export function replaceDeep<T>(value: T, from: string, to: string): T {
   return JSON.parse(JSON.stringify(value).replaceAll(from, to)) as T;
-}
-
-export interface FixtureServer extends TestServer {
-  /** URL of a served path. */
-  url(path: string): string;
-}
-
-/** Serves `files` (path → [content type, body]) on 127.0.0.1; anything else is a 404. */
-export async function serveFiles(files: Record<string, [string, string]>): Promise<FixtureServer> {
-  const server = await serve((req, res) => {
-    const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-    if (!file) {
-      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': file[0] }).end(file[1]);
-  });
-  return { ...server, url: (path) => `${server.origin}${path}` };
 }

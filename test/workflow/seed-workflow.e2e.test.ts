@@ -45,9 +45,9 @@ test('seed CSV → descriptor → entities → mapping → checkmapping → test
   const annotated = await call('/annotator/api/annotate_upload', { method: 'POST', body: form });
   const descriptor = JSON.parse(annotated.text) as { tables: { url: string }[] };
   assert.match(descriptor.tables[0]!.url, /\/annotator\/files\/[0-9a-f]{64}\/example\.csv$/);
-  files.files.set('/lab/example-metadata.json', annotated.text);
-  const dataUrl = `${files.url}/lab/example-metadata.json`;
-  const templateUrl = `${files.url}/methods/DIN_EN_ISO_527-3.drawio.ttl`;
+  files.put('/lab/example-metadata.json', annotated.text);
+  const dataUrl = files.url('/lab/example-metadata.json');
+  const templateUrl = files.url('/methods/DIN_EN_ISO_527-3.drawio.ttl');
 
   // 2. Types and entities of the descriptor and the template, as a mapping UI lists them.
   const types = JSON.parse((await call(`/mapper/api/types?${q({ url: dataUrl })}`)).text) as string[];
@@ -86,8 +86,8 @@ test('seed CSV → descriptor → entities → mapping → checkmapping → test
     map,
   });
   assert.match(mapping.res.headers.get('content-disposition') ?? '', /attachment/);
-  files.files.set('/lab/example-map.yaml', mapping.text);
-  const mappingUrl = `${files.url}/lab/example-map.yaml`;
+  files.put('/lab/example-map.yaml', mapping.text);
+  const mappingUrl = files.url('/lab/example-map.yaml');
 
   // 4. The mapping fits the descriptor: every rule applicable, none skipped.
   const check = JSON.parse(
