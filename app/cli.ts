@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import { PayloadValidator } from '../lib/bus/payloads.ts';
 import { intSetting } from '../lib/config.ts';
-import { startEmbedded, serveOne, servableNames, stopOnSignals } from './processes.ts';
 import { rml, RML_USAGE, UsageError } from './rml.ts';
 
 const USAGE = `usage: labld <command>
@@ -102,11 +101,15 @@ export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
   switch (command) {
     case 'start': {
+      // The process wiring loads every gateway and consumer (~0.7 s): only the commands that
+      // run them pay for it.
+      const { startEmbedded, stopOnSignals } = await import('./processes.ts');
       const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
       stopOnSignals(await startEmbedded({ port: port(values.port), bus: busConfig('embedded') }));
       return;
     }
     case 'serve': {
+      const { serveOne, servableNames, stopOnSignals } = await import('./processes.ts');
       const { values, positionals } = parseArgs({
         args,
         allowPositionals: true,
