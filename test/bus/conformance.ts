@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Bus, Message } from '../../lib/bus/contract.ts';
-import type { BusConfig } from '../../lib/bus/open.ts';
+import { openBus, catalogOf, type BusConfig } from '../../lib/bus/open.ts';
 import { DLQ_HEADERS } from '../../lib/bus/dead-letter.ts';
 import { ClientError, TimeoutError } from '../../lib/errors.ts';
 import { SchemaViolation } from '../../lib/bus/payloads.ts';
@@ -40,6 +40,24 @@ export interface Namespace {
   childConfig(): BusConfig;
   /** Close every bus handed out that is still open. */
   dispose(): Promise<void>;
+}
+
+/** The namespace of one bus configuration; `cleanup` runs after its buses are closed. */
+export function namespaceOf(config: BusConfig, cleanup: () => Promise<void> = async () => {}): Namespace {
+  const open: Bus[] = [];
+  return {
+    async connect(options = {}) {
+      const c = { ...config, clientId: options.clientId, topicsFile: options.topicsFile ?? TOPICS };
+      const bus = await openBus(c, catalogOf(c));
+      open.push(bus);
+      return bus;
+    },
+    childConfig: () => config,
+    async dispose() {
+      await Promise.all(open.map((bus) => bus.close()));
+      await cleanup();
+    },
+  };
 }
 
 export interface ConformanceEnvironment {

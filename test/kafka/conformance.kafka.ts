@@ -6,9 +6,8 @@ import { before, after } from 'node:test';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { busConformance, TOPICS, type ConformanceEnvironment } from '../bus/conformance.ts';
-import { openBus, catalogOf, type BusConfig } from '../../lib/bus/open.ts';
-import type { Bus } from '../../lib/bus/contract.ts';
+import { busConformance, namespaceOf, TOPICS, type ConformanceEnvironment } from '../bus/conformance.ts';
+import type { BusConfig } from '../../lib/bus/open.ts';
 import { BROKERS, deleteNamespace, requireBroker } from './broker.ts';
 import { startRegistryDouble, type RegistryDouble } from './registry-double.ts';
 
@@ -26,7 +25,6 @@ function kafkaEnvironment(name: string, withRegistry: boolean): ConformanceEnvir
     name,
     async fresh() {
       const topicPrefix = `test-${process.pid}-${Date.now().toString(36)}-${++namespaces}.`;
-      const open: Bus[] = [];
       const config: BusConfig = {
         transport: 'kafka',
         dataDir: mkdtempSync(join(tmpdir(), 'labld-kafka-')),
@@ -40,19 +38,7 @@ function kafkaEnvironment(name: string, withRegistry: boolean): ConformanceEnvir
           registryUrl: withRegistry ? registry.url : undefined,
         },
       };
-      return {
-        async connect(options = {}) {
-          const c = { ...config, clientId: options.clientId, topicsFile: options.topicsFile ?? TOPICS };
-          const bus = await openBus(c, catalogOf(c));
-          open.push(bus);
-          return bus;
-        },
-        childConfig: () => config,
-        async dispose() {
-          await Promise.all(open.map((bus) => bus.close()));
-          await deleteNamespace(topicPrefix);
-        },
-      };
+      return namespaceOf(config, () => deleteNamespace(topicPrefix));
     },
   };
 }
