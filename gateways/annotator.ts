@@ -1,24 +1,18 @@
 // The annotator's routes (spec "CSV annotation service"): each is forwarded to the annotator's
 // request consumer; outputs come back as stored files and are answered as downloads.
-import { RETURN_TYPES } from '../lib/rdf/index.ts';
 import { ENCODINGS } from '../lib/annotator/index.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
+import { returnTypeParameter, urlParameter as url } from './parameters.ts';
 
-const returnType = (fallback: string) => ({
-  type: 'string',
-  enum: [...RETURN_TYPES],
-  default: fallback,
-  description: 'serialization of the answer',
-});
+const returnType = (fallback: string) => returnTypeParameter(fallback, 'serialization of the answer');
 const encoding = {
   type: 'string',
   enum: [...ENCODINGS],
   default: 'auto',
   description: 'text encoding of the CSV; `auto` detects it (BOM, then strict UTF-8, then a detector)',
 };
-const url = (description: string) => ({ type: 'string', format: 'uri', minLength: 1, description });
 const download = (what: string) => ({ 200: { description: `${what} (file download)` } });
 
 export function annotatorRoutes(runtime: Runtime, forward: Forwarder): Route[] {

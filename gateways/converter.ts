@@ -1,21 +1,15 @@
 // The converter's routes (spec "RDF conversion service"): each is forwarded to the converter's
 // request consumer. Parameters come in the query string or, for the original's clients, in a
 // JSON body — all or nothing, as the original read them (research §3.2).
-import { RETURN_TYPES } from '../lib/rdf/index.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { route, type Result, type Route, type RouteInput, type UploadedFile } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
+import { returnTypeParameter, urlParameter as url } from './parameters.ts';
 
 type Input = RouteInput<Record<string, unknown>, unknown>;
 
-const returnType = {
-  type: 'string',
-  enum: [...RETURN_TYPES],
-  default: 'turtle',
-  description: 'serialization of the graph',
-};
-const url = (description: string) => ({ type: 'string', format: 'uri', minLength: 1, description });
+const returnType = returnTypeParameter('turtle', 'serialization of the graph');
 const mappingUrl = url('the YARRRML mapping');
 const dataUrl = url("the data (CSVW descriptor or JSON payload); default: the mapping's first source");
 const urlParameters = { mapping_url: mappingUrl, data_url: dataUrl };

@@ -4,8 +4,8 @@ import { DEFAULT_DATA_TYPES, DEFAULT_PREDICATE, DEFAULT_TEMPLATE_TYPES } from '.
 import type { Runtime } from '../lib/runtime.ts';
 import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
+import { urlParameter as url } from './parameters.ts';
 
-const url = (description: string) => ({ type: 'string', format: 'uri', minLength: 1, description });
 const iris = (description: string, fallback?: string[]) => ({
   type: 'array',
   items: { type: 'string', minLength: 1 },
