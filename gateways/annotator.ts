@@ -45,8 +45,7 @@ export function annotatorRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       body: { multipart: { fileField: 'file' } },
       responses: download('the CSVW descriptor'),
       handler: async (input) => {
-        const blob = await runtime.blobs.putFile(input.file.keep());
-        const fields = { blob, filename: input.file.filename, ...input.query };
+        const fields = { ...(await forward.upload(input.file)), ...input.query };
         return forward.asDownload(await forward.send('annotate_upload', fields, input));
       },
     }),

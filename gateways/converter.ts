@@ -105,10 +105,7 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       handler: async (input) => {
         const file = input.file as UploadedFile | undefined;
         const fields: Record<string, unknown> = { ...input.query, ...input.body };
-        if (file) {
-          fields.blob = await runtime.blobs.putFile(file.keep());
-          fields.filename = file.filename;
-        }
+        if (file) Object.assign(fields, await forward.upload(file));
         return storedJson(await forward.send('createrdfupload', fields, input as Input));
       },
     }),
@@ -202,7 +199,7 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       handler: async (input) => {
         const file = input.file as UploadedFile | undefined;
         const fields: Record<string, unknown> = file
-          ? { blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }
+          ? await forward.upload(file)
           : dualUse(input as Input, ['mapping_url']);
         return forward.asDownload(await forward.send('normalizeyarrrml', fields, input as Input));
       },

@@ -4,7 +4,7 @@ import type { Runtime } from '../lib/runtime.ts';
 import { intSetting } from '../lib/config.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
-import type { RouteInput, Result } from './kit/index.ts';
+import type { RouteInput, Result, UploadedFile } from './kit/index.ts';
 
 type Input = RouteInput<Record<string, unknown>, unknown>;
 
@@ -17,6 +17,8 @@ export interface Forwarder {
   send(operation: string, fields: Record<string, unknown>, input: Input): Promise<unknown>;
   /** A reply that names a stored file, as a download. */
   asDownload(value: unknown): Result;
+  /** An upload moved into the blob store: the fields that name it to the consumer. */
+  upload(file: UploadedFile): Promise<{ blob: string; filename: string }>;
 }
 
 export function forwarder(runtime: Runtime, group: string): Forwarder {
@@ -45,6 +47,7 @@ export function forwarder(runtime: Runtime, group: string): Forwarder {
   return {
     send,
     asDownload,
+    upload: async (file) => ({ blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }),
     json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input), input) }),
     download: (operation) => async (input) => asDownload(await send(operation, fieldsOf(input), input)),
   };
