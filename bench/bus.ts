@@ -15,14 +15,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EventEmitter } from 'node:events';
 import kafkajs from 'kafkajs';
-import { openBus, catalogOf, type BusConfig } from '../lib/bus/open.ts';
+import { brokerList, openBus, catalogOf, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import { requireBroker, deleteNamespace } from '../test/kafka/broker.ts';
 
 const EVENTS = 'conformance.events';
 const REQUESTS = 'conformance.requests';
 const topicsFile = new URL('../test/bus/fixtures/topics.yaml', import.meta.url).pathname;
-const brokers = process.env.KAFKA_BROKERS?.split(',').filter(Boolean) ?? [];
+const brokers = brokerList(process.env.KAFKA_BROKERS ?? '');
 const payload = (seq: number) => ({ entity: `dataset-${seq % 16}`, seq, note: 'x'.repeat(200) });
 
 const kafkaConfig = (prefix: string): BusConfig => ({

@@ -35,14 +35,19 @@ export function busConfigFromEnv(env: NodeJS.ProcessEnv = process.env): BusConfi
     topicsFile: setting('LABLD_TOPICS', env),
     fsync: setting('LABLD_BUS_FSYNC', env) === 'true',
     kafka: {
-      brokers: setting('KAFKA_BROKERS', env)
-        .split(',')
-        .map((b) => b.trim())
-        .filter(Boolean),
+      brokers: brokerList(setting('KAFKA_BROKERS', env)),
       registryUrl: setting('LABLD_SCHEMA_REGISTRY_URL', env) || undefined,
       topicPrefix: setting('LABLD_KAFKA_TOPIC_PREFIX', env) || undefined,
     },
   };
+}
+
+/** Bootstrap servers from their comma-separated list (KAFKA_BROKERS). */
+export function brokerList(text: string): string[] {
+  return text
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
 }
 
 export function catalogOf(config: Pick<BusConfig, 'topicsFile'>): TopicCatalog {

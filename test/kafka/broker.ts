@@ -2,11 +2,9 @@
 // tools/kafka/broker.sh starts. Absent broker = a loud failure, never a skip.
 import kafkajs from 'kafkajs';
 import '../../lib/bus/kafka/kafkajs-fixes.ts';
+import { brokerList } from '../../lib/bus/open.ts';
 
-export const BROKERS = (process.env.KAFKA_BROKERS || '127.0.0.1:19092')
-  .split(',')
-  .map((b) => b.trim())
-  .filter(Boolean);
+export const BROKERS = brokerList(process.env.KAFKA_BROKERS || '127.0.0.1:19092');
 
 const quiet = { logLevel: kafkajs.logLevel.NOTHING, connectionTimeout: 3_000, retry: { retries: 2 } };
 
