@@ -4,7 +4,7 @@
 // that pandas would strip, a field that is not a plain number — hands the row or the field
 // back to the general code, so the result is always the same as the slow path's.
 import type { ColumnStats } from './pandas.ts';
-import { SEPARATORS, type Sep } from './separators.ts';
+import { chooseSeparator, type Sep } from './separators.ts';
 
 // States of the numeric scan (plain constants: this loop runs on every byte).
 const START = 0;
@@ -135,7 +135,8 @@ export function scanRow(line: string, sep: Sep, count: number, stats: ColumnStat
   kinds[field] = finish(state, digits, float);
   starts[field] = fieldStart;
   ends[field] = n;
-  if (!continues(semi, pipe, colon, tab, comma, sep, count)) return false;
+  const chosen = chooseSeparator(semi, pipe, colon, tab, comma);
+  if (chosen?.sep !== sep || chosen.count !== count) return false;
   if (field + 1 > stats.length) return 'too-wide';
   for (let col = 0; col < stats.length; col++) {
     const target = stats[col] as ColumnStats;
@@ -157,29 +158,4 @@ function finish(state: number, digits: number, float: boolean): number {
   if (state === INT || (state === TRAILING && !float)) return 1;
   if (state === DOT || state === FRAC || state === EXP_DIGITS || state === TRAILING) return 2;
   return 0;
-}
-
-// lineSeparator's choice, from counts already made.
-function continues(
-  semi: number,
-  pipe: number,
-  colon: number,
-  tab: number,
-  comma: number,
-  sep: Sep,
-  count: number,
-): boolean {
-  const counts = [semi, pipe, colon, tab, comma];
-  let best = 0;
-  for (let k = 1; k < 5; k++) if ((counts[k] as number) > (counts[best] as number)) best = k;
-  if (counts[best] === 0) return false;
-  let chosen = best;
-  let chosenCount = counts[best] as number;
-  if (best === 4) {
-    let second = 0;
-    for (let k = 1; k < 4; k++) if ((counts[k] as number) > (counts[second] as number)) second = k;
-    const runnerUp = counts[second] as number;
-    if (runnerUp >= comma - 1 && runnerUp > 0) [chosen, chosenCount] = [second, runnerUp];
-  }
-  return SEPARATORS[chosen] === sep && chosenCount === count;
 }
