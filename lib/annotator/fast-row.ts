@@ -37,6 +37,9 @@ export function scanRow(line: string, sep: Sep, count: number, stats: ColumnStat
   let n = line.length;
   if (n > 0 && line.charCodeAt(n - 1) === 10) n--;
   if (n > 0 && line.charCodeAt(n - 1) === 13) n--;
+  // A colon separator is `:+\s+\s*` (several characters): the general code's; the scan below
+  // would count its colons as pipes and always hand the row back anyway.
+  if (sep === ':') return false;
   const sepCode = sep.charCodeAt(0);
   // Regex separators: pandas strips the line first, which moves fields; leave those rows.
   if (sep === '\t' || sep === '|') {
