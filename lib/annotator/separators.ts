@@ -114,7 +114,7 @@ export function splitRaw(line: string, sep: Sep): string[] {
 }
 
 /** Whether pandas reads this separator with Python's csv module (quotes honoured). */
-export function quotesHonoured(sep: Sep): boolean {
+function quotesHonoured(sep: Sep): boolean {
   return sep === ';' || sep === ',';
 }
 
@@ -129,7 +129,7 @@ export function splitPandas(line: string, sep: Sep): string[] {
   return splitQuoted(body, sep);
 }
 
-export function stripLineBreak(line: string): string {
+function stripLineBreak(line: string): string {
   let end = line.length;
   if (end > 0 && line.charCodeAt(end - 1) === 10) end--;
   if (end > 0 && line.charCodeAt(end - 1) === 13) end--;

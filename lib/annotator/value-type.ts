@@ -36,7 +36,7 @@ export function stripChars(text: string, chars: string): string {
 }
 
 /** urlparse(x) has both a scheme and a network location. */
-export function isUri(text: string): boolean {
+function isUri(text: string): boolean {
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(text);
   return m !== null && (m[2] ?? '') !== '';
 }
