@@ -6,7 +6,6 @@ export { renderDescriptor } from './render.ts';
 export type { Rendered, RenderOptions } from './render.ts';
 export { ENCODINGS, checkEncoding } from './encoding.ts';
 export type { EncodingName } from './encoding.ts';
-export { AGENT } from './descriptor.ts';
 export type { Descriptor, Provenance } from './descriptor.ts';
 export { csvNames, makeId, rdfDownloadName } from './names.ts';
 export { unitOf, suffixUnitOf, unitIndex } from './units.ts';
