@@ -5,6 +5,7 @@
 // back to the general code, so the result is always the same as the slow path's.
 import type { ColumnStats } from './pandas.ts';
 import { chooseSeparator, type Sep } from './separators.ts';
+import { isPySpace } from './value-type.ts';
 
 // States of the numeric scan (plain constants: this loop runs on every byte).
 const START = 0;
@@ -20,8 +21,6 @@ const OTHER = 9;
 
 const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isPySpace = (c: number): boolean =>
-  (c >= 9 && c <= 13) || c === 32 || (c >= 0x1c && c <= 0x1f) || c === 0x85 || c === 0xa0 || c >= 0x1680;
 
 /** Reusable per-row buffers (one row at a time). */
 const kinds: number[] = [];

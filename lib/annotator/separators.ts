@@ -1,7 +1,7 @@
 // Per-line separator detection (research §1.4 step A) and the two ways the original splits a
 // line: `re.split` on the raw line (classification, header rows) and pandas' reading (csv
 // quoting for `;` and `,`, strip-then-regex-split for tab, pipe and colon).
-import { pyStrip } from './value-type.ts';
+import { isPySpace, pyStrip } from './value-type.ts';
 
 export type Sep = ';' | '|' | ':' | '\t' | ',';
 
@@ -20,24 +20,6 @@ export const SEP_REGEX: Readonly<Record<Sep, string>> = {
 export interface LineSep {
   sep: Sep;
   count: number;
-}
-
-// Python's `\s` (Unicode whitespace) for the colon regex `:+\s+\s*`.
-function isPySpace(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    (code >= 0x1c && code <= 0x1f) ||
-    code === 0x85 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
 }
 
 /**
