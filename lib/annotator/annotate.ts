@@ -49,8 +49,8 @@ export interface AnnotateResult {
 }
 
 const SAMPLE_BYTES = 64 * 1024;
-export const DEFAULT_MAX_LINE = 1024 * 1024;
-export const DEFAULT_MAX_METADATA = 64 * 1024 * 1024;
+const DEFAULT_MAX_LINE = 1024 * 1024;
+const DEFAULT_MAX_METADATA = 64 * 1024 * 1024;
 
 export async function annotate(source: CsvSource, options: AnnotateOptions = {}): Promise<AnnotateResult> {
   const encoding = checkEncoding(options.encoding);

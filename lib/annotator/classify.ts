@@ -12,7 +12,7 @@ export interface Classification {
   hasHeaderRow: boolean;
 }
 
-export function typeVector(line: string, sep: Sep): string[] {
+function typeVector(line: string, sep: Sep): string[] {
   return splitRaw(line, sep).map(classOf);
 }
 

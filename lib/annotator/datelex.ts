@@ -1,16 +1,16 @@
 // dateutil's lexer and lookup tables, and its year/month/day resolution (for dateparse.ts).
 
 // prettier-ignore
-export const JUMP = new Set([' ', '.', ',', ';', '-', '/', "'", 'at', 'on', 'and', 'ad', 'm', 't', 'of', 'st', 'nd', 'rd', 'th']);
-export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
-export const WEEKDAY_LONG = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
+const JUMP = new Set([' ', '.', ',', ';', '-', '/', "'", 'at', 'on', 'and', 'ad', 'm', 't', 'of', 'st', 'nd', 'rd', 'th']);
+const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'];
+const WEEKDAY_LONG = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'];
 // prettier-ignore
-export const MONTHS: readonly (readonly string[])[] = [
+const MONTHS: readonly (readonly string[])[] = [
   ['jan', 'january'], ['feb', 'february'], ['mar', 'march'], ['apr', 'april'], ['may'], ['jun', 'june'],
   ['jul', 'july'], ['aug', 'august'], ['sep', 'sept', 'september'], ['oct', 'october'], ['nov', 'november'],
   ['dec', 'december'],
 ];
-export const HMS: Record<string, number> = {
+const HMS: Record<string, number> = {
   h: 0,
   hour: 0,
   hours: 0,
@@ -21,10 +21,10 @@ export const HMS: Record<string, number> = {
   second: 2,
   seconds: 2,
 };
-export const AMPM: Record<string, number> = { am: 0, a: 0, pm: 1, p: 1 };
+const AMPM: Record<string, number> = { am: 0, a: 0, pm: 1, p: 1 };
 export const UTC_ZONES = ['UTC', 'GMT', 'Z', 'z'];
 
-export const isAlpha = (c: string): boolean => /^\p{L}$/u.test(c);
+const isAlpha = (c: string): boolean => /^\p{L}$/u.test(c);
 export const isDigit = (c: string): boolean =>
   /^\p{Nd}$/u.test(c) || /^[\u00b2\u00b3\u00b9\u2070-\u2079]$/.test(c);
 export const isSpace = (c: string): boolean => {
@@ -106,7 +106,7 @@ export function toDecimal(text: string): number {
   return Number(ascii);
 }
 // Python's int()/Decimal() read every Unicode decimal digit; map them to ASCII first.
-export function asciiDigits(text: string): string {
+function asciiDigits(text: string): string {
   return text.replace(/\p{Nd}/gu, (d) => {
     const cp = d.codePointAt(0) as number;
     let zero = cp;

@@ -31,7 +31,7 @@ export interface Provenance {
   time?: Date;
 }
 
-export function descriptorContext(namespace: string): [string, Record<string, string>] {
+function descriptorContext(namespace: string): [string, Record<string, string>] {
   return [
     CSVW_CONTEXT,
     {

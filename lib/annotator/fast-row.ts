@@ -4,7 +4,8 @@
 // that pandas would strip, a field that is not a plain number — hands the row or the field
 // back to the general code, so the result is always the same as the slow path's.
 import type { ColumnStats } from './pandas.ts';
-import { SEPARATORS, type Sep } from './separators.ts';
+import { chooseSeparator, type Sep } from './separators.ts';
+import { isPySpace } from './value-type.ts';
 
 // States of the numeric scan (plain constants: this loop runs on every byte).
 const START = 0;
@@ -20,8 +21,6 @@ const OTHER = 9;
 
 const isSpace = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
-const isPySpace = (c: number): boolean =>
-  (c >= 9 && c <= 13) || c === 32 || (c >= 0x1c && c <= 0x1f) || c === 0x85 || c === 0xa0 || c >= 0x1680;
 
 /** Reusable per-row buffers (one row at a time). */
 const kinds: number[] = [];
@@ -37,6 +36,9 @@ export function scanRow(line: string, sep: Sep, count: number, stats: ColumnStat
   let n = line.length;
   if (n > 0 && line.charCodeAt(n - 1) === 10) n--;
   if (n > 0 && line.charCodeAt(n - 1) === 13) n--;
+  // A colon separator is `:+\s+\s*` (several characters): the general code's; the scan below
+  // would count its colons as pipes and always hand the row back anyway.
+  if (sep === ':') return false;
   const sepCode = sep.charCodeAt(0);
   // Regex separators: pandas strips the line first, which moves fields; leave those rows.
   if (sep === '\t' || sep === '|') {
@@ -135,7 +137,8 @@ export function scanRow(line: string, sep: Sep, count: number, stats: ColumnStat
   kinds[field] = finish(state, digits, float);
   starts[field] = fieldStart;
   ends[field] = n;
-  if (!continues(semi, pipe, colon, tab, comma, sep, count)) return false;
+  const chosen = chooseSeparator(semi, pipe, colon, tab, comma);
+  if (chosen?.sep !== sep || chosen.count !== count) return false;
   if (field + 1 > stats.length) return 'too-wide';
   for (let col = 0; col < stats.length; col++) {
     const target = stats[col] as ColumnStats;
@@ -157,29 +160,4 @@ function finish(state: number, digits: number, float: boolean): number {
   if (state === INT || (state === TRAILING && !float)) return 1;
   if (state === DOT || state === FRAC || state === EXP_DIGITS || state === TRAILING) return 2;
   return 0;
-}
-
-// lineSeparator's choice, from counts already made.
-function continues(
-  semi: number,
-  pipe: number,
-  colon: number,
-  tab: number,
-  comma: number,
-  sep: Sep,
-  count: number,
-): boolean {
-  const counts = [semi, pipe, colon, tab, comma];
-  let best = 0;
-  for (let k = 1; k < 5; k++) if ((counts[k] as number) > (counts[best] as number)) best = k;
-  if (counts[best] === 0) return false;
-  let chosen = best;
-  let chosenCount = counts[best] as number;
-  if (best === 4) {
-    let second = 0;
-    for (let k = 1; k < 4; k++) if ((counts[k] as number) > (counts[second] as number)) second = k;
-    const runnerUp = counts[second] as number;
-    if (runnerUp >= comma - 1 && runnerUp > 0) [chosen, chosenCount] = [second, runnerUp];
-  }
-  return SEPARATORS[chosen] === sep && chosenCount === count;
 }

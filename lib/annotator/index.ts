@@ -1,13 +1,12 @@
 // The annotator domain: CSV → CSVW descriptor, descriptor → any return_type. Plain functions;
 // the gateway and the annotate consumer wrap them. See README.md.
-export { annotate, DEFAULT_MAX_LINE, DEFAULT_MAX_METADATA } from './annotate.ts';
+export { annotate } from './annotate.ts';
 export type { AnnotateOptions, AnnotateResult, CsvSource } from './annotate.ts';
 export { renderDescriptor } from './render.ts';
 export type { Rendered, RenderOptions } from './render.ts';
 export { ENCODINGS, checkEncoding } from './encoding.ts';
 export type { EncodingName } from './encoding.ts';
-export { AGENT } from './descriptor.ts';
 export type { Descriptor, Provenance } from './descriptor.ts';
 export { csvNames, makeId, rdfDownloadName } from './names.ts';
-export { unitOf, suffixUnitOf, unitIndex, QUDT_UNIT_FILE } from './units.ts';
+export { unitOf, suffixUnitOf, unitIndex } from './units.ts';
 export type { UnitRef } from './units.ts';

@@ -19,7 +19,7 @@ export interface Note {
 }
 
 /** describe_value: a quantity value for numbers, booleans and dates, else a textual body. */
-export function describeValue(text: string): Body {
+function describeValue(text: string): Body {
   const typed = valueType(text);
   const quantity = (value: unknown): Body => ({
     '@type': 'qudt:QuantityValue',

@@ -22,7 +22,7 @@ const TITLE: Readonly<Record<string, string>> = {
 };
 
 /** Python's str.title(): a cased character after a cased one is lowered, others titled. */
-export function pyTitle(text: string): string {
+function pyTitle(text: string): string {
   let out = '';
   let previousCased = false;
   for (const c of text) {
@@ -45,7 +45,7 @@ export function makeId(text: string): string {
 }
 
 // urllib.parse.quote(name) with its default safe set ('/' plus unreserved characters).
-export function pyQuote(text: string): string {
+function pyQuote(text: string): string {
   let out = '';
   for (const byte of Buffer.from(text, 'utf8')) {
     const c = String.fromCharCode(byte);
@@ -108,7 +108,7 @@ export function downloadName(metadataFileName: string, returnType: string): stri
  * `<stem>.<ext>` with the original's extensions: `.json` for json-ld, `.ttl` for turtle and
  * longturtle, else the return type itself (`.xml`, `.n3`, `.nt`, `.trig`, `.hext`).
  */
-export function fileNameFor(stem: string, returnType: string): string {
+function fileNameFor(stem: string, returnType: string): string {
   if (returnType === 'json-ld') return `${stem}.json`;
   if (returnType === 'turtle' || returnType === 'longturtle') return `${stem}.ttl`;
   return `${stem}.${returnType}`;

@@ -25,7 +25,7 @@ const INFINITY = /^\s*[+-]?(?:inf|infinity)\s*$/i;
  * pandas' numeric test of one cell (xstrtod): 0 = not a number, 1 = integer, 2 = float.
  * A hand-written scan: this runs on every cell of every data row.
  */
-export function numericKind(cell: string): 0 | 1 | 2 {
+function numericKind(cell: string): 0 | 1 | 2 {
   const n = cell.length;
   let i = 0;
   while (i < n && isAsciiSpace(cell.charCodeAt(i))) i++;
@@ -109,7 +109,7 @@ export interface Cell {
 const NAN_CELL: Cell = { text: 'nan', typed: { type: 'TEXT' } };
 
 /** Python's repr of a float: always a `.0` or an exponent (`5.0`, `1e-05`, `1e+16`). */
-export function pyFloatRepr(value: number): string {
+function pyFloatRepr(value: number): string {
   const [mantissa = '', exponent = '0'] = value.toExponential().split('e');
   const e10 = Number(exponent);
   if (e10 < -4 || e10 >= 16)

@@ -20,7 +20,7 @@ export interface RenderOptions {
 const CSVW_PREFIXES = { csvw: 'http://www.w3.org/ns/csvw#' };
 
 /** JSON as Python's json.dumps(indent=4) writes it: non-ASCII as \uXXXX escapes. */
-export function pythonStyleJson(value: unknown): string {
+function pythonStyleJson(value: unknown): string {
   return JSON.stringify(value, null, 4).replace(
     /[\u007f-\uffff]/g,
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,

@@ -1,7 +1,7 @@
 // Per-line separator detection (research §1.4 step A) and the two ways the original splits a
 // line: `re.split` on the raw line (classification, header rows) and pandas' reading (csv
 // quoting for `;` and `,`, strip-then-regex-split for tab, pipe and colon).
-import { pyStrip } from './value-type.ts';
+import { isPySpace, pyStrip } from './value-type.ts';
 
 export type Sep = ';' | '|' | ':' | '\t' | ',';
 
@@ -20,24 +20,6 @@ export const SEP_REGEX: Readonly<Record<Sep, string>> = {
 export interface LineSep {
   sep: Sep;
   count: number;
-}
-
-// Python's `\s` (Unicode whitespace) for the colon regex `:+\s+\s*`.
-function isPySpace(code: number): boolean {
-  return (
-    (code >= 9 && code <= 13) ||
-    code === 32 ||
-    (code >= 0x1c && code <= 0x1f) ||
-    code === 0x85 ||
-    code === 0xa0 ||
-    code === 0x1680 ||
-    (code >= 0x2000 && code <= 0x200a) ||
-    code === 0x2028 ||
-    code === 0x2029 ||
-    code === 0x202f ||
-    code === 0x205f ||
-    code === 0x3000
-  );
 }
 
 /**
@@ -65,6 +47,17 @@ export function lineSeparator(line: string): LineSep | undefined {
       i = j - 1;
     }
   }
+  return chooseSeparator(semi, pipe, colon, tab, comma);
+}
+
+/** The choice among the five candidates' counts (shared with the hot row scan, fast-row.ts). */
+export function chooseSeparator(
+  semi: number,
+  pipe: number,
+  colon: number,
+  tab: number,
+  comma: number,
+): LineSep | undefined {
   const counts = [semi, pipe, colon, tab, comma];
   let best = 0;
   for (let k = 1; k < 5; k++) if ((counts[k] as number) > (counts[best] as number)) best = k;
@@ -103,7 +96,7 @@ export function splitRaw(line: string, sep: Sep): string[] {
 }
 
 /** Whether pandas reads this separator with Python's csv module (quotes honoured). */
-export function quotesHonoured(sep: Sep): boolean {
+function quotesHonoured(sep: Sep): boolean {
   return sep === ';' || sep === ',';
 }
 
@@ -118,7 +111,7 @@ export function splitPandas(line: string, sep: Sep): string[] {
   return splitQuoted(body, sep);
 }
 
-export function stripLineBreak(line: string): string {
+function stripLineBreak(line: string): string {
   let end = line.length;
   if (end > 0 && line.charCodeAt(end - 1) === 10) end--;
   if (end > 0 && line.charCodeAt(end - 1) === 13) end--;

@@ -12,7 +12,7 @@ const FORMAT_SAMPLE = 20;
 const NOTHING = { chars: 0, lines: 0 };
 const BLOCK_ROWS = 256;
 /** Leading all-text lines kept as header candidates; beyond that the part has no data. */
-export const MAX_HEADER_LINES = 10_000;
+const MAX_HEADER_LINES = 10_000;
 
 export interface Column {
   [key: string]: unknown;
@@ -36,7 +36,7 @@ function matches(pattern: RegExp, text: string): boolean {
 }
 
 /** A line whose every field is TEXT or BLANK: a header row (the count runs past the part). */
-export function isTextLine(line: string, sep: Sep): boolean {
+function isTextLine(line: string, sep: Sep): boolean {
   return splitRaw(line, sep).every((field) => {
     const type = valueType(field).type;
     return type === 'TEXT' || type === 'BLANK';
@@ -317,7 +317,7 @@ function gidColumn(about: string): Column {
 }
 
 /** pandas' column labels: `Unnamed: i` (`_level_l` with several header rows), `.1` dedup. */
-export function columnTitles(headerFields: string[][], width: number): string[][] {
+function columnTitles(headerFields: string[][], width: number): string[][] {
   if (headerFields.length === 0) return Array.from({ length: width }, (_, i) => [String(i)]);
   const multi = headerFields.length > 1;
   const labels = Array.from({ length: width }, (_, i) =>

@@ -13,10 +13,10 @@ export interface UnitRef {
 
 const QUDT = 'http://qudt.org/schema/qudt/';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
-export const NUM_UNIT = 'http://qudt.org/vocab/unit/NUM';
+const NUM_UNIT = 'http://qudt.org/vocab/unit/NUM';
 
 /** The vocabulary file shipped with labld (see data/README.md). */
-export const QUDT_UNIT_FILE = new URL('./data/qudt_unit.ttl', import.meta.url);
+const QUDT_UNIT_FILE = new URL('./data/qudt_unit.ttl', import.meta.url);
 
 interface UnitIndex {
   bySymbol: Map<string, string[]>;

@@ -22,6 +22,24 @@ const PY_SPACE =
 const LEADING = new RegExp(`^${PY_SPACE}+`);
 const TRAILING = new RegExp(`${PY_SPACE}+$`);
 
+/** One character of PY_SPACE (also Python's `\s`, as in the colon separator `:+\s+\s*`). */
+export function isPySpace(code: number): boolean {
+  return (
+    (code >= 9 && code <= 13) ||
+    code === 32 ||
+    (code >= 0x1c && code <= 0x1f) ||
+    code === 0x85 ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
 export function pyStrip(text: string): string {
   return text.replace(LEADING, '').replace(TRAILING, '');
 }
@@ -36,7 +54,7 @@ export function stripChars(text: string, chars: string): string {
 }
 
 /** urlparse(x) has both a scheme and a network location. */
-export function isUri(text: string): boolean {
+function isUri(text: string): boolean {
   const m = /^([A-Za-z][A-Za-z0-9+.-]*):\/\/([^/?#]*)/.exec(text);
   return m !== null && (m[2] ?? '') !== '';
 }

@@ -30,7 +30,7 @@ export interface Datatype {
 
 export const STRING_DATATYPE: Datatype = Object.freeze({ base: 'string', family: 'string' }) as Datatype;
 
-export function builtinDatatype(name: string): Datatype {
+function builtinDatatype(name: string): Datatype {
   return { base: name, family: familyOf(name) };
 }
 

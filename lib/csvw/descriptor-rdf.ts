@@ -6,6 +6,7 @@
 // character or the original's regex form (`\t`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { AGENT } from '../annotator/descriptor.ts';
 import { ClientError } from '../errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
@@ -38,10 +39,11 @@ export interface DescriptorOptions {
   agent?: { iri: string; label: string; source: string };
 }
 
+/** The agent the annotator's descriptors name (one identity for both endpoints). */
 export const ORIGINAL_AGENT = Object.freeze({
-  iri: 'https://github.com/Mat-O-Lab/CSVToCSVW/releases/tag/v1.3.5',
-  label: 'CSVtoCSVWv1.3.5',
-  source: 'https://github.com/Mat-O-Lab/CSVToCSVW',
+  iri: AGENT['@id'],
+  label: AGENT['rdfs:label'],
+  source: AGENT['prov:hadPrimarySource'],
 });
 
 const NUMERIC = new Set(

@@ -15,7 +15,7 @@ const DEFAULT_LOCATIONS = ['{+url}-metadata.json', 'csv-metadata.json'];
 const METADATA_TYPES = new Set(['application/csvm+json', 'application/ld+json', 'application/json']);
 
 /** `describedby` targets of a Link header, in order. */
-export function describedBy(header: string | undefined, base: string): string[] {
+function describedBy(header: string | undefined, base: string): string[] {
   if (!header) return [];
   const targets: string[] = [];
   for (const match of header.matchAll(/<([^>]*)>((?:\s*;\s*[^;,]+)*)/g)) {

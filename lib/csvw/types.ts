@@ -52,11 +52,6 @@ export function metadataError(detail: string, field = METADATA_FIELD): ClientErr
   return new ClientError(422, `${field}: invalid CSVW metadata: ${detail}`, field);
 }
 
-/** An error reading tabular data. */
-export function csvError(detail: string, field = CSV_FIELD): ClientError {
-  return new ClientError(422, `${field}: ${detail}`, field);
-}
-
 /**
  * Loads a URL through the injected loader. ClientErrors and time-outs pass as they are;
  * anything else a loader throws becomes a 422 naming the field, never a crash.
