@@ -13,6 +13,7 @@ import type { Mapping } from './model.ts';
 import { serialize } from '../rdf/serialize.ts';
 import type { RdfFormat } from '../rdf/formats.ts';
 import { NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
+import { hasScheme } from './terms.ts';
 import { readYarrrml, yarrrmlBase, yarrrmlToMapping } from './yarrrml.ts';
 
 export interface LoadedMapping {
@@ -34,7 +35,7 @@ export function isYarrrml(path: string, text: string): boolean {
  */
 export function resolveYarrrmlBase(base: string | undefined, documentIri: string): string | undefined {
   if (base === undefined) return undefined;
-  return /^[a-z][a-z0-9+.-]*:/i.test(base) ? base : new URL(base, documentIri).href;
+  return hasScheme(base) ? base : new URL(base, documentIri).href;
 }
 
 export function loadMappingFile(

@@ -13,6 +13,7 @@ import { dataError, sourceError } from './errors.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
 import { log } from '../log.ts';
+import { hasScheme } from './terms.ts';
 import { ViewReader } from './view-source.ts';
 import { XmlReader } from './xml-source.ts';
 
@@ -89,7 +90,7 @@ async function rawContent(source: LogicalSource, options: SourceOptions): Promis
     path = resolve(source.access.root === 'cwd' ? (options.cwd ?? process.cwd()) : base, name);
   } else if (/^file:/i.test(name)) {
     path = fileURLToPath(name);
-  } else if (/^[a-z][a-z0-9+.-]*:/i.test(name) && !/^[a-z]:[\\/]/i.test(name)) {
+  } else if (hasScheme(name) && !/^[a-z]:[\\/]/i.test(name)) {
     if (!options.openUrl) throw sourceError(`The source ${name} is a URL, and no URL opener was given`);
     return options.openUrl(name);
   } else {
