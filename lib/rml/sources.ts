@@ -46,8 +46,31 @@ export interface SourceReader {
   forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void>;
 }
 
-/** Per-run cache of parsed JSON documents, so triples maps over one file parse it once. */
+/** Per-run cache of parsed documents (JSON, XML), so triples maps over one file parse it once. */
 export type DocumentCache = Map<string, Promise<unknown>>;
+
+/** The document under `key`, loaded on first use. */
+export function cachedDocument(
+  cache: DocumentCache,
+  key: string,
+  load: () => Promise<unknown>,
+): Promise<unknown> {
+  let document = cache.get(key);
+  if (!document) cache.set(key, (document = load()));
+  return document;
+}
+
+/** Feeds in-memory items to `each`; the output is not in memory, so the sink drains now and then. */
+export async function feedItems(
+  items: unknown[],
+  each: (record: unknown) => void,
+  pause?: () => Promise<void> | void,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 1) {
+    each(items[i]);
+    if (i % 10_000 === 9_999) await pause?.();
+  }
+}
 
 export function openReader(
   source: LogicalSource,
@@ -240,17 +263,8 @@ class JsonReader implements SourceReader {
 
   async forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void> {
     const key = JSON.stringify([this.source.access, this.source.encoding]);
-    let document = this.cache.get(key);
-    if (!document) {
-      document = this.load();
-      this.cache.set(key, document);
-    }
-    const items = this.iterator(await document);
-    // The document is in memory, but the output is not: let the sink drain now and then.
-    for (let i = 0; i < items.length; i += 1) {
-      each(items[i]);
-      if (i % 10_000 === 9_999) await pause?.();
-    }
+    const document = await cachedDocument(this.cache, key, () => this.load());
+    await feedItems(this.iterator(document), each, pause);
   }
 
   private async load(): Promise<unknown> {
