@@ -15,6 +15,13 @@ export interface QuadSink {
 
 const FLUSH_AT = 1 << 16;
 
+/** One N-Quads line (an N-Triples line when `graph` is '', the default graph). */
+function nquadsLine(subject: string, predicate: string, object: string, graph: string): string {
+  return graph === ''
+    ? `${subject} ${predicate} ${object} .\n`
+    : `${subject} ${predicate} ${object} ${graph} .\n`;
+}
+
 /**
  * Writes N-Quads (N-Triples when every quad is in the default graph) to `out`, in batches.
  * Call `end()` when the run is over.
@@ -31,10 +38,7 @@ export class NQuadsWriter implements QuadSink {
   }
 
   quad(subject: string, predicate: string, object: string, graph: string): void {
-    this.buffer +=
-      graph === '' || this.defaultGraphOnly
-        ? `${subject} ${predicate} ${object} .\n`
-        : `${subject} ${predicate} ${object} ${graph} .\n`;
+    this.buffer += nquadsLine(subject, predicate, object, this.defaultGraphOnly ? '' : graph);
     if (this.buffer.length > FLUSH_AT) this.flush();
   }
 
@@ -63,11 +67,7 @@ export class NQuadsCollector implements QuadSink {
   private readonly lines: string[] = [];
 
   quad(subject: string, predicate: string, object: string, graph: string): void {
-    this.lines.push(
-      graph === ''
-        ? `${subject} ${predicate} ${object} .\n`
-        : `${subject} ${predicate} ${object} ${graph} .\n`,
-    );
+    this.lines.push(nquadsLine(subject, predicate, object, graph));
   }
 
   text(): string {
