@@ -12,7 +12,7 @@ import { parseMapping } from './mapping.ts';
 import type { Mapping } from './model.ts';
 import { serialize } from '../rdf/serialize.ts';
 import type { RdfFormat } from '../rdf/formats.ts';
-import { NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
+import { endStream, NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
 import { hasScheme } from './terms.ts';
 import { readYarrrml, yarrrmlBase, yarrrmlToMapping } from './yarrrml.ts';
 
@@ -90,7 +90,7 @@ export async function runMappingFile(
     result = await execute(rdfjsSink((quad) => quads.push(quad)));
     out.write(await serialize(quads, format));
   } finally {
-    await new Promise<void>((ok, fail) => out.end((error?: Error | null) => (error ? fail(error) : ok())));
+    await endStream(out);
   }
   return result;
 }

@@ -22,6 +22,13 @@ function nquadsLine(subject: string, predicate: string, object: string, graph: s
     : `${subject} ${predicate} ${object} ${graph} .\n`;
 }
 
+/** Ends `out`, resolving once it has flushed (rejecting with its error). */
+export function endStream(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
 /**
  * Writes N-Quads (N-Triples when every quad is in the default graph) to `out`, in batches.
  * Call `end()` when the run is over.
@@ -56,9 +63,7 @@ export class NQuadsWriter implements QuadSink {
 
   async end(): Promise<void> {
     this.flush();
-    await new Promise<void>((resolve, reject) =>
-      this.out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    await endStream(this.out);
   }
 }
 
