@@ -16,7 +16,7 @@ import { endStream, NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
 import { hasScheme } from './terms.ts';
 import { readYarrrml, yarrrmlBase, yarrrmlToMapping } from './yarrrml.ts';
 
-export interface LoadedMapping {
+interface LoadedMapping {
   mapping: Mapping;
   /** Base IRI for generated relative IRIs, when the mapping sets one (YARRRML `base`). */
   baseIri?: string;
@@ -38,10 +38,7 @@ export function resolveYarrrmlBase(base: string | undefined, documentIri: string
   return hasScheme(base) ? base : new URL(base, documentIri).href;
 }
 
-export function loadMappingFile(
-  path: string,
-  documentIri = pathToFileURL(resolve(path)).href,
-): LoadedMapping {
+function loadMappingFile(path: string, documentIri = pathToFileURL(resolve(path)).href): LoadedMapping {
   const text = readFileSync(path, 'utf8');
   if (!isYarrrml(path, text))
     return { mapping: parseMapping(text, { baseIri: pathToFileURL(resolve(path)).href }) };
