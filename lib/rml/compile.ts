@@ -40,7 +40,7 @@ export interface CompileContext {
   collections: Collections;
 }
 
-export function constantToTerm(term: ConstantTerm): string {
+function constantToTerm(term: ConstantTerm): string {
   if (term.termType === 'iri') return term.value === `${RML}defaultGraph` ? '' : iriTerm(term.value);
   if (term.termType === 'blank') return blankTerm(term.value);
   return literalTerm(term.value, term.datatype, term.language);

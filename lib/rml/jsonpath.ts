@@ -11,12 +11,15 @@ type Filter = (node: unknown, root: unknown) => boolean;
 type Operand = (node: unknown, root: unknown) => unknown[];
 
 const cache = new Map<string, JsonPathEvaluator>();
+/** Paths come from client mappings: a long-running service must not keep every one it saw. */
+const CACHE_LIMIT = 1000;
 
 /** Compiles `path` (it must start with `$`); evaluators are cached per path text. */
 export function compileJsonPath(path: string): JsonPathEvaluator {
   let evaluator = cache.get(path);
   if (!evaluator) {
     evaluator = new PathParser(path).parseRoot();
+    if (cache.size >= CACHE_LIMIT) cache.clear();
     cache.set(path, evaluator);
   }
   return evaluator;

@@ -39,7 +39,7 @@ const ALLOWED: Record<Position, TermType[]> = {
   join: ['iri', 'uri', 'unsafe-iri', 'blank', 'literal'],
 };
 
-export function constantTerm(term: Term): ConstantTerm {
+function constantTerm(term: Term): ConstantTerm {
   if (term.termType === 'NamedNode') return { termType: 'iri', value: term.value };
   if (term.termType === 'BlankNode') return { termType: 'blank', value: term.value };
   if (term.termType === 'Literal') {

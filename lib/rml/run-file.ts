@@ -12,10 +12,11 @@ import { parseMapping } from './mapping.ts';
 import type { Mapping } from './model.ts';
 import { serialize } from '../rdf/serialize.ts';
 import type { RdfFormat } from '../rdf/formats.ts';
-import { NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
+import { endStream, NQuadsWriter, rdfjsSink, type QuadSink } from './sink.ts';
+import { hasScheme } from './terms.ts';
 import { readYarrrml, yarrrmlBase, yarrrmlToMapping } from './yarrrml.ts';
 
-export interface LoadedMapping {
+interface LoadedMapping {
   mapping: Mapping;
   /** Base IRI for generated relative IRIs, when the mapping sets one (YARRRML `base`). */
   baseIri?: string;
@@ -34,13 +35,10 @@ export function isYarrrml(path: string, text: string): boolean {
  */
 export function resolveYarrrmlBase(base: string | undefined, documentIri: string): string | undefined {
   if (base === undefined) return undefined;
-  return /^[a-z][a-z0-9+.-]*:/i.test(base) ? base : new URL(base, documentIri).href;
+  return hasScheme(base) ? base : new URL(base, documentIri).href;
 }
 
-export function loadMappingFile(
-  path: string,
-  documentIri = pathToFileURL(resolve(path)).href,
-): LoadedMapping {
+function loadMappingFile(path: string, documentIri = pathToFileURL(resolve(path)).href): LoadedMapping {
   const text = readFileSync(path, 'utf8');
   if (!isYarrrml(path, text))
     return { mapping: parseMapping(text, { baseIri: pathToFileURL(resolve(path)).href }) };
@@ -89,7 +87,7 @@ export async function runMappingFile(
     result = await execute(rdfjsSink((quad) => quads.push(quad)));
     out.write(await serialize(quads, format));
   } finally {
-    await new Promise<void>((ok, fail) => out.end((error?: Error | null) => (error ? fail(error) : ok())));
+    await endStream(out);
   }
   return result;
 }

@@ -15,6 +15,20 @@ export interface QuadSink {
 
 const FLUSH_AT = 1 << 16;
 
+/** One N-Quads line (an N-Triples line when `graph` is '', the default graph). */
+function nquadsLine(subject: string, predicate: string, object: string, graph: string): string {
+  return graph === ''
+    ? `${subject} ${predicate} ${object} .\n`
+    : `${subject} ${predicate} ${object} ${graph} .\n`;
+}
+
+/** Ends `out`, resolving once it has flushed (rejecting with its error). */
+export function endStream(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) =>
+    out.end((error?: Error | null) => (error ? reject(error) : resolve())),
+  );
+}
+
 /**
  * Writes N-Quads (N-Triples when every quad is in the default graph) to `out`, in batches.
  * Call `end()` when the run is over.
@@ -31,10 +45,7 @@ export class NQuadsWriter implements QuadSink {
   }
 
   quad(subject: string, predicate: string, object: string, graph: string): void {
-    this.buffer +=
-      graph === '' || this.defaultGraphOnly
-        ? `${subject} ${predicate} ${object} .\n`
-        : `${subject} ${predicate} ${object} ${graph} .\n`;
+    this.buffer += nquadsLine(subject, predicate, object, this.defaultGraphOnly ? '' : graph);
     if (this.buffer.length > FLUSH_AT) this.flush();
   }
 
@@ -52,9 +63,7 @@ export class NQuadsWriter implements QuadSink {
 
   async end(): Promise<void> {
     this.flush();
-    await new Promise<void>((resolve, reject) =>
-      this.out.end((error?: Error | null) => (error ? reject(error) : resolve())),
-    );
+    await endStream(this.out);
   }
 }
 
@@ -63,11 +72,7 @@ export class NQuadsCollector implements QuadSink {
   private readonly lines: string[] = [];
 
   quad(subject: string, predicate: string, object: string, graph: string): void {
-    this.lines.push(
-      graph === ''
-        ? `${subject} ${predicate} ${object} .\n`
-        : `${subject} ${predicate} ${object} ${graph} .\n`,
-    );
+    this.lines.push(nquadsLine(subject, predicate, object, graph));
   }
 
   text(): string {

@@ -13,6 +13,7 @@ import { dataError, sourceError } from './errors.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
 import { log } from '../log.ts';
+import { hasScheme } from './terms.ts';
 import { ViewReader } from './view-source.ts';
 import { XmlReader } from './xml-source.ts';
 
@@ -45,8 +46,31 @@ export interface SourceReader {
   forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void>;
 }
 
-/** Per-run cache of parsed JSON documents, so triples maps over one file parse it once. */
+/** Per-run cache of parsed documents (JSON, XML), so triples maps over one file parse it once. */
 export type DocumentCache = Map<string, Promise<unknown>>;
+
+/** The document under `key`, loaded on first use. */
+export function cachedDocument(
+  cache: DocumentCache,
+  key: string,
+  load: () => Promise<unknown>,
+): Promise<unknown> {
+  let document = cache.get(key);
+  if (!document) cache.set(key, (document = load()));
+  return document;
+}
+
+/** Feeds in-memory items to `each`; the output is not in memory, so the sink drains now and then. */
+export async function feedItems(
+  items: unknown[],
+  each: (record: unknown) => void,
+  pause?: () => Promise<void> | void,
+): Promise<void> {
+  for (let i = 0; i < items.length; i += 1) {
+    each(items[i]);
+    if (i % 10_000 === 9_999) await pause?.();
+  }
+}
 
 export function openReader(
   source: LogicalSource,
@@ -89,7 +113,7 @@ async function rawContent(source: LogicalSource, options: SourceOptions): Promis
     path = resolve(source.access.root === 'cwd' ? (options.cwd ?? process.cwd()) : base, name);
   } else if (/^file:/i.test(name)) {
     path = fileURLToPath(name);
-  } else if (/^[a-z][a-z0-9+.-]*:/i.test(name) && !/^[a-z]:[\\/]/i.test(name)) {
+  } else if (hasScheme(name) && !/^[a-z]:[\\/]/i.test(name)) {
     if (!options.openUrl) throw sourceError(`The source ${name} is a URL, and no URL opener was given`);
     return options.openUrl(name);
   } else {
@@ -239,17 +263,8 @@ class JsonReader implements SourceReader {
 
   async forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void> {
     const key = JSON.stringify([this.source.access, this.source.encoding]);
-    let document = this.cache.get(key);
-    if (!document) {
-      document = this.load();
-      this.cache.set(key, document);
-    }
-    const items = this.iterator(await document);
-    // The document is in memory, but the output is not: let the sink drain now and then.
-    for (let i = 0; i < items.length; i += 1) {
-      each(items[i]);
-      if (i % 10_000 === 9_999) await pause?.();
-    }
+    const document = await cachedDocument(this.cache, key, () => this.load());
+    await feedItems(this.iterator(document), each, pause);
   }
 
   private async load(): Promise<unknown> {

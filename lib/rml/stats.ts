@@ -26,7 +26,7 @@ export interface RuleStatistics {
 }
 
 /** How many distinct comparisons a rule keeps as examples. */
-export const COMPARED_SAMPLE = 20;
+const COMPARED_SAMPLE = 20;
 
 export function emptyStatistics(triplesMap: string, name: string): RuleStatistics {
   return { triplesMap, name, iterations: 0, passed: 0, comparisons: 0, compared: [], triples: 0 };

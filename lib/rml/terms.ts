@@ -77,7 +77,7 @@ const LITERAL_SPECIAL = /["\\\n\r]/;
 const LITERAL_ESCAPE = /["\\\n\r]/g;
 const LITERAL_REPLACEMENT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r' };
 
-export function quoteLiteral(lexical: string): string {
+function quoteLiteral(lexical: string): string {
   if (!LITERAL_SPECIAL.test(lexical)) return `"${lexical}"`;
   return `"${lexical.replace(LITERAL_ESCAPE, (c) => LITERAL_REPLACEMENT[c]!)}"`;
 }

@@ -7,6 +7,8 @@ import { createRequire } from 'node:module';
 import { mappingError, sourceError } from './errors.ts';
 import type { LogicalSource } from './model.ts';
 import {
+  cachedDocument,
+  feedItems,
   readSourceText,
   type DocumentCache,
   type Evaluator,
@@ -91,17 +93,9 @@ export class XmlReader implements SourceReader {
 
   async forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void> {
     const key = JSON.stringify(['xml', this.source.access, this.source.encoding]);
-    let document = this.cache.get(key);
-    if (!document) {
-      document = this.load();
-      this.cache.set(key, document);
-    }
-    const result = this.evaluate(this.iterator, await document, this.source.iterator ?? '/*');
-    const items = result.toArray?.() ?? [];
-    for (let i = 0; i < items.length; i += 1) {
-      each(items[i]);
-      if (i % 10_000 === 9_999) await pause?.();
-    }
+    const document = await cachedDocument(this.cache, key, () => this.load());
+    const result = this.evaluate(this.iterator, document, this.source.iterator ?? '/*');
+    await feedItems(result.toArray?.() ?? [], each, pause);
   }
 
   private async load(): Promise<unknown> {

@@ -1,8 +1,6 @@
 // `labld rml` as a user runs it: a spawned process, files on disk, exit codes and stderr.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +8,7 @@ import { after, test } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { Parser } from 'n3';
 import { progressReporter } from '../../app/rml.ts';
+import { startFileServer } from '../support/file-server.ts';
 
 const BIN = new URL('../../bin/labld.js', import.meta.url).pathname;
 const dir = mkdtempSync(join(tmpdir(), 'labld-rml-cli-'));
@@ -77,10 +76,9 @@ test('--out with --format nt drops graph names; --format turtle goes through the
 });
 
 test('a URL source goes through the guarded fetch: refused on loopback unless allowed', async () => {
-  const server = createServer((_req, res) => res.end('id,name,friend\n7,Eve,7\n'));
-  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  const server = await startFileServer();
   try {
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/people.csv`;
+    const url = server.put('/people.csv', 'id,name,friend\n7,Eve,7\n');
     writeFileSync(join(dir, 'url.yml'), YARRRML.replace('[[people.csv~csv]]', `[['${url}~csv']]`));
     const refused = await labld(join(dir, 'url.yml'), '--quiet');
     assert.equal(refused.code, 1);
@@ -89,7 +87,7 @@ test('a URL source goes through the guarded fetch: refused on loopback unless al
     assert.equal(allowed.code, 0, allowed.stderr);
     assert.match(allowed.stdout, /<http:\/\/ex\.com\/7> <http:\/\/ex\.com\/name> "Eve" \./);
   } finally {
-    server.close();
+    await server.stop();
   }
 });
 

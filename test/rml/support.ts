@@ -1,5 +1,5 @@
 // Test support for the RML suites: a lenient N-Quads reader (peer expectations contain IRIs
-// with raw spaces, which strict parsers refuse) and dataset isomorphism via lib/rdf.
+// with raw spaces, which strict parsers refuse) and canonical N-Quads via lib/rdf.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser } from 'n3';
 import { canonicalNQuads } from '../../lib/rdf/index.ts';
@@ -39,15 +39,6 @@ export async function canonical(input: RDF.Quad[]): Promise<string> {
     return q.graph ? q : DataFactory.quad(q.subject, q.predicate, q.object, DataFactory.defaultGraph());
   });
   return canonicalNQuads(quads);
-}
-
-/** Whether two N-Quads texts denote the same dataset (up to blank node names). */
-export async function sameDataset(
-  actual: string,
-  expected: string,
-): Promise<{ same: boolean; actual: string; expected: string }> {
-  const [a, e] = await Promise.all([canonical(readNQuads(actual)), canonical(readNQuads(expected))]);
-  return { same: a === e, actual: a, expected: e };
 }
 
 /** Expected output of a peer test: N-Quads (lenient reader) or Turtle (N3.js). */

@@ -65,6 +65,24 @@ function tokenise(pattern: string): { regex: RegExp; fields: Field[] } {
   return { regex: new RegExp(`^${source}$`, 'i'), fields };
 }
 
+/** Patterns compiled so far (null: not a pattern); the function runs once per record, the pattern rarely changes. */
+const patterns = new Map<string, ReturnType<typeof tokenise> | null>();
+const PATTERN_LIMIT = 1000;
+
+function compiledPattern(pattern: string): ReturnType<typeof tokenise> | null {
+  let parsed = patterns.get(pattern);
+  if (parsed === undefined) {
+    try {
+      parsed = tokenise(pattern);
+    } catch {
+      parsed = null;
+    }
+    if (patterns.size >= PATTERN_LIMIT) patterns.clear();
+    patterns.set(pattern, parsed);
+  }
+  return parsed;
+}
+
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /** The ISO form of `value` read with `pattern`, or null when it does not match. */
@@ -74,12 +92,8 @@ export function normalizeDate(
   withTime: boolean,
   language: string,
 ): string | null {
-  let parsed: ReturnType<typeof tokenise>;
-  try {
-    parsed = tokenise(pattern);
-  } catch {
-    return null;
-  }
+  const parsed = compiledPattern(pattern);
+  if (!parsed) return null;
   const match = parsed.regex.exec(value.trim());
   if (!match) return null;
   const parts = { year: 0, month: 1, day: 1, hour: 0, minute: 0, second: 0 };
