@@ -5,12 +5,12 @@
 //   types, entities (descriptor; template with owl:NamedIndividual), mapping (request.json
 //   without its misspelt entry)
 // and each p50 as a ratio to the floor's p50. Usage: node bench/mapper.ts [--n 300] [--warm 50]
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFileServer } from '../test/support/file-server.ts';
-import { seedFixture } from '../test/support/shared.ts';
+import { readSeed } from '../test/support/shared.ts';
 
 const { values } = parseArgs({
   options: { n: { type: 'string', default: '300' }, warm: { type: 'string', default: '50' } },
@@ -26,12 +26,12 @@ const { startEmbedded } = await import('../app/processes.ts');
 const files = await startFileServer();
 const dataUrl = files.put(
   '/examples/example-metadata.json',
-  readFileSync(seedFixture('csvtocsvw/example-metadata.json'), 'utf8'),
+  readSeed('csvtocsvw/example-metadata.json'),
   'application/json',
 );
 const templateUrl = files.put(
   '/methods/DIN_EN_ISO_527-3.drawio.ttl',
-  readFileSync(seedFixture('maptomethod/templates/DIN_EN_ISO_527-3.drawio.ttl'), 'utf8'),
+  readSeed('maptomethod/templates/DIN_EN_ISO_527-3.drawio.ttl'),
   'text/turtle',
 );
 
@@ -42,7 +42,7 @@ const labld = await startEmbedded({
 });
 const mapper = `${labld.url}/mapper`;
 
-const request = JSON.parse(readFileSync(seedFixture('maptomethod/request.json'), 'utf8')) as {
+const request = JSON.parse(readSeed('maptomethod/request.json')) as {
   map: Record<string, string>;
 };
 delete request.map['ExperimentTimeInterval'];

@@ -4,8 +4,7 @@
 import { createRdf, checkMappingAt, testMapping, type Loader } from '../lib/converter/index.ts';
 import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/converter/translate.ts';
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
-import { isZip, readCrateMetadata } from '../lib/converter/rocrate.ts';
-import { open } from 'node:fs/promises';
+import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
@@ -67,11 +66,7 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
       if (blob) {
         // The spec's multipart form: the uploaded descriptor, named by its stored-file URL.
         dataUrl = given(input.data_url) ?? storedFileUrl(blob, given(input.filename) ?? 'upload.json');
-        const path = runtime.blobs.path(blob, 'file');
-        // An RO-Crate ZIP: its metadata JSON-LD is the data.
-        dataContent = isZip(await head(path))
-          ? await readCrateMetadata(path)
-          : await readBlobText(runtime, blob);
+        dataContent = await uploadedData(blobs.path(blob, 'file'));
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
         dataUrl = required(input, 'data_url');
@@ -118,31 +113,13 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
     normalizeyarrrml: async (input, { signal }) => {
       const blob = given(input.blob);
       const source = blob
-        ? { text: await readBlobText(runtime, blob), fileName: given(input.filename) ?? 'mapping.yaml' }
+        ? {
+            text: await uploadedText(blobs.path(blob, 'file')),
+            fileName: given(input.filename) ?? 'mapping.yaml',
+          }
         : await loader(signal)(required(input, 'mapping_url'), 'mapping_url');
       const out = normalizeYarrrml(source.text, source.fileName, blob ? 'file' : 'mapping_url');
       return storeDownload(blobs, out.body, 'application/yaml; charset=utf-8', out.filename);
     },
   };
-}
-
-async function readBlobText(runtime: Runtime, key: string): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of runtime.blobs.open(key, 'file')) chunks.push(chunk as Buffer);
-  const bytes = Buffer.concat(chunks);
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new ClientError(422, 'file: is not UTF-8 text', 'file');
-  }
-}
-
-async function head(path: string): Promise<Uint8Array> {
-  const file = await open(path);
-  try {
-    const { buffer, bytesRead } = await file.read(Buffer.alloc(4), 0, 4, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await file.close();
-  }
 }

@@ -5,7 +5,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
 import { ClientError } from '../errors.ts';
-import { returnTypeInfo, serialize } from '../rdf/index.ts';
+import { contextPrefixes, returnTypeInfo, serialize } from '../rdf/index.ts';
 import {
   DEFAULT_BASE_IRI,
   executeMapping,
@@ -196,11 +196,9 @@ function outputPrefixes(
 ): Record<string, string> {
   const fromData: Record<string, string> = {};
   const first = Array.isArray(data.json) ? data.json[0] : data.json;
-  const context = (first as { '@context'?: unknown } | null)?.['@context'];
-  for (const entry of Array.isArray(context) ? context : [context]) {
-    if (typeof entry !== 'object' || entry === null) continue;
-    for (const [name, iri] of Object.entries(entry)) if (typeof iri === 'string') fromData[name] = iri;
-  }
+  contextPrefixes(first, (name, iri) => {
+    fromData[name] = iri;
+  });
   const own = Object.fromEntries(
     Object.entries(mapping.prefixes).filter(
       ([name]) => !['', 'base', 'template', 'method', 'data'].includes(name),

@@ -56,14 +56,19 @@ export async function readData(loaded: Loaded, field: string): Promise<DataDocum
   }
   let quads: Quad[];
   try {
-    const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text });
-    quads = await parse(text, format, { baseIRI: loaded.url, field });
+    quads = await readGraph({ ...loaded, text }, field);
   } catch (error) {
     throw failure(field, error);
   }
   const expanded = await jsonld.fromRDF(await serialize(quads, 'nquads'), { format: 'application/n-quads' });
   const json = expanded as unknown;
   return { json, text: JSON.stringify(json), quads: async () => quads, fromRdf: true };
+}
+
+/** A loaded document as RDF, in the syntax its content, Content-Type and name tell. */
+export async function readGraph(loaded: Loaded, field: string): Promise<Quad[]> {
+  const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text: loaded.text });
+  return parse(loaded.text, format, { baseIRI: loaded.url, field });
 }
 
 function hasContext(json: unknown): boolean {

@@ -4,8 +4,8 @@
 // name, and the answer carries the spec's fields plus the original's declared ones.
 import type * as RDF from '@rdfjs/types';
 import { ClientError } from '../errors.ts';
-import { guessFormat, parse, serialize } from '../rdf/index.ts';
-import type { Loaded, Loader } from './data.ts';
+import { serialize } from '../rdf/index.ts';
+import { readGraph, type Loader } from './data.ts';
 import { validateShacl } from './shacl.ts';
 
 const SH = 'http://www.w3.org/ns/shacl#';
@@ -29,11 +29,6 @@ export interface ValidationAnswer {
   // The original's declared response model: `valid` as text, `graph` the report graph.
   valid: string;
   graph: string;
-}
-
-async function readGraph(loaded: Loaded, field: string): Promise<RDF.Quad[]> {
-  const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text: loaded.text });
-  return parse(loaded.text, format, { baseIRI: loaded.url, field });
 }
 
 const show = (t: RDF.Term) =>

@@ -3,7 +3,7 @@
 // base or empty namespace re-pointed at that prefix, and every IRI under the prefix made
 // relative to the output document (`template:SpecimenID` → `<#SpecimenID>`).
 import type * as RDF from '@rdfjs/types';
-import { DataFactory, Parser, type Quad } from 'n3';
+import { DataFactory, type Quad } from 'n3';
 import { ClientError } from '../errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import type { Loaded, Loader } from './data.ts';
@@ -49,13 +49,16 @@ export async function loadTemplate(
   const prefixes: Record<string, string> = {};
   let quads: Quad[];
   try {
-    if (TURTLE_FAMILY.has(format)) {
-      quads = new Parser({ baseIRI: loaded.url }).parse(loaded.text, null, (prefix, iri) => {
-        prefixes[prefix] = iri.value;
-      });
-    } else {
-      quads = await parse(loaded.text, format, { baseIRI: loaded.url, field });
-    }
+    quads = await parse(loaded.text, format, {
+      baseIRI: loaded.url,
+      field,
+      // Only Turtle-family prefixes: they re-point the template's own namespace and name the output's.
+      onPrefix: TURTLE_FAMILY.has(format)
+        ? (prefix, iri) => {
+            prefixes[prefix] = iri;
+          }
+        : undefined,
+    });
   } catch (error) {
     throw new ClientError(
       422,

@@ -14,7 +14,7 @@ export {
 export type { FormatInfo, RdfFormat, ReturnType } from './formats.ts';
 export { DEFAULT_PREFIXES, serialize } from './serialize.ts';
 export type { SerializeOptions } from './serialize.ts';
-export { parse } from './parse.ts';
+export { contextPrefixes, parse } from './parse.ts';
 export type { ParseOptions } from './parse.ts';
 export type { JsonLdContext } from './jsonld-io.ts';
 export { BUNDLED_CONTEXT_URLS, documentLoader } from './document-loader.ts';

@@ -96,7 +96,10 @@ async function parseChecked(text: string, format: RdfFormat, options: ParseOptio
 }
 
 /** The string-valued terms of a JSON-LD document's top-level `@context` objects. */
-function contextPrefixes(document: unknown, onPrefix: (prefix: string, namespace: string) => void): void {
+export function contextPrefixes(
+  document: unknown,
+  onPrefix: (prefix: string, namespace: string) => void,
+): void {
   const context = (document as { '@context'?: unknown } | null)?.['@context'];
   for (const entry of Array.isArray(context) ? context : [context]) {
     if (entry === null || typeof entry !== 'object') continue;

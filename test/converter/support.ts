@@ -1,11 +1,10 @@
 // Fixtures of the converter tests: the seed's RDFConverter examples, served to the domain by
 // a loader that maps the URLs the mappings name to the fixture files.
-import { readFileSync } from 'node:fs';
 import { ClientError } from '../../lib/errors.ts';
 import type { Loader } from '../../lib/converter/index.ts';
-import { seedFixture } from '../support/shared.ts';
+import { readSeed } from '../support/shared.ts';
 
-export const readSeed = (path: string) => readFileSync(seedFixture(path), 'utf8');
+export { readSeed };
 
 export const DESCRIPTOR_URL =
   'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/example-metadata.json';

@@ -1,11 +1,10 @@
 // Helpers of the mapper tests: the seed documents (MapToMethod's example request, descriptor,
 // template and golden outputs), parsed as the mapper reads them.
-import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { readDocument, type RdfDocument } from '../../lib/mapper/index.ts';
-import { seedFixture } from '../support/shared.ts';
+import { readSeed } from '../support/shared.ts';
 
-export const read = (path: string): string => readFileSync(seedFixture(path), 'utf8');
+export const read = readSeed;
 export const readJson = <T = unknown>(path: string): T => JSON.parse(read(path)) as T;
 
 /** MapToMethod's examples/request.json. */
