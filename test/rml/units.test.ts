@@ -193,3 +193,12 @@ describe('sinks', () => {
     assert.deepEqual(quads, ['http://s 1 DefaultGraph']);
   });
 });
+
+test('normalizeDateWithLang: a malformed language tag is a function error (422), not a crash', async () => {
+  const { normalizeDate } = await import('../../lib/rml/functions/dates.ts');
+  assert.equal(normalizeDate('01-Jan-20', 'dd-MMM-yy', false, 'en'), '2020-01-01');
+  assert.throws(
+    () => normalizeDate('01-Jan-20', 'dd-MMM-yy', false, 'x!!'),
+    (error: unknown) => error instanceof RmlError && error.status === 422 && /x!!/.test(error.message),
+  );
+});

@@ -1,6 +1,8 @@
 // Date normalisation for the IDLab normalizeDate* functions: a Java DateTimeFormatter pattern
 // (`dd-MMM-yy`, `yyyyMMdd'T'HH:mm:ss`, …) is turned into a regular expression, month names
 // come from Intl for the given language, and the result is ISO 8601.
+import { functionError } from '../errors.ts';
+import { isLanguageTag } from '../terms.ts';
 
 const monthNames = new Map<string, string[][]>();
 
@@ -8,6 +10,9 @@ const monthNames = new Map<string, string[][]>();
 function months(language: string): string[][] {
   let names = monthNames.get(language);
   if (!names) {
+    // The language comes from the data or the mapping: a malformed tag is the mapping's error
+    // (Intl would throw a bare RangeError, which callers would take for an engine fault).
+    if (!isLanguageTag(language)) throw functionError(`normalizeDate: "${language}" is not a language tag`);
     const styles = ['short', 'long'] as const;
     names = styles.map((month) => {
       const format = new Intl.DateTimeFormat(language, { month, timeZone: 'UTC' });
