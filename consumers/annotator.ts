@@ -9,14 +9,15 @@ import { openSource, storedFileUrl } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
 import type { Runtime } from '../lib/runtime.ts';
-import type { Operation } from './room.ts';
+import type { OperationInputs } from '../lib/contracts/operations.ts';
+import type { ServiceOperations } from './service-requests.ts';
 
-const text = (value: unknown) => String(value ?? '');
+type Inputs = OperationInputs['annotator'];
 
 /** The activity of the provenance: the endpoint, as the original named it by its request URL. */
 const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${path}`;
 
-export function annotatorOperations(runtime: Runtime): Record<string, Operation> {
+export function annotatorOperations(runtime: Runtime): ServiceOperations<'annotator'> {
   const { blobs } = runtime;
   const policy = policyFromEnv();
   unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
@@ -24,13 +25,13 @@ export function annotatorOperations(runtime: Runtime): Record<string, Operation>
   const describe = async (
     open: () => Readable,
     source: { csvUrl: string; fileName: string; field: 'data_url' | 'file'; path: string },
-    input: Record<string, unknown>,
+    input: Inputs['annotate'] | Inputs['annotate_upload'],
   ) => {
     const { descriptor, metadataFileName } = await annotate(
       { open, csvUrl: source.csvUrl, fileName: source.fileName, field: source.field },
-      { encoding: text(input.encoding || 'auto'), provenance: { activity: activity(source.path) } },
+      { encoding: input.encoding ?? 'auto', provenance: { activity: activity(source.path) } },
     );
-    const out = await renderDescriptor(descriptor, text(input.return_type || 'json-ld'), {
+    const out = await renderDescriptor(descriptor, input.return_type ?? 'json-ld', {
       metadataFileName,
     });
     return storeDownload(blobs, out.body, out.contentType, out.filename);
@@ -38,7 +39,7 @@ export function annotatorOperations(runtime: Runtime): Record<string, Operation>
 
   return {
     annotate: async (input, { signal }) => {
-      const url = text(input.data_url);
+      const url = input.data_url;
       const options = { field: 'data_url', blobs, policy, signal };
       const source = await openSource(url, options);
       const csv = {
@@ -63,8 +64,8 @@ export function annotatorOperations(runtime: Runtime): Record<string, Operation>
       return describe(open, csv, input);
     },
     annotate_upload: async (input) => {
-      const key = text(input.blob);
-      const fileName = text(input.filename) || 'upload.csv';
+      const key = input.blob;
+      const fileName = input.filename || 'upload.csv';
       const csv = {
         csvUrl: storedFileUrl(key, fileName),
         fileName,
@@ -79,10 +80,10 @@ export function annotatorOperations(runtime: Runtime): Record<string, Operation>
         const source = await openSource(url, { field, blobs, policy, signal });
         return { body: source.body, contentType: source.contentType };
       };
-      const returnType = text(input.return_type || 'turtle');
+      const returnType = input.return_type ?? 'turtle';
       const format = returnTypeInfo(returnType);
       const quads = await descriptorToRdf(
-        { metadataUrl: text(input.metadata_url), csvUrl: input.csv_url ? text(input.csv_url) : undefined },
+        { metadataUrl: input.metadata_url, csvUrl: input.csv_url || undefined },
         load,
         { activityUrl: activity('/api/rdf') },
       );

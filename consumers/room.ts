@@ -16,13 +16,17 @@ export interface OperationContext {
   signal: AbortSignal;
 }
 
-export type Operation = (input: Record<string, unknown>, context: OperationContext) => Promise<unknown>;
+/** An operation with its input type; the input was checked against the operation's contract. */
+export type Operation<I = Record<string, unknown>> = (
+  input: I,
+  context: OperationContext,
+) => Promise<unknown>;
 
 export interface RequestConsumer {
   /** Consumer group, as declared in topics.yaml; also the name for `labld serve`. */
   group: string;
   /** The operations, given what the process provides (the blob store, …). */
-  operations(runtime: Runtime): Record<string, Operation>;
+  operations(runtime: Runtime): Record<string, Operation<never>>;
 }
 
 export function runRequestConsumer(runtime: Runtime, consumer: RequestConsumer): Promise<Subscription> {
@@ -34,7 +38,8 @@ export function runRequestConsumer(runtime: Runtime, consumer: RequestConsumer):
     if (!run)
       throw new ClientError(404, `operation ${operation} is not offered by ${consumer.group}`, 'operation');
     const fields = (await checkOut(runtime.blobs, input)) as Record<string, unknown>;
-    const value = await run(fields, { correlationId: message.headers['x-correlation-id'], signal });
+    // `never`: each operation takes its own input type, which its contract checked on the way in.
+    const value = await run(fields as never, { correlationId: message.headers['x-correlation-id'], signal });
     return checkIn(runtime.blobs, value);
   });
 }

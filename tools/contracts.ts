@@ -1,0 +1,10 @@
+// Writes each service's request schema into schemas/ from lib/contracts (the one source).
+// Run after changing an operation's contract: `node tools/contracts.ts`; test/contracts checks
+// that the files are in step.
+import { writeFileSync } from 'node:fs';
+import { SERVICES } from '../lib/services.ts';
+import { requestSchemaFile, requestSchemaText } from '../lib/contracts/requests.ts';
+
+const dir = new URL('../schemas/', import.meta.url).pathname;
+for (const service of SERVICES)
+  writeFileSync(`${dir}${requestSchemaFile(service)}`, requestSchemaText(service));
