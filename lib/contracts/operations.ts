@@ -24,7 +24,7 @@ const upload = {
   filename: text('the file name the upload came with'),
 };
 
-const encoding = leaf<'auto' | EncodingName>({
+const encoding = leaf<EncodingName>({
   type: 'string',
   enum: [...ENCODINGS],
   default: 'auto',
