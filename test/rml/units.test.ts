@@ -52,7 +52,14 @@ describe('JSONPath', () => {
     assert.deepEqual(run('$.notes[?(@.missing)]'), []);
   });
   test('syntax errors are mapping errors naming the path', () => {
-    assert.throws(() => compileJsonPath('$.students[*]]'), /Invalid JSONPath "\$\.students\[\*\]\]"/);
+    assert.throws(() => compileJsonPath('$.students[*]]'), {
+      status: 422,
+      message: '"$.students[*]]" is not valid JSONPath: unexpected "]" (at position 13)',
+    });
+    assert.throws(() => compileJsonPath('$.a[?(@.b =~ /(/)]'), {
+      message:
+        /^"\$\.a\[\?\(@\.b =~ \/\(\/\)\]" is not valid JSONPath: \/\(\/ is not a valid regular expression \(at position \d+\)$/,
+    });
     assert.throws(() => compileJsonPath('students'), RmlError);
   });
 });
