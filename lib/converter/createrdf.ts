@@ -22,6 +22,7 @@ import {
   templatePrefix,
   type YarrrmlMapping,
 } from './mapping.ts';
+import { expressionFailure, rulesReading, sourceFailure } from './mapping-errors.ts';
 import { provenance } from './provenance.ts';
 import { loadTemplate, renameQuad, type Template } from './template.ts';
 
@@ -142,15 +143,23 @@ async function runMapping(
     [dataAccess]: data.text,
     [dataAccess.replace(/\/+$/, '')]: data.text,
   };
-  const result = await executeMapping(
-    rml,
-    rdfjsSink((q) => quads.push(q as Quad)),
-    {
-      baseIri,
-      sources,
-      openUrl: async (url) => (await readData(await load(url, 'mapping_url'), 'mapping_url')).text,
-    },
-  );
+  const openUrl = async (url: string) => {
+    try {
+      return (await readData(await load(url, 'mapping_url'), 'mapping_url')).text;
+    } catch (error) {
+      throw sourceFailure(error, url, rulesReading(mapping, url));
+    }
+  };
+  let result;
+  try {
+    result = await executeMapping(
+      rml,
+      rdfjsSink((q) => quads.push(q as Quad)),
+      { baseIri, sources, openUrl },
+    );
+  } catch (error) {
+    throw expressionFailure(error);
+  }
   return { quads, statistics: result.statistics };
 }
 

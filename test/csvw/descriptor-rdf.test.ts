@@ -64,6 +64,11 @@ describe('descriptorToRdf (/api/rdf)', () => {
     await assertGolden('example2', seedLoader());
   });
 
+  it('reads an old-Mac CR-only CSV as its LF twin (example2, the original output)', async () => {
+    const csv = readFileSync(seedFixture('csvtocsvw/example2.csv'), 'utf8').replace(/\r?\n/g, '\r');
+    await assertGolden('example2', seedLoader({ 'example2.csv': csv }));
+  });
+
   it('reads a real tab delimiter as the original regex form "\\t"', async () => {
     const descriptor = readFileSync(seedFixture('csvtocsvw/example2-metadata.json'), 'utf8');
     assert.ok(descriptor.includes('"delimiter": "\\\\t"'));
