@@ -58,7 +58,7 @@ export const settings = [
   },
   {
     name: 'LABLD_WORKER_MEMORY_MB',
-    default: '320',
+    default: '256',
     description: 'heap limit of each worker in MB; a request that needs more is refused with 413',
   },
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },

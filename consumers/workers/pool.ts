@@ -4,6 +4,13 @@
 // request is ended (deadline passed, subscription closed) by terminating its worker — which
 // stops even a synchronous loop and frees its heap — and a fresh worker takes its place, as
 // it does for a worker that ran out of memory or died.
+//
+// Memory: V8's own worker heap limit is best effort — one large allocation near it (a Map or
+// an array growing its backing store) aborts the whole process instead of the worker
+// (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
+// the heap in use (live and not yet collected) of each busy worker and terminates it past
+// LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
+// between two looks.
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { intSetting, setting } from '../../lib/config.ts';
@@ -21,6 +28,10 @@ import {
 const ENTRY = new URL('./worker.ts', import.meta.url);
 /** Pause before replacing a worker that died before it was ready (a broken module would loop). */
 const RESPAWN_PAUSE_MS = 1000;
+/** How often the heap of a busy worker is looked at (the worker answers even in a synchronous loop). */
+const HEAP_WATCH_MS = 100;
+/** V8's own heap limit of a worker, relative to the limit the pool enforces (measured: 1.5 still aborts). */
+const HARD_LIMIT_FACTOR = 2;
 
 export interface PoolOptions {
   /** The consumer groups whose operations every worker loads. */
@@ -61,6 +72,8 @@ interface Slot {
   worker: Worker;
   ready: boolean;
   job: Job | undefined;
+  /** Watches the heap while a job runs. */
+  watch: NodeJS.Timeout | undefined;
   /** Why the worker ended, when the pool ended it or V8 did (out of memory). */
   ending: Error | undefined;
 }
@@ -143,9 +156,9 @@ export class WorkerPool {
     const worker = new Worker(ENTRY, {
       workerData: this.#data,
       env: SHARE_ENV,
-      resourceLimits: { maxOldGenerationSizeMb: this.memoryMb },
+      resourceLimits: { maxOldGenerationSizeMb: Math.ceil(this.memoryMb * HARD_LIMIT_FACTOR) },
     });
-    const slot: Slot = { worker, ready: false, job: undefined, ending: undefined };
+    const slot: Slot = { worker, ready: false, job: undefined, watch: undefined, ending: undefined };
     this.#slots.add(slot);
     let failure: Error | undefined;
     worker.on('message', (message: FromWorker) => this.#receive(slot, message));
@@ -169,9 +182,8 @@ export class WorkerPool {
         this.#starting = undefined;
       }
     } else {
-      const job = slot.job;
-      if (!job || job.message.id !== message.id) return;
-      slot.job = undefined;
+      if (slot.job?.message.id !== message.id) return;
+      const job = this.#vacate(slot)!;
       if (message.ok) this.#settle(job, undefined, message.value);
       else this.#settle(job, fromWire(message.error));
     }
@@ -180,8 +192,7 @@ export class WorkerPool {
 
   #exited(slot: Slot, failure: Error | undefined): void {
     this.#slots.delete(slot);
-    const job = slot.job;
-    slot.job = undefined;
+    const job = this.#vacate(slot);
     if (job) {
       const error =
         slot.ending ?? new Error(`the operation's worker stopped: ${failure?.message ?? 'no error'}`);
@@ -220,6 +231,7 @@ export class WorkerPool {
       try {
         slot.worker.postMessage(job.message);
         slot.job = job;
+        slot.watch = setInterval(() => this.#watchHeap(slot, job), HEAP_WATCH_MS);
       } catch (error) {
         // The input could not be copied to the worker (e.g. nested too deeply for structured clone).
         this.#settle(job, fromWire(toWire(error, job.message.input)));
@@ -233,11 +245,31 @@ export class WorkerPool {
     if (queued >= 0) this.#queue.splice(queued, 1);
     for (const slot of this.#slots) {
       if (slot.job === job) {
-        slot.job = undefined;
+        this.#vacate(slot);
         this.#end(slot, error);
       }
     }
     this.#settle(job, error);
+  }
+
+  /** The slot's job, taken off it (and its heap no longer watched). */
+  #vacate(slot: Slot): Job | undefined {
+    const job = slot.job;
+    slot.job = undefined;
+    clearInterval(slot.watch);
+    slot.watch = undefined;
+    return job;
+  }
+
+  #watchHeap(slot: Slot, job: Job): void {
+    slot.worker.getHeapStatistics().then(
+      (heap) => {
+        if (slot.job === job && heap.used_heap_size > this.memoryMb * 1024 * 1024) {
+          this.#abandon(job, this.#outOfMemory());
+        }
+      },
+      () => {}, // the worker is gone already; its exit settles the job
+    );
   }
 
   #end(slot: Slot, reason: Error): void {

@@ -18,6 +18,25 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
       const kept: number[][] = [];
       for (;;) kept.push(new Array(100_000).fill(kept.length));
     },
+    /** Grows one Map: its backing store's growth near V8's limit would abort the whole process. */
+    growMap: async () => {
+      const map = new Map<string, { n: number }>();
+      for (let n = 0; ; n += 1) map.set(`key-${n}`, { n });
+    },
+    /** Pushes onto one array: each growth of its backing store is one large allocation. */
+    growArray: async () => {
+      const items: number[] = [];
+      for (let n = 0; ; n += 1) items.push(n + 0.5);
+    },
+    /** Builds one string and flattens it, as a serializer writing one giant string does. */
+    growString: async () => {
+      let text = 'line of output\n';
+      const kept: string[] = [];
+      for (;;) {
+        text += text;
+        kept.push(text.slice(1)); // a flat copy each time
+      }
+    },
     boom: async () => {
       const down = (n: number): number => down(n + 1) + 1;
       return down(0);

@@ -118,6 +118,18 @@ describe('worker pool', () => {
     assert.equal(((await one.run('test-requests', 'echo', {})) as { group: string }).group, 'test-requests');
   });
 
+  it('stops workers growing one Map, array or string before V8 would abort the process', async () => {
+    // V8's worker limit alone aborts the whole process on a large allocation crossing it.
+    for (const operation of ['growMap', 'growArray', 'growString']) {
+      await assert.rejects(one.run('test-requests', operation, {}), (error) => {
+        assert.ok(error instanceof ClientError, `${operation}: ${String(error)}`);
+        assert.equal(error.status, 413);
+        return true;
+      });
+    }
+    assert.equal(((await one.run('test-requests', 'echo', {})) as { group: string }).group, 'test-requests');
+  });
+
   it('keeps a client error’s status, detail and field', async () => {
     await assert.rejects(one.run('test-requests', 'fail', {}), (error) => {
       assert.ok(error instanceof ClientError);
