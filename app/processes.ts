@@ -47,12 +47,16 @@ async function run(
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
+    const workers = pool;
     server = await createServer({
       gateways,
       rootAlias,
       port: options.port,
       host: options.host,
-      readiness: [{ name: 'bus', check: () => bus.ready() }],
+      readiness: [
+        { name: 'bus', check: () => bus.ready() },
+        ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
+      ],
     });
   } catch (error) {
     await bus.close();

@@ -16,6 +16,7 @@ import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { intSetting, setting } from '../../lib/config.ts';
 import { ClientError, TimeoutError } from '../../lib/errors.ts';
 import { log } from '../../lib/log.ts';
+import { workerQueue, workerStopped } from '../../lib/metrics.ts';
 import {
   fromWire,
   toWire,
@@ -104,6 +105,11 @@ export class WorkerPool {
     });
   }
 
+  /** Ready while at least one worker has loaded its operations (for /readyz). */
+  ready(): boolean {
+    return !this.#closed && [...this.#slots].some((slot) => slot.ready && !slot.ending);
+  }
+
   /** Run `operation` of `group` in a worker; its result, or its error as the bus knows it. */
   run(group: string, operation: string, input: unknown, options: RunOptions = {}): Promise<unknown> {
     if (this.#closed) return Promise.reject(new Error('the worker pool is stopped'));
@@ -112,8 +118,7 @@ export class WorkerPool {
     if (deadline !== undefined && deadline <= Date.now()) return Promise.reject(pastDeadline());
     return new Promise<unknown>((resolve, reject) => {
       let timer: NodeJS.Timeout | undefined;
-      const abandon = (error: Error) => this.#abandon(job, error);
-      const onAbort = () => abandon(abortError(signal!));
+      const onAbort = () => this.#abandon(job, abortError(signal!), 'abandoned');
       const job: Job = {
         message: {
           type: 'run',
@@ -132,10 +137,14 @@ export class WorkerPool {
       };
       if (deadline !== undefined) {
         // Timers hold at most 2^31-1 ms; a deadline further out is as good as none.
-        timer = setTimeout(() => abandon(overDeadline()), Math.min(deadline - Date.now(), 2 ** 31 - 1));
+        timer = setTimeout(
+          () => this.#abandon(job, overDeadline(), 'deadline'),
+          Math.min(deadline - Date.now(), 2 ** 31 - 1),
+        );
       }
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#queue.push(job);
+      workerQueue.set(this.#queue.length);
       this.#dispatch();
     });
   }
@@ -240,13 +249,19 @@ export class WorkerPool {
   }
 
   /** Give up on `job`: out of the queue, or its worker terminated (and replaced). */
-  #abandon(job: Job, error: Error): void {
+  #abandon(job: Job, error: Error, reason: 'deadline' | 'memory' | 'abandoned'): void {
     const queued = this.#queue.indexOf(job);
     if (queued >= 0) this.#queue.splice(queued, 1);
     for (const slot of this.#slots) {
       if (slot.job === job) {
         this.#vacate(slot);
         this.#end(slot, error);
+        workerStopped.inc({ reason });
+        const { group, operation, correlationId } = job.message;
+        log.warn(
+          { group, operation, correlationId, reason, err: error.message },
+          'operation worker terminated',
+        );
       }
     }
     this.#settle(job, error);
@@ -265,7 +280,7 @@ export class WorkerPool {
     slot.worker.getHeapStatistics().then(
       (heap) => {
         if (slot.job === job && heap.used_heap_size > this.memoryMb * 1024 * 1024) {
-          this.#abandon(job, this.#outOfMemory());
+          this.#abandon(job, this.#outOfMemory(), 'memory');
         }
       },
       () => {}, // the worker is gone already; its exit settles the job
@@ -279,6 +294,7 @@ export class WorkerPool {
 
   #settle(job: Job, error: Error | undefined, value?: unknown): void {
     job.release();
+    workerQueue.set(this.#queue.length);
     if (error) job.reject(error);
     else job.resolve(value);
   }

@@ -190,10 +190,13 @@ describe('worker pool lifecycle', () => {
     const workers = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
     const before = workers();
     const p = pool(2);
+    assert.equal(p.ready(), false);
     await p.start();
+    assert.equal(p.ready(), true);
     const spinning = assert.rejects(p.run('test-requests', 'spin', {}), /stopped/);
     assert.ok(workers() > before);
     await p.close();
+    assert.equal(p.ready(), false);
     await spinning;
     await assert.rejects(p.run('test-requests', 'echo', {}), /stopped/);
     assert.equal(workers(), before);
