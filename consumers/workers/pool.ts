@@ -94,6 +94,9 @@ export class WorkerPool {
   constructor(options: PoolOptions) {
     this.size = options.size ?? workerCount();
     this.memoryMb = options.memoryMb ?? intSetting('LABLD_WORKER_MEMORY_MB');
+    // Below this a worker cannot even load the operations.
+    if (this.memoryMb < 32)
+      throw new Error(`LABLD_WORKER_MEMORY_MB must be at least 32, got ${this.memoryMb}`);
     this.#data = { sources: options.sources, dataDir: options.dataDir };
   }
 

@@ -212,6 +212,10 @@ describe('worker pool lifecycle', () => {
     await broken.close();
   });
 
+  it('refuses a memory limit too small to load the operations', () => {
+    assert.throws(() => pool(1, 8), /LABLD_WORKER_MEMORY_MB must be at least 32, got 8/);
+  });
+
   it('sizes itself from LABLD_WORKERS, at least two by default', () => {
     assert.equal(workerCount({ LABLD_WORKERS: '3' }), 3);
     assert.ok(workerCount({}) >= 2);
