@@ -8,16 +8,15 @@ import { storeDownload } from '../lib/blobs/download.ts';
 import { openSource, storedFileUrl } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
-import type { Runtime } from '../lib/runtime.ts';
-import type { Operation } from './room.ts';
+import type { Operation, OperationEnv } from './room.ts';
 
 const text = (value: unknown) => String(value ?? '');
 
 /** The activity of the provenance: the endpoint, as the original named it by its request URL. */
 const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${path}`;
 
-export function annotatorOperations(runtime: Runtime): Record<string, Operation> {
-  const { blobs } = runtime;
+export function annotatorOperations(env: OperationEnv): Record<string, Operation> {
+  const { blobs } = env;
   const policy = policyFromEnv();
   unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
 

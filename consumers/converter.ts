@@ -8,16 +8,15 @@ import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
-import type { Runtime } from '../lib/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
 import { openSource, storedFileUrl } from '../lib/sources.ts';
-import type { Operation } from './room.ts';
+import type { Operation, OperationEnv } from './room.ts';
 
 const text = (value: unknown) => (value === undefined || value === null ? undefined : String(value));
 const given = (value: unknown) => text(value) || undefined;
 
-export function converterOperations(runtime: Runtime): Record<string, Operation> {
-  const { blobs } = runtime;
+export function converterOperations(env: OperationEnv): Record<string, Operation> {
+  const { blobs } = env;
   const policy = policyFromEnv();
   const loader =
     (signal: AbortSignal): Loader =>

@@ -13,8 +13,7 @@ import {
   readMappingOptions,
   readTypes,
 } from '../lib/mapper/index.ts';
-import type { Runtime } from '../lib/runtime.ts';
-import type { Operation } from './room.ts';
+import type { Operation, OperationEnv } from './room.ts';
 
 /** The URL in `field`, which the gateway requires; checked again for messages from elsewhere. */
 function urlOf(input: Record<string, unknown>, field: string): string {
@@ -25,8 +24,8 @@ function urlOf(input: Record<string, unknown>, field: string): string {
   return value.trim();
 }
 
-export function mapperOperations(runtime: Runtime): Record<string, Operation> {
-  const { blobs } = runtime;
+export function mapperOperations(env: OperationEnv): Record<string, Operation> {
+  const { blobs } = env;
   const policy = policyFromEnv();
   const load = (input: Record<string, unknown>, field: string, signal: AbortSignal) =>
     loadDocument(urlOf(input, field), { field, blobs, policy, signal });

@@ -51,6 +51,16 @@ export const settings = [
     default: '60000',
     description: 'how long a gateway waits for a reply before answering 504',
   },
+  {
+    name: 'LABLD_WORKERS',
+    default: '',
+    description: 'worker threads running request operations, per process (empty: one per CPU, at least 2)',
+  },
+  {
+    name: 'LABLD_WORKER_MEMORY_MB',
+    default: '256',
+    description: 'heap limit of each worker in MB; a request that needs more is refused with 413',
+  },
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
   { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
   {
