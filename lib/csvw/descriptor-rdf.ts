@@ -12,7 +12,15 @@ import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
 import { csvEvents } from './csv-reader.ts';
 import { DEFAULT_DIALECT, originalDelimiter, type Dialect } from './dialect.ts';
-import { CSV_FIELD, METADATA_FIELD, loadResource, resourceText, textChunks, type Loader } from './types.ts';
+import {
+  CSV_FIELD,
+  METADATA_FIELD,
+  loadResource,
+  readError,
+  resourceText,
+  textChunks,
+  type Loader,
+} from './types.ts';
 import { expandTemplate } from './uri-template.ts';
 import { CSVW, RDF_NS, RDFS, XSD } from './vocab.ts';
 
@@ -426,7 +434,10 @@ async function* emitRows(
   const rowBase = `${csvUrl}/row=`;
   const firstRowNumber = skipRows + headerRowCount;
   let index = 0;
-  for await (const event of csvEvents(textChunks(resource, encoding), dialect, delimiter)) {
+  for await (const event of readingErrors(
+    csvEvents(textChunks(resource, encoding), dialect, delimiter),
+    csvUrl,
+  )) {
     if (event.kind !== 'row') continue;
     const cells = event.cells;
     if (isBlankRow(cells)) break; // the table ends at its first blank row
@@ -457,6 +468,15 @@ async function* emitRows(
     nested.length = 0;
     index += 1;
     yield out.length;
+  }
+}
+
+/** The events of a CSV whose stream may break off mid-way: that is a 422 naming csv_url too. */
+async function* readingErrors<T>(events: AsyncIterable<T>, csvUrl: string): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw readError(error, csvUrl, CSV_FIELD);
   }
 }
 
