@@ -188,21 +188,52 @@ export function decimalAsDouble(text: string): string | undefined {
   return `${sign === 45 ? '-' : ''}${mantissa}E${exponent}`;
 }
 
+/**
+ * A cell's typed literal with its parts as fields. n3's Literal keeps one id string and
+ * re-parses it on every read of value, language and datatype (a new NamedNode each time),
+ * which writing millions of cells showed in the profile; the RDF/JS interface is the same.
+ */
+class CellLiteral implements RDF.Literal {
+  readonly termType = 'Literal';
+  readonly language = '';
+  readonly direction = '';
+  readonly value: string;
+  readonly datatype: RDF.NamedNode;
+
+  constructor(value: string, datatype: RDF.NamedNode) {
+    this.value = value;
+    this.datatype = datatype;
+  }
+
+  equals(other: RDF.Term | null | undefined): boolean {
+    return (
+      !!other &&
+      other.termType === 'Literal' &&
+      other.value === this.value &&
+      other.language === '' &&
+      other.datatype.equals(this.datatype)
+    );
+  }
+}
+
 /** A numeric cell (trimmed, not empty) as the original reads it (German decimals repaired), or undefined. */
 function numericLiteral(trimmed: string, column: Column): RDF.Literal | undefined {
   if (column.kind === 'number' && !column.decimal) {
     const lexical = decimalAsDouble(trimmed);
-    if (lexical !== undefined) return literal(lexical, column.datatype);
+    if (lexical !== undefined) return new CellLiteral(lexical, column.datatype);
   }
   let value = Number(trimmed);
   if (Number.isNaN(value)) value = Number(trimmed.replace(/\./g, '').replace(/,(?=[^,]*$)/, '.'));
   if (Number.isNaN(value)) return undefined;
   if (column.kind === 'integral') {
     if (!Number.isInteger(value)) return undefined;
-    return literal(Number.isSafeInteger(value) ? String(value) : BigInt(value).toString(), column.datatype);
+    return new CellLiteral(
+      Number.isSafeInteger(value) ? String(value) : BigInt(value).toString(),
+      column.datatype,
+    );
   }
   const lexical = column.decimal ? String(value) : doubleLexical(value);
-  return literal(lexical, column.datatype);
+  return new CellLiteral(lexical, column.datatype);
 }
 
 async function loadDescriptor(url: string, load: Loader): Promise<RDF.Quad[]> {
@@ -517,7 +548,7 @@ function cellObject(text: string, column: Column, out: RDF.Quad[]): RDF.Quad_Obj
     quad(annotation, T.hasBody, body),
     quad(body, T.type, T.textualBody),
     quad(body, T.format, T.textPlain),
-    quad(body, T.rdfValue, literal(text, column.textDatatype)),
+    quad(body, T.rdfValue, new CellLiteral(text, column.textDatatype)),
   );
   return annotation;
 }
