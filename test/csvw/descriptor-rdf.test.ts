@@ -11,7 +11,7 @@ import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import fc from 'fast-check';
 import { descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
-import { decimalAsDouble } from '../../lib/csvw/descriptor-rdf.ts';
+import { decimalAsDouble } from '../../lib/csvw/descriptor-cells.ts';
 import { ClientError } from '../../lib/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
