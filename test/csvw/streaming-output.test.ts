@@ -16,6 +16,7 @@ import { descriptorGraph, descriptorToRdf, type LoadedResource, type Loader } fr
 import {
   FORMATS,
   declaredPrefixes,
+  parse,
   serialize,
   serializeStream,
   type RdfFormat,
@@ -166,7 +167,6 @@ describe('/api/rdf output streams into the blob store', () => {
 });
 
 async function countTriples(document: object, base: string): Promise<number> {
-  const { parse } = await import('../../lib/rdf/index.ts');
   return (await parse(JSON.stringify(document), 'json-ld', { baseIRI: base })).length;
 }
 
