@@ -2,9 +2,10 @@
 // the output and reply with it by reference.
 import { Readable } from 'node:stream';
 import { annotate, rdfDownloadName, renderDescriptor, unitIndex } from '../lib/annotator/index.ts';
-import { convertedCsvUrl, descriptorToRdf } from '../lib/csvw/index.ts';
-import { serialize, returnTypeInfo } from '../lib/rdf/index.ts';
-import { storeDownload } from '../lib/blobs/download.ts';
+import { descriptorGraph } from '../lib/csvw/index.ts';
+import { returnTypeInfo, serializeStream } from '../lib/rdf/index.ts';
+import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
+import { intSetting } from '../lib/config.ts';
 import { openSource, storedFileUrl } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
@@ -80,17 +81,19 @@ export function annotatorOperations(env: OperationEnv): Record<string, Operation
       };
       const returnType = text(input.return_type || 'turtle');
       const format = returnTypeInfo(returnType);
-      const quads = await descriptorToRdf(
+      // Made, written and stored as the CSV streams: complete, or an error and nothing stored.
+      const graph = await descriptorGraph(
         { metadataUrl: text(input.metadata_url), csvUrl: input.csv_url ? text(input.csv_url) : undefined },
         load,
         { activityUrl: activity('/api/rdf') },
       );
-      return storeDownload(
-        blobs,
-        await serialize(quads, format.format),
-        format.contentType,
-        rdfDownloadName(convertedCsvUrl(quads), returnType),
-      );
+      const body = serializeStream(graph.batches, format.format, {
+        prefixes: graph.prefixes,
+        maxBufferedTriples: intSetting('LABLD_MAX_BUFFERED_TRIPLES'),
+        limitName: 'LABLD_MAX_BUFFERED_TRIPLES',
+      });
+      const filename = rdfDownloadName(graph.csvUrl, returnType);
+      return storeDownloadStream(blobs, body, format.contentType, filename, signal);
     },
   };
 }

@@ -6,7 +6,7 @@ import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
-import { ClientError } from '../lib/errors.ts';
+import { ClientError, isStringLengthError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl } from '../lib/services.ts';
 import { openSource, storedFileUrl } from '../lib/sources.ts';
@@ -37,9 +37,25 @@ export function converterOperations(env: OperationEnv): Record<string, Operation
     if (!value) throw new ClientError(422, `${field}: is required`, field);
     return value;
   };
-  /** The JSON answer stored as a blob: graphs can be far larger than a bus message should be. */
-  const stored = async (value: unknown) =>
-    storeDownload(blobs, JSON.stringify(value), 'application/json', 'result.json');
+  /**
+   * The JSON answer stored as a blob: graphs can be far larger than a bus message should be.
+   * The interface embeds the graph as one JSON string, so it cannot stream: too long a text is
+   * a 413 (and LABLD_MAX_OUTPUT_BYTES holds in storeDownload), never a cut-off answer.
+   */
+  const stored = async (value: unknown) => {
+    let json: string;
+    try {
+      json = JSON.stringify(value);
+    } catch (error) {
+      if (!isStringLengthError(error)) throw error;
+      throw new ClientError(
+        413,
+        'return_type: the answer holds the graph as one JSON string, and this graph is longer than a string can hold (about 512 MiB)',
+        'return_type',
+      );
+    }
+    return storeDownload(blobs, json, 'application/json', 'result.json');
+  };
   const conversion = async (result: Awaited<ReturnType<typeof createRdf>>) =>
     stored({
       filename: result.filename,

@@ -77,6 +77,18 @@ export const settings = [
   { name: 'LABLD_FETCH_MAX_BYTES', default: '1073741824', description: 'guarded fetch: largest body read' },
   { name: 'LABLD_FETCH_MAX_REDIRECTS', default: '5', description: 'guarded fetch: redirects followed' },
   {
+    name: 'LABLD_MAX_OUTPUT_BYTES',
+    default: '4gb',
+    description:
+      'largest output of one request, counted as it streams to the blob store; more: 413, nothing stored',
+  },
+  {
+    name: 'LABLD_MAX_BUFFERED_TRIPLES',
+    default: '500000',
+    description:
+      'largest graph written by a format that needs it whole (json-ld, xml, longturtle); more is a 413',
+  },
+  {
     name: 'LABLD_BUS_FSYNC',
     default: 'false',
     description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',
