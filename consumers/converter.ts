@@ -10,7 +10,7 @@ import { ClientError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import type { Runtime } from '../lib/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
-import { openSource, storedFileUrl } from '../lib/sources.ts';
+import { openSource, publishStoredFile } from '../lib/sources.ts';
 import type { Operation } from './room.ts';
 
 const text = (value: unknown) => (value === undefined || value === null ? undefined : String(value));
@@ -64,9 +64,12 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
       let dataContent: string;
       const blob = given(input.blob);
       if (blob) {
-        // The spec's multipart form: the uploaded descriptor, named by its stored-file URL.
-        dataUrl = given(input.data_url) ?? storedFileUrl(blob, given(input.filename) ?? 'upload.json');
+        // The spec's multipart form: the uploaded descriptor, named by its stored-file URL
+        // (published, since the graph's provenance hands it out).
         dataContent = await uploadedData(blobs.path(blob, 'file'));
+        dataUrl =
+          given(input.data_url) ??
+          (await publishStoredFile(blobs, blob, given(input.filename) ?? 'upload.json'));
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
         dataUrl = required(input, 'data_url');

@@ -104,8 +104,10 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       },
       handler: async (input) => {
         const file = input.file as UploadedFile | undefined;
-        const fields: Record<string, unknown> = { ...input.query, ...input.body };
-        if (file) Object.assign(fields, await forward.upload(file));
+        const fields = forward.withUpload(
+          { ...input.query, ...(input.body as object | undefined) },
+          file && (await forward.upload(file)),
+        );
         return storedJson(await forward.send('createrdfupload', fields, input as Input));
       },
     }),
