@@ -6,6 +6,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import path from 'node:path';
 import Koa, { type Middleware } from 'koa';
 import { byteSetting, intSetting, setting } from '../../lib/config.ts';
+import { noteListening } from '../../lib/fetch/own-address.ts';
 import { log, type Logger } from '../../lib/log.ts';
 import { answerError, errorHandler } from './errors.ts';
 import type { Gateway } from './gateway.ts';
@@ -124,6 +125,9 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  // The guarded fetch never connects here, whatever LABLD_FETCH_ALLOW allows.
+  const forget = typeof address === 'object' && address ? noteListening(address.address, port) : () => {};
+  server.once('close', forget);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   (options.logger ?? log).info({ url, services: options.gateways.map((g) => g.service) }, 'listening');
 
