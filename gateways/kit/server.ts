@@ -19,8 +19,11 @@ export interface AppOptions {
   rootAlias?: string;
   /** Checks of /readyz (e.g. the bus is connected). */
   readiness?: readonly ReadinessCheck[];
-  /** Bytes; default LABLD_BODY_LIMIT (JSON bodies and form fields) and LABLD_UPLOAD_LIMIT (a file). */
-  limits?: { body?: number; upload?: number };
+  /**
+   * Bytes; default LABLD_BODY_LIMIT (JSON bodies and form fields) and LABLD_UPLOAD_LIMIT (a file);
+   * `bodyIdleMs` default LABLD_BODY_IDLE_TIMEOUT_MS (a body that stops arriving gets a 408).
+   */
+  limits?: { body?: number; upload?: number; bodyIdleMs?: number };
   /** Default LABLD_DATA; uploads go to `<dataDir>/uploads/<random>/`. */
   dataDir?: string;
   /** Default lib/log's logger. */
@@ -32,6 +35,8 @@ export interface ServerOptions extends AppOptions {
   port?: number;
   /** Default HOST. */
   host?: string;
+  /** Default LABLD_HEADERS_TIMEOUT_MS: a request whose headers are not complete by then gets a 408. */
+  headersTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -67,6 +72,7 @@ export function createApp(options: AppOptions): Koa {
   const limits = {
     body: options.limits?.body ?? byteSetting('LABLD_BODY_LIMIT'),
     upload: options.limits?.upload ?? byteSetting('LABLD_UPLOAD_LIMIT'),
+    bodyIdleMs: options.limits?.bodyIdleMs ?? intSetting('LABLD_BODY_IDLE_TIMEOUT_MS'),
   };
   const uploadRoot = path.resolve(options.dataDir ?? setting('LABLD_DATA'), 'uploads');
   const mount = (gateway: Gateway, prefix: string): Mount => ({
@@ -112,9 +118,18 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       },
     ],
   });
-  const server = createHttpServer(app.callback());
-  // Large uploads on slow links outlast Node's 5-minute default; slow headers are still cut at 60 s.
-  server.requestTimeout = 60 * 60 * 1000;
+  const headersTimeout = options.headersTimeoutMs ?? intSetting('LABLD_HEADERS_TIMEOUT_MS');
+  const server = createHttpServer(
+    {
+      // Slow headers (slowloris) are cut by Node with a 408; a slow body by the kit's idle timer
+      // (bodyIdleMs). No total time: a 1 GB upload on a slow but moving link takes what it takes.
+      headersTimeout,
+      requestTimeout: 0,
+      // Node checks those deadlines on this interval (default 30 s, which would add up to 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4) || 1000)),
+    },
+    app.callback(),
+  );
   const host = options.host ?? setting('HOST');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

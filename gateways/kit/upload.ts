@@ -8,7 +8,7 @@ import path from 'node:path';
 import formidable, { errors as formidableErrors, type Part } from 'formidable';
 import type { Context } from 'koa';
 import { ClientError } from '../../lib/errors.ts';
-import { assertIdentityEncoding, hasBody, tooLarge } from './body.ts';
+import { assertIdentityEncoding, hasBody, idleTimer, tooLarge } from './body.ts';
 import type { KitState } from './observe.ts';
 import type { UploadedFile } from './types.ts';
 
@@ -17,6 +17,8 @@ export interface UploadLimits {
   file: number;
   /** All other form fields together, bytes. */
   fields: number;
+  /** Give up after this many ms without a byte of the body (0: never). */
+  idleMs?: number;
 }
 
 export interface ReceivedUpload {
@@ -94,10 +96,16 @@ export async function receiveUpload(
 
   let fields: formidable.Fields;
   let files: formidable.Files;
+  // formidable's own way to fail a parse (stops writing, closes the open file); not in its types.
+  const fail = (error: Error) => (form as unknown as { _error(error: Error): void })._error(error);
+  const idle = idleTimer(ctx.req, limits.idleMs ?? 0, fail);
+  form.on('progress', idle.touch);
   try {
     [fields, files] = await form.parse(ctx.req);
   } catch (error) {
     throw uploadError(error, fileField, limits);
+  } finally {
+    idle.stop();
   }
   const stored = files[fileField]?.[0];
   if (!stored) throw missing;
