@@ -83,6 +83,7 @@ export function converterOperations(runtime: Runtime): Record<string, Operation>
             mappingUrl: required(input, 'mapping_url'),
             dataUrl,
             dataContent,
+            dataContentField: blob ? 'file' : 'data_content',
             returnType: given(input.return_type) ?? 'turtle',
             activity: activity('createrdfupload'),
             upload: true,

@@ -176,7 +176,9 @@ async function handle(ctx: Context, entry: Compiled, mount: MountOptions): Promi
 
   let body: unknown;
   let file: UploadedFile | undefined;
-  if (route.body && 'multipart' in route.body && entry.jsonBody && !ctx.is('multipart/form-data')) {
+  // By the declared type, body or not: an empty multipart request is an upload without its file.
+  const multipart = ctx.request.type === 'multipart/form-data';
+  if (route.body && 'multipart' in route.body && entry.jsonBody && !multipart) {
     const raw = await readJson(ctx, mount.limits.body, mount.limits.bodyIdleMs);
     if (raw !== undefined) body = entry.jsonBody(raw); // none: the handler may read the query
   } else if (route.body && 'multipart' in route.body) {

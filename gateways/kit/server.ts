@@ -12,6 +12,7 @@ import { answerError, errorHandler } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { healthRoutes, type ReadinessCheck } from './health.ts';
 import { observe } from './observe.ts';
+import { sweepUploads } from './upload.ts';
 
 export interface AppOptions {
   gateways: readonly Gateway[];
@@ -118,6 +119,10 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       },
     ],
   });
+  const logger = options.logger ?? log;
+  const uploadRoot = path.resolve(options.dataDir ?? setting('LABLD_DATA'), 'uploads');
+  const swept = await sweepUploads(uploadRoot);
+  if (swept > 0) logger.info({ uploadRoot, swept }, 'removed empty upload directories');
   const headersTimeout = options.headersTimeoutMs ?? intSetting('LABLD_HEADERS_TIMEOUT_MS');
   const server = createHttpServer(
     {
@@ -144,7 +149,7 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   const forget = typeof address === 'object' && address ? noteListening(address.address, port) : () => {};
   server.once('close', forget);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  (options.logger ?? log).info({ url, services: options.gateways.map((g) => g.service) }, 'listening');
+  logger.info({ url, services: options.gateways.map((g) => g.service) }, 'listening');
 
   return {
     app,
