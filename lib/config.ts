@@ -66,7 +66,7 @@ export const settings = [
   {
     name: 'LABLD_FETCH_ALLOW',
     default: '',
-    description: 'hosts or CIDRs the guarded fetch may reach although private or loopback, comma-separated',
+    description: 'host names, IPs, CIDRs (optionally `:port`) the guarded fetch may reach although private',
   },
   { name: 'LABLD_FETCH_TIMEOUT_MS', default: '30000', description: 'guarded fetch: total time limit' },
   {
