@@ -53,6 +53,8 @@ async function run(
       rootAlias,
       port: options.port,
       host: options.host,
+      // Uploads beside the blobs they are moved into (a rename, so the same file system).
+      dataDir: options.bus.dataDir,
       readiness: [
         { name: 'bus', check: () => bus.ready() },
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),

@@ -6,7 +6,7 @@ import { descriptorGraph } from '../lib/csvw/index.ts';
 import { returnTypeInfo, serializeStream } from '../lib/rdf/index.ts';
 import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
 import { intSetting } from '../lib/config.ts';
-import { openSource, storedFileUrl } from '../lib/sources.ts';
+import { openSource, publishStoredFile } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './room.ts';
@@ -66,7 +66,8 @@ export function annotatorOperations(env: OperationEnv): Record<string, Operation
       const key = text(input.blob);
       const fileName = text(input.filename) || 'upload.csv';
       const csv = {
-        csvUrl: storedFileUrl(key, fileName),
+        // Published here, where its URL is handed out: the descriptor names the CSV by it.
+        csvUrl: await publishStoredFile(blobs, key, fileName),
         fileName,
         field: 'file' as const,
         path: '/api/annotate_upload',

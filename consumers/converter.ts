@@ -9,7 +9,7 @@ import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError, isStringLengthError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl } from '../lib/services.ts';
-import { openSource, storedFileUrl } from '../lib/sources.ts';
+import { openSource, publishStoredFile } from '../lib/sources.ts';
 import type { Operation, OperationEnv } from './room.ts';
 
 const text = (value: unknown) => (value === undefined || value === null ? undefined : String(value));
@@ -79,9 +79,12 @@ export function converterOperations(env: OperationEnv): Record<string, Operation
       let dataContent: string;
       const blob = given(input.blob);
       if (blob) {
-        // The spec's multipart form: the uploaded descriptor, named by its stored-file URL.
-        dataUrl = given(input.data_url) ?? storedFileUrl(blob, given(input.filename) ?? 'upload.json');
+        // The spec's multipart form: the uploaded descriptor, named by its stored-file URL
+        // (published, since the graph's provenance hands it out).
         dataContent = await uploadedData(blobs.path(blob, 'file'));
+        dataUrl =
+          given(input.data_url) ??
+          (await publishStoredFile(blobs, blob, given(input.filename) ?? 'upload.json'));
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
         dataUrl = required(input, 'data_url');
@@ -95,6 +98,7 @@ export function converterOperations(env: OperationEnv): Record<string, Operation
             mappingUrl: required(input, 'mapping_url'),
             dataUrl,
             dataContent,
+            dataContentField: blob ? 'file' : 'data_content',
             returnType: given(input.return_type) ?? 'turtle',
             activity: activity('createrdfupload'),
             upload: true,

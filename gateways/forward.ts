@@ -18,8 +18,18 @@ export interface Forwarder {
   /** A reply that names a stored file, as a download. */
   asDownload(value: unknown): Result;
   /** An upload moved into the blob store: the fields that name it to the consumer. */
-  upload(file: UploadedFile): Promise<{ blob: string; filename: string }>;
+  upload(file: UploadedFile): Promise<UploadFields>;
+  /** The client's fields plus the upload's; a client cannot name a blob itself. */
+  withUpload(fields: object, upload: UploadFields | undefined): Record<string, unknown>;
 }
+
+export type UploadFields = {
+  blob: string;
+  filename: string;
+};
+
+/** Fields only the gateway sets: a client-given `blob` would let it read any stored blob. */
+const UPLOAD_FIELDS = ['blob', 'filename'] as const;
 
 export function forwarder(runtime: Runtime, group: string): Forwarder {
   const topic = runtime.catalog.topicReadBy(group).name;
@@ -48,6 +58,11 @@ export function forwarder(runtime: Runtime, group: string): Forwarder {
     send,
     asDownload,
     upload: async (file) => ({ blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }),
+    withUpload: (fields, upload) => {
+      const own: Record<string, unknown> = { ...fields };
+      for (const name of UPLOAD_FIELDS) delete own[name];
+      return { ...own, ...upload };
+    },
     json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input), input) }),
     download: (operation) => async (input) => asDownload(await send(operation, fieldsOf(input), input)),
   };

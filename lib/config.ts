@@ -64,9 +64,19 @@ export const settings = [
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
   { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
   {
+    name: 'LABLD_HEADERS_TIMEOUT_MS',
+    default: '20000',
+    description: 'time a client has to send the request line and headers (then 408 and closed)',
+  },
+  {
+    name: 'LABLD_BODY_IDLE_TIMEOUT_MS',
+    default: '30000',
+    description: 'a request body that sends no byte for this long is answered 408 and closed (0: never)',
+  },
+  {
     name: 'LABLD_FETCH_ALLOW',
     default: '',
-    description: 'hosts or CIDRs the guarded fetch may reach although private or loopback, comma-separated',
+    description: 'host names, IPs, CIDRs (optionally `:port`) the guarded fetch may reach although private',
   },
   { name: 'LABLD_FETCH_TIMEOUT_MS', default: '30000', description: 'guarded fetch: total time limit' },
   {

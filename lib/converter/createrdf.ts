@@ -37,6 +37,8 @@ export interface ConvertRequest {
   dataUrl?: string;
   /** The data itself (createrdfupload): `dataUrl` then only names it. */
   dataContent?: string;
+  /** The request field `dataContent` came from, which errors name (default `data_content`; an upload's `file`). */
+  dataContentField?: string;
   returnType?: string;
   /** The API IRI named in provenance. */
   activity: string;
@@ -112,7 +114,10 @@ async function loadData(request: ConvertRequest, dataUrl: string, load: Loader):
     request.dataContent !== undefined
       ? { url: dataUrl, text: request.dataContent, fileName: dataUrl.split('/').pop() ?? '' }
       : await load(dataUrl, request.dataUrl ? 'data_url' : 'mapping_url');
-  return readData(loaded, request.dataContent !== undefined ? 'data_content' : 'data_url');
+  return readData(
+    loaded,
+    request.dataContent !== undefined ? (request.dataContentField ?? 'data_content') : 'data_url',
+  );
 }
 
 function groupByRule(mapping: YarrrmlMapping, statistics: RuleStatistics[]): RuleOutcome[] {
