@@ -9,6 +9,7 @@ import { SERVICES, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/log.ts';
 import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/room.ts';
+import { WorkerPool } from '../consumers/workers/pool.ts';
 import { serviceGateway } from '../gateways/services.ts';
 import { catalogueGateway } from '../gateways/catalogue.ts';
 import { createServer, type Gateway, type RunningServer } from '../gateways/kit/index.ts';
@@ -36,19 +37,32 @@ async function run(
   const catalog = catalogOf(options.bus);
   const bus = await openBus(options.bus, catalog);
   let server: RunningServer | undefined;
+  let pool: WorkerPool | undefined;
   try {
     const runtime: Runtime = { bus, catalog, blobs: blobStoreIn(options.bus.dataDir) };
     const { gateways, consumers, rootAlias } = parts(runtime);
-    for (const consumer of consumers) await runRequestConsumer(runtime, consumer);
+    if (consumers.length > 0) {
+      // One pool for every consumer of the process: its workers load each group's operations.
+      pool = new WorkerPool({ sources: consumers, dataDir: options.bus.dataDir });
+      await pool.start();
+      for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
+    }
+    const workers = pool;
     server = await createServer({
       gateways,
       rootAlias,
       port: options.port,
       host: options.host,
-      readiness: [{ name: 'bus', check: () => bus.ready() }],
+      // Uploads beside the blobs they are moved into (a rename, so the same file system).
+      dataDir: options.bus.dataDir,
+      readiness: [
+        { name: 'bus', check: () => bus.ready() },
+        ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
+      ],
     });
   } catch (error) {
     await bus.close();
+    await pool?.close();
     throw error;
   }
   const running: Running = {
@@ -56,7 +70,9 @@ async function run(
     bus,
     async stop() {
       await server.close();
+      // The bus first: closing its subscriptions abandons the requests in flight (not committed).
       await bus.close();
+      await pool?.close();
     },
   };
   log.info({ url: server.url, transport: options.bus.transport, client: bus.clientId }, 'labld is listening');

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { annotate } from '../lib/annotator/index.ts';
+import { readFloor } from './floor.ts';
 
 const { values } = parseArgs({
   options: {
@@ -70,19 +71,6 @@ async function generate(path: string): Promise<number> {
   return statSync(path).size;
 }
 
-async function floor(path: string): Promise<number> {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let carry = '';
-  let lines = 0;
-  for await (const chunk of createReadStream(path)) {
-    const text = carry + decoder.decode(chunk as Buffer, { stream: true });
-    const parts = text.split('\n');
-    carry = parts.pop() ?? '';
-    lines += parts.length;
-  }
-  return lines + (carry ? 1 : 0);
-}
-
 // Each pass runs in a fresh process (this script with --measure), so that its peak RSS is its
 // own and not the generator's or the other pass's garbage; it reads the file twice and keeps
 // the faster read (the first warms the JIT and the page cache).
@@ -101,7 +89,7 @@ async function measure(kind: string, path: string, count: number): Promise<void>
   for (let i = 0; i < count; i++) {
     const start = performance.now();
     const cpu = process.cpuUsage();
-    if (kind === 'floor') await floor(path);
+    if (kind === 'floor') await readFloor(path);
     else {
       const result = await annotate({
         open: () => createReadStream(path),

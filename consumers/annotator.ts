@@ -2,23 +2,24 @@
 // the output and reply with it by reference.
 import { Readable } from 'node:stream';
 import { annotate, rdfDownloadName, renderDescriptor, unitIndex } from '../lib/annotator/index.ts';
-import { convertedCsvUrl, descriptorToRdf } from '../lib/csvw/index.ts';
-import { serialize, returnTypeInfo } from '../lib/rdf/index.ts';
-import { storeDownload } from '../lib/blobs/download.ts';
-import { openSource, storedFileUrl } from '../lib/sources.ts';
+import { descriptorGraph } from '../lib/csvw/index.ts';
+import { returnTypeInfo, serializeStream } from '../lib/rdf/index.ts';
+import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
+import { intSetting } from '../lib/config.ts';
+import { openSource, publishStoredFile } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
-import type { Runtime } from '../lib/runtime.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
-import type { ServiceOperations } from './service-requests.ts';
+import type { OperationEnv } from './room.ts';
+import type { ServiceOperations } from './service-operations.ts';
 
 type Inputs = OperationInputs['annotator'];
 
 /** The activity of the provenance: the endpoint, as the original named it by its request URL. */
 const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${path}`;
 
-export function annotatorOperations(runtime: Runtime): ServiceOperations<'annotator'> {
-  const { blobs } = runtime;
+export function annotatorOperations(env: OperationEnv): ServiceOperations<'annotator'> {
+  const { blobs } = env;
   const policy = policyFromEnv();
   unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
 
@@ -67,7 +68,8 @@ export function annotatorOperations(runtime: Runtime): ServiceOperations<'annota
       const key = input.blob;
       const fileName = input.filename || 'upload.csv';
       const csv = {
-        csvUrl: storedFileUrl(key, fileName),
+        // Published here, where its URL is handed out: the descriptor names the CSV by it.
+        csvUrl: await publishStoredFile(blobs, key, fileName),
         fileName,
         field: 'file' as const,
         path: '/api/annotate_upload',
@@ -82,17 +84,19 @@ export function annotatorOperations(runtime: Runtime): ServiceOperations<'annota
       };
       const returnType = input.return_type ?? 'turtle';
       const format = returnTypeInfo(returnType);
-      const quads = await descriptorToRdf(
+      // Made, written and stored as the CSV streams: complete, or an error and nothing stored.
+      const graph = await descriptorGraph(
         { metadataUrl: input.metadata_url, csvUrl: input.csv_url || undefined },
         load,
         { activityUrl: activity('/api/rdf') },
       );
-      return storeDownload(
-        blobs,
-        await serialize(quads, format.format),
-        format.contentType,
-        rdfDownloadName(convertedCsvUrl(quads), returnType),
-      );
+      const body = serializeStream(graph.batches, format.format, {
+        prefixes: graph.prefixes,
+        maxBufferedTriples: intSetting('LABLD_MAX_BUFFERED_TRIPLES'),
+        limitName: 'LABLD_MAX_BUFFERED_TRIPLES',
+      });
+      const filename = rdfDownloadName(graph.csvUrl, returnType);
+      return storeDownloadStream(blobs, body, format.contentType, filename, signal);
     },
   };
 }

@@ -6,21 +6,38 @@ import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
+import { ClientError, isStringLengthError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
-import type { Runtime } from '../lib/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
-import { storedFileUrl, textLoader } from '../lib/sources.ts';
+import { publishStoredFile, textLoader } from '../lib/sources.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
-import type { ServiceOperations } from './service-requests.ts';
+import type { OperationEnv } from './room.ts';
+import type { ServiceOperations } from './service-operations.ts';
 
-export function converterOperations(runtime: Runtime): ServiceOperations<'converter'> {
-  const { blobs } = runtime;
+export function converterOperations(env: OperationEnv): ServiceOperations<'converter'> {
+  const { blobs } = env;
   const policy = policyFromEnv();
   const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal });
   const activity = (operation: string) => `${baseUrl()}/converter/api/${operation}`;
-  /** The JSON answer stored as a blob: graphs can be far larger than a bus message should be. */
-  const stored = async (value: unknown) =>
-    storeDownload(blobs, JSON.stringify(value), 'application/json', 'result.json');
+  /**
+   * The JSON answer stored as a blob: graphs can be far larger than a bus message should be.
+   * The interface embeds the graph as one JSON string, so it cannot stream: too long a text is
+   * a 413 (and LABLD_MAX_OUTPUT_BYTES holds in storeDownload), never a cut-off answer.
+   */
+  const stored = async (value: unknown) => {
+    let json: string;
+    try {
+      json = JSON.stringify(value);
+    } catch (error) {
+      if (!isStringLengthError(error)) throw error;
+      throw new ClientError(
+        413,
+        'return_type: the answer holds the graph as one JSON string, and this graph is longer than a string can hold (about 512 MiB)',
+        'return_type',
+      );
+    }
+    return storeDownload(blobs, json, 'application/json', 'result.json');
+  };
   const conversion = async (result: Awaited<ReturnType<typeof createRdf>>) =>
     stored({
       filename: result.filename,
@@ -43,9 +60,11 @@ export function converterOperations(runtime: Runtime): ServiceOperations<'conver
       let dataUrl: string;
       let dataContent: string;
       if (input.blob !== undefined) {
-        // The spec's multipart form: the uploaded descriptor, named by its stored-file URL.
-        dataUrl = input.data_url || storedFileUrl(input.blob, input.filename || 'upload.json');
+        // The spec's multipart form: the uploaded descriptor, named by its stored-file URL
+        // (published, since the graph's provenance hands it out).
         dataContent = await uploadedData(blobs.path(input.blob, 'file'));
+        dataUrl =
+          input.data_url || (await publishStoredFile(blobs, input.blob, input.filename || 'upload.json'));
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
         dataUrl = input.data_url;
@@ -57,6 +76,7 @@ export function converterOperations(runtime: Runtime): ServiceOperations<'conver
             mappingUrl: input.mapping_url,
             dataUrl,
             dataContent,
+            dataContentField: input.blob !== undefined ? 'file' : 'data_content',
             returnType: input.return_type ?? 'turtle',
             activity: activity('createrdfupload'),
             upload: true,

@@ -13,11 +13,11 @@ import {
   readMappingOptions,
   readTypes,
 } from '../lib/mapper/index.ts';
-import type { Runtime } from '../lib/runtime.ts';
-import type { ServiceOperations } from './service-requests.ts';
+import type { OperationEnv } from './room.ts';
+import type { ServiceOperations } from './service-operations.ts';
 
-export function mapperOperations(runtime: Runtime): ServiceOperations<'mapper'> {
-  const { blobs } = runtime;
+export function mapperOperations(env: OperationEnv): ServiceOperations<'mapper'> {
+  const { blobs } = env;
   const policy = policyFromEnv();
   const load = (url: string, field: string, signal: AbortSignal) =>
     loadDocument(url.trim(), field, textLoader({ blobs, policy, signal }));

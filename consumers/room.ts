@@ -1,10 +1,11 @@
-// The shell around request consumers: read the group's topic from topics.yaml, dispatch each
-// request to the operation it names, reply with the result. Operations are domain functions;
-// this file knows the bus, they do not.
+// The shell around request consumers: read the group's topic from topics.yaml and hand each
+// request to the worker pool, which runs the operation it names off the main thread; reply
+// with the result. Operations are domain functions; this file knows the bus, they do not.
 import type { Subscription } from '../lib/bus/contract.ts';
+import { deadlineOf } from '../lib/bus/bus.ts';
+import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import type { Runtime } from '../lib/runtime.ts';
-import { ClientError } from '../lib/errors.ts';
-import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
+import type { WorkerPool } from './workers/pool.ts';
 
 export interface ServiceRequest {
   operation: string;
@@ -22,24 +23,31 @@ export type Operation<I = Record<string, unknown>> = (
   context: OperationContext,
 ) => Promise<unknown>;
 
+/** What operations may use: rebuilt in each worker from the data directory. */
+export interface OperationEnv {
+  /** Files and derived resources, shared by every process of a deployment (a shared volume on Kafka). */
+  blobs: BlobStore;
+}
+
 export interface RequestConsumer {
   /** Consumer group, as declared in topics.yaml; also the name for `labld serve`. */
   group: string;
-  /** The operations, given what the process provides (the blob store, …). */
-  operations(runtime: Runtime): Record<string, Operation<never>>;
+  /** File URL of the module whose `operationsFor(group, env)` export gives the group's operations (loaded in each worker). */
+  module: string;
 }
 
-export function runRequestConsumer(runtime: Runtime, consumer: RequestConsumer): Promise<Subscription> {
+/** Serve the consumer's topic; each request runs in `pool` until its deadline or the subscription's close. */
+export function runRequestConsumer(
+  runtime: Runtime,
+  consumer: RequestConsumer,
+  pool: WorkerPool,
+): Promise<Subscription> {
   const topic = runtime.catalog.topicReadBy(consumer.group).name;
-  const operations = consumer.operations(runtime);
-  return runtime.bus.serve<ServiceRequest, unknown>(topic, consumer.group, async (message, signal) => {
-    const { operation, input } = message.value;
-    const run = Object.hasOwn(operations, operation) ? operations[operation] : undefined;
-    if (!run)
-      throw new ClientError(404, `operation ${operation} is not offered by ${consumer.group}`, 'operation');
-    const fields = (await checkOut(runtime.blobs, input)) as Record<string, unknown>;
-    // `never`: each operation takes its own input type, which its contract checked on the way in.
-    const value = await run(fields as never, { correlationId: message.headers['x-correlation-id'], signal });
-    return checkIn(runtime.blobs, value);
-  });
+  return runtime.bus.serve<ServiceRequest, unknown>(topic, consumer.group, (message, signal) =>
+    pool.run(consumer.group, message.value.operation, message.value.input, {
+      correlationId: message.headers['x-correlation-id'],
+      deadline: deadlineOf(message.headers),
+      signal,
+    }),
+  );
 }

@@ -5,6 +5,7 @@ import { annotator, type OperationInputs } from '../lib/contracts/operations.ts'
 import { part } from '../lib/contracts/schema.ts';
 import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
+import { storedFile } from '../lib/sources.ts';
 
 const download = (what: string) => ({ 200: { description: `${what} (file download)` } });
 
@@ -32,7 +33,7 @@ export function annotatorRoutes(runtime: Runtime, forward: Forwarder<'annotator'
       body: { multipart: { fileField: 'file' } },
       responses: download('the CSVW descriptor'),
       handler: async (input) => {
-        const fields = { ...(await forward.upload(input.file)), ...input.query };
+        const fields = forward.withUpload(input.query, await forward.upload(input.file));
         return forward.asDownload(await forward.send('annotate_upload', fields, input));
       },
     }),
@@ -46,20 +47,20 @@ export function annotatorRoutes(runtime: Runtime, forward: Forwarder<'annotator'
       responses: download('the graph'),
       handler: forward.download('rdf'),
     }),
-    route<Record<string, unknown>, unknown, { key: string; name: string }>({
+    route<Record<string, unknown>, unknown, { id: string; name: string }>({
       method: 'GET',
-      path: '/files/{key}/{name}',
-      summary: 'An uploaded file, as stored',
+      path: '/files/{id}/{name}',
+      summary: 'A published file (an upload named in a descriptor), as stored',
+      description:
+        'Only files labld published (their URL went into an answer) are served, by their random id and ' +
+        'the name they were published with; anything else is a 404. The URL is a capability: whoever ' +
+        'has it can read the file.',
       tags: ['files'],
-      params: {
-        type: 'object',
-        properties: { key: { type: 'string', pattern: '^[0-9a-f]{64}$' }, name: { type: 'string' } },
-      },
       responses: { 200: { description: 'the file' }, 404: { description: 'no such file' } },
-      handler: ({ params }) => ({
-        body: { path: runtime.blobs.path(params.key, 'key') },
-        contentType: params.name.endsWith('.json') ? 'application/json' : 'text/csv; charset=utf-8',
-      }),
+      handler: async ({ params }) => {
+        const entry = await storedFile(runtime.blobs, params.id, params.name, 'id');
+        return { body: { path: runtime.blobs.path(entry.blob, 'id') }, contentType: entry.contentType };
+      },
     }),
   ];
 }

@@ -28,7 +28,28 @@ export interface Forwarder<S extends ServiceName = ServiceName> {
   /** A reply that names a stored file, as a download. */
   asDownload(value: unknown): Result;
   /** An upload moved into the blob store: the fields that name it to the consumer. */
-  upload(file: UploadedFile): Promise<{ blob: string; filename: string }>;
+  upload(file: UploadedFile): Promise<UploadFields>;
+  /** The client's fields plus the upload's; a client cannot name a blob itself. */
+  withUpload<F extends object>(fields: F, upload: UploadFields): WithUpload<F>;
+  withUpload<F extends object>(fields: F, upload: UploadFields | undefined): Partial<WithUpload<F>>;
+}
+
+export type UploadFields = {
+  blob: string;
+  filename: string;
+};
+
+/** Fields only the gateway sets: a client-given `blob` would let it read any stored blob. */
+const UPLOAD_FIELDS = ['blob', 'filename'] as const;
+
+type WithUpload<F> = Omit<F, keyof UploadFields> & UploadFields;
+
+function withUpload<F extends object>(fields: F, upload: UploadFields): WithUpload<F>;
+function withUpload<F extends object>(fields: F, upload: UploadFields | undefined): Partial<WithUpload<F>>;
+function withUpload(fields: object, upload: UploadFields | undefined): Record<string, unknown> {
+  const own: Record<string, unknown> = { ...fields };
+  for (const name of UPLOAD_FIELDS) delete own[name];
+  return { ...own, ...upload };
 }
 
 export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): Forwarder<S> {
@@ -61,6 +82,7 @@ export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): 
     send,
     asDownload,
     upload: async (file) => ({ blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }),
+    withUpload,
     // The route's schema (built from the same contract) has checked these fields already.
     json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input) as never, input) }),
     download: (operation) => async (input) =>

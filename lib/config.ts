@@ -51,12 +51,32 @@ export const settings = [
     default: '60000',
     description: 'how long a gateway waits for a reply before answering 504',
   },
+  {
+    name: 'LABLD_WORKERS',
+    default: '',
+    description: 'worker threads running request operations, per process (empty: one per CPU, at least 2)',
+  },
+  {
+    name: 'LABLD_WORKER_MEMORY_MB',
+    default: '256',
+    description: 'heap limit of each worker in MB; a request that needs more is refused with 413',
+  },
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
   { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
   {
+    name: 'LABLD_HEADERS_TIMEOUT_MS',
+    default: '20000',
+    description: 'time a client has to send the request line and headers (then 408 and closed)',
+  },
+  {
+    name: 'LABLD_BODY_IDLE_TIMEOUT_MS',
+    default: '30000',
+    description: 'a request body that sends no byte for this long is answered 408 and closed (0: never)',
+  },
+  {
     name: 'LABLD_FETCH_ALLOW',
     default: '',
-    description: 'hosts or CIDRs the guarded fetch may reach although private or loopback, comma-separated',
+    description: 'host names, IPs, CIDRs (optionally `:port`) the guarded fetch may reach although private',
   },
   { name: 'LABLD_FETCH_TIMEOUT_MS', default: '30000', description: 'guarded fetch: total time limit' },
   {
@@ -66,6 +86,18 @@ export const settings = [
   },
   { name: 'LABLD_FETCH_MAX_BYTES', default: '1073741824', description: 'guarded fetch: largest body read' },
   { name: 'LABLD_FETCH_MAX_REDIRECTS', default: '5', description: 'guarded fetch: redirects followed' },
+  {
+    name: 'LABLD_MAX_OUTPUT_BYTES',
+    default: '4gb',
+    description:
+      'largest output of one request, counted as it streams to the blob store; more: 413, nothing stored',
+  },
+  {
+    name: 'LABLD_MAX_BUFFERED_TRIPLES',
+    default: '500000',
+    description:
+      'largest graph written by a format that needs it whole (json-ld, xml, longturtle); more is a 413',
+  },
   {
     name: 'LABLD_BUS_FSYNC',
     default: 'false',

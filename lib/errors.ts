@@ -21,6 +21,11 @@ export class TimeoutError extends Error {
   }
 }
 
+/** V8's refusal to make a string past about 2^29 characters (outputs turn it into a 413). */
+export function isStringLengthError(error: unknown): boolean {
+  return error instanceof RangeError && /invalid string length/i.test(error.message);
+}
+
 export function isClientError(error: unknown): error is ClientError {
   return error instanceof ClientError;
 }

@@ -37,3 +37,16 @@ export const busLag = new Gauge({
   labelNames: ['topic', 'group', 'partition'] as const,
   registers: [registry],
 });
+
+export const workerQueue = new Gauge({
+  name: 'labld_worker_queue',
+  help: 'requests waiting for an operation worker',
+  registers: [registry],
+});
+
+export const workerStopped = new Counter({
+  name: 'labld_worker_stopped_total',
+  help: 'operation workers terminated or lost while running a request, by reason (deadline, memory, abandoned, crashed)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});

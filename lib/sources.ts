@@ -1,10 +1,11 @@
 // Opening a URL a client handed us. labld's own stored files (the URL of an upload, which the
-// descriptor names and the mapper and converter read later) come straight from the blob store;
-// every other URL goes through the guarded fetch.
+// descriptor names and the mapper and converter read later) come straight from the blob store,
+// by their published id; every other URL goes through the guarded fetch.
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from './blobs/blob-store.ts';
+import { publish, published } from './blobs/published.ts';
 import { ClientError } from './errors.ts';
 import type { Loader } from './loader.ts';
 import { guardedFetch, type FetchPolicy } from './fetch/guarded-fetch.ts';
@@ -33,34 +34,59 @@ export interface SourceOptions {
   signal?: AbortSignal;
 }
 
-/** The public URL of a stored file. */
-export function storedFileUrl(key: string, fileName: string): string {
-  return `${baseUrl()}${STORED_FILES_PATH}/${key}/${encodeURIComponent(fileName)}`;
+/** The public URL of a published file (lib/blobs/published.ts): its id, then its name. */
+export function storedFileUrl(id: string, fileName: string): string {
+  return `${baseUrl()}${STORED_FILES_PATH}/${id}/${encodeURIComponent(fileName)}`;
+}
+
+/**
+ * Publish blob `key` as `fileName` and answer its public URL. The only way a blob becomes
+ * readable by URL; call it where the URL is handed out (an upload named in a descriptor).
+ */
+export async function publishStoredFile(blobs: BlobStore, key: string, fileName: string): Promise<string> {
+  return storedFileUrl(await publish(blobs, key, fileName), fileName);
 }
 
 function fileNameOf(url: URL): string {
-  const last = basename(url.pathname);
+  return safeDecode(basename(url.pathname));
+}
+
+/** The id and name segments if `url` is below labld's stored-file URL (query and fragment ignored). */
+function storedSegmentsOf(url: string): [string, string] | undefined {
+  const prefix = `${baseUrl()}${STORED_FILES_PATH}/`;
+  if (!url.startsWith(prefix)) return undefined;
+  const [id = '', name = '', ...rest] = url.slice(prefix.length).split(/[?#]/)[0]!.split('/');
+  return rest.length === 0 ? [id, safeDecode(name)] : [id, ''];
+}
+
+function safeDecode(segment: string): string {
   try {
-    return decodeURIComponent(last);
+    return decodeURIComponent(segment);
   } catch {
-    return last;
+    return segment;
   }
 }
 
-/** The blob key if `url` is one of labld's stored-file URLs. */
-function storedKeyOf(url: string): string | undefined {
-  const prefix = `${baseUrl()}${STORED_FILES_PATH}/`;
-  if (!url.startsWith(prefix)) return undefined;
-  return url.slice(prefix.length).split('/')[0];
+/**
+ * The published file an `/annotator/files/<id>/<name>` address names: only a published id with
+ * its recorded name; anything else (an old content-hash URL, a claim, another request's output)
+ * is a 404 naming `field`.
+ */
+export async function storedFile(blobs: BlobStore, id: string, name: string, field: string) {
+  const entry = await published(blobs, id);
+  if (!entry || entry.name !== name) throw new ClientError(404, 'no such stored file', field);
+  return entry;
 }
 
 export async function openSource(url: string, options: SourceOptions): Promise<Source> {
-  const key = storedKeyOf(url);
-  if (key !== undefined) {
-    const body = options.blobs.open(key, options.field);
+  const stored = storedSegmentsOf(url);
+  if (stored !== undefined) {
+    const entry = await storedFile(options.blobs, stored[0], stored[1], options.field);
+    const body = options.blobs.open(entry.blob, options.field);
     return {
       url,
-      fileName: fileNameOf(new URL(url)),
+      fileName: entry.name,
+      // As before publication existed: readers go by the bytes and the name, not a type we guessed.
       contentType: undefined,
       body,
       text: () => readText(body),

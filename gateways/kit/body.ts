@@ -27,6 +27,36 @@ export function tooLarge(what: string, limit: number): ClientError {
   return new ClientError(413, `${what}: larger than the limit of ${formatBytes(limit)}`, 'body');
 }
 
+/**
+ * A body that stops arriving: after `ms` without a byte (0: never) `onIdle` gets a 408. Idle,
+ * not total: a large upload on a slow but moving link may take as long as it needs. Time while
+ * the reader itself paused the request (disk back-pressure) does not count.
+ */
+export function idleTimer(
+  req: IncomingMessage,
+  ms: number,
+  onIdle: (error: ClientError) => void,
+): { touch(): void; stop(): void } {
+  if (ms <= 0) return { touch() {}, stop() {} };
+  let timer: NodeJS.Timeout | undefined;
+  const fire = (): void => {
+    if (req.isPaused()) return touch();
+    onIdle(
+      new ClientError(
+        408,
+        `body: no bytes received for ${ms} ms, the request was given up (LABLD_BODY_IDLE_TIMEOUT_MS)`,
+        'body',
+      ),
+    );
+  };
+  const touch = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(fire, ms);
+  };
+  touch();
+  return { touch, stop: () => clearTimeout(timer) };
+}
+
 /** Compressed request bodies would defeat the byte limit; nobody in the spec sends them. */
 export function assertIdentityEncoding(req: IncomingMessage): void {
   const encoding = req.headers['content-encoding'];
@@ -39,7 +69,7 @@ export function assertIdentityEncoding(req: IncomingMessage): void {
  * The parsed JSON body, or `undefined` when there is none. Like FastAPI, a body without a
  * Content-Type is read as JSON; `application/json` and `application/*+json` (e.g. ld+json) are JSON.
  */
-export async function readJson(ctx: Context, limit: number): Promise<unknown> {
+export async function readJson(ctx: Context, limit: number, idleMs = 0): Promise<unknown> {
   if (!hasBody(ctx.req)) return undefined;
   const type = ctx.request.type;
   if (type !== '' && type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
@@ -50,7 +80,7 @@ export async function readJson(ctx: Context, limit: number): Promise<unknown> {
     throw new ClientError(415, `body: charset ${charset} is not supported, send UTF-8`, 'body');
   }
   assertIdentityEncoding(ctx.req);
-  const bytes = await readLimited(ctx.req, limit);
+  const bytes = await readLimited(ctx.req, limit, idleMs);
   if (bytes.length === 0) return undefined;
   let text: string;
   try {
@@ -66,15 +96,21 @@ export async function readJson(ctx: Context, limit: number): Promise<unknown> {
 }
 
 /** All bytes of the request, or a 413 as soon as they pass `limit` (the rest is left unread). */
-function readLimited(req: IncomingMessage, limit: number): Promise<Buffer> {
+function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promise<Buffer> {
   if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge('body', limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
+    const idle = idleTimer(req, idleMs, (error) => {
+      stop();
+      reject(error);
+    });
     const stop = (): void => {
+      idle.stop();
       req.off('data', onData).off('end', onEnd).off('error', onAbort).off('close', onClose);
     };
     const onData = (chunk: Buffer): void => {
+      idle.touch();
       size += chunk.length;
       if (size <= limit) return void chunks.push(chunk);
       stop();

@@ -55,8 +55,9 @@ export function answerError(ctx: Context, answer: ErrorAnswer): void {
     if (!KEPT_HEADERS.has(name)) ctx.res.removeHeader(name);
   }
   // Node drains an unread request body to reuse the connection; for a large or unknown one (an
-  // upload refused early) closing is cheaper than reading it all.
-  if (!ctx.req.complete && hasBody(ctx.req) && !(Number(ctx.req.headers['content-length']) <= DRAIN_LIMIT)) {
+  // upload refused early) closing is cheaper than reading it all, and a stalled one (408) never ends.
+  const unread = !ctx.req.complete && hasBody(ctx.req);
+  if (unread && (answer.status === 408 || !(Number(ctx.req.headers['content-length']) <= DRAIN_LIMIT))) {
     ctx.set('Connection', 'close');
   }
   ctx.status = answer.status;

@@ -25,7 +25,8 @@ export interface GatewayOptions extends ApiInfo {
 export interface MountOptions {
   /** '' for the root, else `/name` without a trailing slash. */
   prefix: string;
-  limits: { body: number; upload: number };
+  /** Bytes, and `bodyIdleMs`: ms without a body byte before a 408 (0: never). */
+  limits: { body: number; upload: number; bodyIdleMs?: number };
   /** Parent of the per-request upload directories. */
   uploadRoot: string;
 }
@@ -175,18 +176,21 @@ async function handle(ctx: Context, entry: Compiled, mount: MountOptions): Promi
 
   let body: unknown;
   let file: UploadedFile | undefined;
-  if (route.body && 'multipart' in route.body && entry.jsonBody && !ctx.is('multipart/form-data')) {
-    const raw = await readJson(ctx, mount.limits.body);
+  // By the declared type, body or not: an empty multipart request is an upload without its file.
+  const multipart = ctx.request.type === 'multipart/form-data';
+  if (route.body && 'multipart' in route.body && entry.jsonBody && !multipart) {
+    const raw = await readJson(ctx, mount.limits.body, mount.limits.bodyIdleMs);
     if (raw !== undefined) body = entry.jsonBody(raw); // none: the handler may read the query
   } else if (route.body && 'multipart' in route.body) {
     const upload = await receiveUpload(ctx, route.body.multipart.fileField, mount.uploadRoot, {
       file: mount.limits.upload,
       fields: mount.limits.body,
+      idleMs: mount.limits.bodyIdleMs,
     });
     body = entry.body ? entry.body(upload.fields) : upload.fields;
     file = upload.file;
   } else if (route.body) {
-    const raw = await readJson(ctx, mount.limits.body);
+    const raw = await readJson(ctx, mount.limits.body, mount.limits.bodyIdleMs);
     if (raw !== undefined) body = entry.body?.(raw);
     else if (route.body.required !== false) throw new ClientError(422, 'body: is required', 'body');
   }

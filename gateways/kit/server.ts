@@ -6,11 +6,13 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import path from 'node:path';
 import Koa, { type Middleware } from 'koa';
 import { byteSetting, intSetting, setting } from '../../lib/config.ts';
+import { noteListening } from '../../lib/fetch/own-address.ts';
 import { log, type Logger } from '../../lib/log.ts';
 import { answerError, errorHandler } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { healthRoutes, type ReadinessCheck } from './health.ts';
 import { observe } from './observe.ts';
+import { sweepUploads } from './upload.ts';
 
 export interface AppOptions {
   gateways: readonly Gateway[];
@@ -18,8 +20,11 @@ export interface AppOptions {
   rootAlias?: string;
   /** Checks of /readyz (e.g. the bus is connected). */
   readiness?: readonly ReadinessCheck[];
-  /** Bytes; default LABLD_BODY_LIMIT (JSON bodies and form fields) and LABLD_UPLOAD_LIMIT (a file). */
-  limits?: { body?: number; upload?: number };
+  /**
+   * Bytes; default LABLD_BODY_LIMIT (JSON bodies and form fields) and LABLD_UPLOAD_LIMIT (a file);
+   * `bodyIdleMs` default LABLD_BODY_IDLE_TIMEOUT_MS (a body that stops arriving gets a 408).
+   */
+  limits?: { body?: number; upload?: number; bodyIdleMs?: number };
   /** Default LABLD_DATA; uploads go to `<dataDir>/uploads/<random>/`. */
   dataDir?: string;
   /** Default lib/log's logger. */
@@ -31,6 +36,8 @@ export interface ServerOptions extends AppOptions {
   port?: number;
   /** Default HOST. */
   host?: string;
+  /** Default LABLD_HEADERS_TIMEOUT_MS: a request whose headers are not complete by then gets a 408. */
+  headersTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -66,6 +73,7 @@ export function createApp(options: AppOptions): Koa {
   const limits = {
     body: options.limits?.body ?? byteSetting('LABLD_BODY_LIMIT'),
     upload: options.limits?.upload ?? byteSetting('LABLD_UPLOAD_LIMIT'),
+    bodyIdleMs: options.limits?.bodyIdleMs ?? intSetting('LABLD_BODY_IDLE_TIMEOUT_MS'),
   };
   const uploadRoot = path.resolve(options.dataDir ?? setting('LABLD_DATA'), 'uploads');
   const mount = (gateway: Gateway, prefix: string): Mount => ({
@@ -111,9 +119,22 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
       },
     ],
   });
-  const server = createHttpServer(app.callback());
-  // Large uploads on slow links outlast Node's 5-minute default; slow headers are still cut at 60 s.
-  server.requestTimeout = 60 * 60 * 1000;
+  const logger = options.logger ?? log;
+  const uploadRoot = path.resolve(options.dataDir ?? setting('LABLD_DATA'), 'uploads');
+  const swept = await sweepUploads(uploadRoot);
+  if (swept > 0) logger.info({ uploadRoot, swept }, 'removed empty upload directories');
+  const headersTimeout = options.headersTimeoutMs ?? intSetting('LABLD_HEADERS_TIMEOUT_MS');
+  const server = createHttpServer(
+    {
+      // Slow headers (slowloris) are cut by Node with a 408; a slow body by the kit's idle timer
+      // (bodyIdleMs). No total time: a 1 GB upload on a slow but moving link takes what it takes.
+      headersTimeout,
+      requestTimeout: 0,
+      // Node checks those deadlines on this interval (default 30 s, which would add up to 30 s).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(headersTimeout / 4) || 1000)),
+    },
+    app.callback(),
+  );
   const host = options.host ?? setting('HOST');
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -124,8 +145,11 @@ export async function createServer(options: ServerOptions): Promise<RunningServe
   });
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
+  // The guarded fetch never connects here, whatever LABLD_FETCH_ALLOW allows.
+  const forget = typeof address === 'object' && address ? noteListening(address.address, port) : () => {};
+  server.once('close', forget);
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
-  (options.logger ?? log).info({ url, services: options.gateways.map((g) => g.service) }, 'listening');
+  logger.info({ url, services: options.gateways.map((g) => g.service) }, 'listening');
 
   return {
     app,

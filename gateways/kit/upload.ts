@@ -3,12 +3,12 @@
 // is metadata only. The directory is removed when the response is done, unless the handler
 // took ownership with `file.keep()` (or moved the file away).
 import { randomUUID } from 'node:crypto';
-import { mkdir, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import formidable, { errors as formidableErrors, type Part } from 'formidable';
 import type { Context } from 'koa';
 import { ClientError } from '../../lib/errors.ts';
-import { assertIdentityEncoding, hasBody, tooLarge } from './body.ts';
+import { assertIdentityEncoding, hasBody, idleTimer, tooLarge } from './body.ts';
 import type { KitState } from './observe.ts';
 import type { UploadedFile } from './types.ts';
 
@@ -17,7 +17,14 @@ export interface UploadLimits {
   file: number;
   /** All other form fields together, bytes. */
   fields: number;
+  /** Give up after this many ms without a byte of the body (0: never). */
+  idleMs?: number;
 }
+
+/** Headers of one part: a real one has two or three (Content-Disposition, Content-Type). */
+export const MAX_PART_HEADERS = 32;
+/** Bytes of one part's header names and values together. */
+export const MAX_PART_HEADER_BYTES = 16 * 1024;
 
 export interface ReceivedUpload {
   /** The other form fields: one string per name, an array when a name repeats. */
@@ -47,7 +54,11 @@ export async function receiveUpload(
   uploadRoot: string,
   limits: UploadLimits,
 ): Promise<ReceivedUpload> {
-  const missing = new ClientError(422, `body.${fileField}: is required`, `body.${fileField}`);
+  const missing = new ClientError(
+    422,
+    `body.${fileField}: is required: the multipart form has no "${fileField}" part`,
+    `body.${fileField}`,
+  );
   if (!hasBody(ctx.req)) throw missing;
   if (!ctx.is('multipart/form-data')) {
     throw new ClientError(
@@ -62,12 +73,14 @@ export async function receiveUpload(
   await mkdir(dir, { recursive: true, mode: 0o700 });
   let kept = false;
   // 'close' comes after the last byte of the response (or an aborted connection), so a handler
-  // may still answer with the uploaded file itself.
+  // may still answer with the uploaded file itself. A kept file usually moved away (into the
+  // blob store): its directory goes too once empty.
   ctx.res.once('close', () => {
-    if (kept) return;
-    rm(dir, { recursive: true, force: true }).catch((error: unknown) =>
-      (ctx.state as KitState).log.warn({ err: error, dir }, 'could not remove upload directory'),
-    );
+    const removed = kept ? rmdir(dir) : rm(dir, { recursive: true, force: true });
+    removed.catch((error: NodeJS.ErrnoException) => {
+      if (kept && (error.code === 'ENOTEMPTY' || error.code === 'EEXIST')) return; // the file stayed
+      (ctx.state as KitState).log.warn({ err: error, dir }, 'could not remove upload directory');
+    });
   });
 
   const form = formidable({
@@ -94,10 +107,20 @@ export async function receiveUpload(
 
   let fields: formidable.Fields;
   let files: formidable.Files;
+  // formidable's own way to fail a parse (stops writing, closes the open file); not in its types.
+  const fail = (error: Error) => (form as unknown as { _error(error: Error): void })._error(error);
+  const idle = idleTimer(ctx.req, limits.idleMs ?? 0, fail);
+  form.on('progress', idle.touch);
+  let watching = false; // the parser exists once the first chunk arrives
+  form.on('progress', () => {
+    watching ||= limitPartHeaders(form, fail);
+  });
   try {
     [fields, files] = await form.parse(ctx.req);
   } catch (error) {
     throw uploadError(error, fileField, limits);
+  } finally {
+    idle.stop();
   }
   const stored = files[fileField]?.[0];
   if (!stored) throw missing;
@@ -117,6 +140,79 @@ export async function receiveUpload(
     values.length === 1 ? values[0] : values,
   ]);
   return { fields: Object.fromEntries(flat) as Record<string, string | string[]>, file };
+}
+
+/**
+ * formidable keeps every header of a part in memory, unbounded: count them (and their bytes)
+ * on its multipart parser's events and refuse a part past the limits.
+ */
+function limitPartHeaders(form: object, fail: (error: Error) => void): boolean {
+  const parser = (form as unknown as { _parser?: NodeJS.EventEmitter | null })._parser;
+  if (!parser) return false;
+  let headers = 0;
+  let bytes = 0;
+  parser.on('data', (event: { name: string; start?: number; end?: number }) => {
+    if (event.name === 'partBegin') {
+      headers = 0;
+      bytes = 0;
+    } else if (event.name === 'headerField' || event.name === 'headerValue') {
+      bytes += (event.end ?? 0) - (event.start ?? 0);
+      if (bytes > MAX_PART_HEADER_BYTES) {
+        fail(
+          new ClientError(
+            413,
+            `body: a multipart part's headers are larger than the limit of ${MAX_PART_HEADER_BYTES / 1024} KB`,
+            'body',
+          ),
+        );
+      }
+    } else if (event.name === 'headerEnd' && ++headers > MAX_PART_HEADERS) {
+      fail(
+        new ClientError(
+          413,
+          `body: a multipart part has more than ${MAX_PART_HEADERS} headers (the limit per part)`,
+          'body',
+        ),
+      );
+    }
+  });
+  return true;
+}
+
+/**
+ * Removes upload directories left empty (by a process that stopped before it could): at
+ * start-up. Only empty ones older than a minute, since other gateway processes may share the
+ * data directory and be receiving into a fresh one.
+ */
+export async function sweepUploads(uploadRoot: string, now = Date.now()): Promise<number> {
+  let names: string[];
+  try {
+    names = await readdir(uploadRoot);
+  } catch {
+    return 0;
+  }
+  let removed = 0;
+  for (const name of names) {
+    const dir = path.join(uploadRoot, name);
+    try {
+      const info = await stat(dir);
+      if (!info.isDirectory() || now - info.mtimeMs < 60_000) continue;
+      await rmdir(dir);
+      removed++;
+    } catch {
+      // not empty, or gone meanwhile: left alone
+    }
+  }
+  return removed;
+}
+
+/** formidable's parser messages (`…: state = START`) in words a client can act on. */
+function malformed(error: Error): string {
+  if (/stream ended unexpectedly/.test(error.message)) {
+    return 'the body ends before the closing boundary line, or its parts do not start with the boundary';
+  }
+  if (/no multipart boundary/.test(error.message)) return 'the Content-Type has no boundary';
+  return error.message;
 }
 
 /** formidable's errors as client errors; anything else (a full disk) stays a server error. */
@@ -141,7 +237,7 @@ function uploadError(error: unknown, fileField: string, limits: UploadLimits): u
     default:
       return new ClientError(
         400,
-        `body: malformed multipart/form-data (${(error as Error).message})`,
+        `body: malformed multipart/form-data (${malformed(error as Error)})`,
         'body',
       );
   }

@@ -3,6 +3,7 @@
 // lines of each part and per-column counters is kept, whatever the size of the table.
 import type { Readable } from 'node:stream';
 import { ClientError } from '../errors.ts';
+import { LineBreaks } from '../line-breaks.ts';
 import { buildDescriptor, type Descriptor, type Provenance } from './descriptor.ts';
 import {
   checkEncoding,
@@ -100,8 +101,10 @@ async function pass(
   let bytes = 0;
   let lines = 0;
   let carry = '';
+  const breaks = new LineBreaks();
 
-  const feed = (text: string): void => {
+  const feed = (chunk: string): void => {
+    const text = breaks.normalize(chunk);
     let from = 0;
     for (;;) {
       if (carry === '') {
@@ -168,6 +171,7 @@ async function pass(
   if (bytes === 0) throw new ClientError(422, `${field}: the file is empty`, field);
   if (!decoder) start();
   feed((decoder as unknown as Decoder).end());
+  feed(breaks.end());
   if (carry !== '') {
     segmenter.push(carry);
     lines++;

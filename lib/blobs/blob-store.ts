@@ -41,7 +41,8 @@ export class BlobStore {
             yield chunk;
           }
         },
-        createWriteStream(temp),
+        // A large buffer lets the producer make the next piece while this one is written.
+        createWriteStream(temp, { highWaterMark: 1 << 20 }),
       );
       return this.#settle(temp, hash.digest('hex'));
     } catch (error) {

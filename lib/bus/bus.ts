@@ -25,8 +25,21 @@ import { ClientError, TimeoutError, isClientError } from '../errors.ts';
 import { log as rootLog, type Logger } from '../log.ts';
 import { busDeadLettered, busHandled, busLateReplies } from '../metrics.ts';
 
-/** Headers of request/reply; the logging correlation id travels separately as x-correlation-id. */
-export const REPLY_HEADERS = { requestId: 'x-request-id', replyTo: 'x-reply-to' } as const;
+/**
+ * Headers of request/reply; the logging correlation id travels separately as x-correlation-id.
+ * `deadline` is when the requester stops waiting (epoch milliseconds): work past it is wasted.
+ */
+export const REPLY_HEADERS = {
+  requestId: 'x-request-id',
+  replyTo: 'x-reply-to',
+  deadline: 'x-deadline',
+} as const;
+
+/** A request's deadline from its headers (epoch milliseconds), if it has one. */
+export function deadlineOf(headers: Record<string, string>): number | undefined {
+  const deadline = Number(headers[REPLY_HEADERS.deadline]);
+  return Number.isFinite(deadline) && deadline > 0 ? deadline : undefined;
+}
 
 export type ReplyEnvelope = { ok: true; value: unknown } | { ok: false; status: number; detail: string };
 
@@ -118,7 +131,14 @@ export class TransportBus implements Bus {
       const message = await this.#decode<T>(record, group);
       if (!message)
         return this.#reply(record, { ok: false, status: 500, detail: 'request refused by its schema' });
-      const outcome = await this.#attempt(spec, group, options, signal, () => handler(message, signal));
+      const outcome = await this.#attempt(
+        spec,
+        group,
+        options,
+        signal,
+        () => handler(message, signal),
+        (error) => error instanceof TimeoutError,
+      );
       if (outcome.ok) return this.#reply(record, { ok: true, value: outcome.value });
       if (isClientError(outcome.error)) {
         return this.#reply(record, {
@@ -126,6 +146,10 @@ export class TransportBus implements Bus {
           status: outcome.error.status,
           detail: outcome.error.message,
         });
+      }
+      // Out of time: the requester has stopped waiting; trying again or dead-lettering helps no one.
+      if (outcome.error instanceof TimeoutError) {
+        return this.#reply(record, { ok: false, status: 504, detail: outcome.error.message });
       }
       await this.#deadLetter(record, group, outcome.error, outcome.attempts);
       await this.#reply(record, {
@@ -156,6 +180,7 @@ export class TransportBus implements Bus {
           ...options.headers,
           [REPLY_HEADERS.requestId]: requestId,
           [REPLY_HEADERS.replyTo]: replyTo,
+          [REPLY_HEADERS.deadline]: String(Date.now() + options.timeoutMs),
         },
       });
     } catch (error) {
@@ -217,13 +242,14 @@ export class TransportBus implements Bus {
     }
   }
 
-  /** Run `fn` until it succeeds, fails with a ClientError, or has used every attempt. */
+  /** Run `fn` until it succeeds, fails with a ClientError or a `final` error, or has used every attempt. */
   async #attempt<R>(
     spec: TopicSpec,
     group: string,
     options: SubscribeOptions,
     signal: AbortSignal,
     fn: () => Promise<R>,
+    final: (error: unknown) => boolean = () => false,
   ): Promise<Outcome<R>> {
     const maxAttempts = options.maxAttempts ?? spec.maxAttempts;
     const backoffMs = options.backoffMs ?? spec.backoffMs;
@@ -237,7 +263,8 @@ export class TransportBus implements Bus {
         timer({ outcome: 'error' });
         // A revoked partition: give up without committing; the next owner gets the message.
         if (signal.aborted) throw error;
-        if (isClientError(error) || attempt >= maxAttempts) return { ok: false, error, attempts: attempt };
+        if (isClientError(error) || final(error) || attempt >= maxAttempts)
+          return { ok: false, error, attempts: attempt };
         this.#log.warn({ topic: spec.name, group, attempt, err: String(error) }, 'handler failed; retrying');
         await sleep(backoffMs * 2 ** (attempt - 1), undefined, { signal });
       }
@@ -304,6 +331,7 @@ export class TransportBus implements Bus {
     }
     if (envelope.ok) pending.resolve(envelope.value);
     else if (envelope.status < 500) pending.reject(new ClientError(envelope.status, envelope.detail));
+    else if (envelope.status === 504) pending.reject(new TimeoutError(envelope.detail));
     else pending.reject(new Error(envelope.detail));
   }
 }

@@ -67,9 +67,15 @@ export interface Bus {
     handler: Handler<T>,
     options?: SubscribeOptions,
   ): Promise<Subscription>;
-  /** Send a request and await the one reply with its correlation id; TimeoutError after `timeoutMs`. */
+  /**
+   * Send a request and await the one reply with its correlation id; TimeoutError after `timeoutMs`.
+   * The request carries its deadline (now + `timeoutMs`) in the `x-deadline` header.
+   */
   request<T, R>(topic: string, value: T, options: RequestOptions): Promise<R>;
-  /** Answer requests on `topic` in `group`: the handler's result (or ClientError) is the reply. */
+  /**
+   * Answer requests on `topic` in `group`: the handler's result (or ClientError) is the reply.
+   * A TimeoutError is answered as such (504) at once, neither retried nor dead-lettered.
+   */
   serve<T, R>(
     topic: string,
     group: string,

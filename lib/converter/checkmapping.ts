@@ -5,7 +5,9 @@
 // one, gives a value for every reference of its subject). Where the original crashed (an
 // inline source list) the inline iterator is evaluated instead.
 import { ClientError } from '../errors.ts';
+import { RmlError } from '../rml/errors.ts';
 import { compileJsonPath } from '../rml/jsonpath.ts';
+import { yarrrmlWords } from './mapping-errors.ts';
 import { failure, readData, type DataDocument, type Loader } from './data.ts';
 import {
   firstAccess,
@@ -39,6 +41,17 @@ function evaluate(path: string, node: unknown): unknown[] | undefined {
     return compileJsonPath(path)(node);
   } catch {
     return undefined;
+  }
+}
+
+/** Why an iterator matches nothing because it cannot be read (the test endpoint shows it). */
+function unreadable(path: string): string {
+  try {
+    compileJsonPath(path);
+    return `iterator ${path} cannot be read`;
+  } catch (error) {
+    const fault = error instanceof RmlError ? error.fault : undefined;
+    return fault ? yarrrmlWords({ ...fault, field: 'rml:iterator' }) : `iterator ${path} cannot be read`;
   }
 }
 
@@ -173,8 +186,7 @@ export function checkRule(mapping: YarrrmlMapping, name: string, data: unknown):
   }
   iterator ??= '$';
   const items = evaluate(iterator, data);
-  if (!items)
-    return { rule: name, applicable: false, reason: `iterator ${iterator} cannot be read`, iterator };
+  if (!items) return { rule: name, applicable: false, reason: unreadable(iterator), iterator };
   if (items.length === 0)
     return {
       rule: name,

@@ -22,6 +22,7 @@ import {
   templatePrefix,
   type YarrrmlMapping,
 } from './mapping.ts';
+import { expressionFailure, rulesReading, sourceFailure } from './mapping-errors.ts';
 import { provenance } from './provenance.ts';
 import { loadTemplate, renameQuad, type Template } from './template.ts';
 
@@ -36,6 +37,8 @@ export interface ConvertRequest {
   dataUrl?: string;
   /** The data itself (createrdfupload): `dataUrl` then only names it. */
   dataContent?: string;
+  /** The request field `dataContent` came from, which errors name (default `data_content`; an upload's `file`). */
+  dataContentField?: string;
   returnType?: string;
   /** The API IRI named in provenance. */
   activity: string;
@@ -111,7 +114,10 @@ async function loadData(request: ConvertRequest, dataUrl: string, load: Loader):
     request.dataContent !== undefined
       ? { url: dataUrl, text: request.dataContent, fileName: dataUrl.split('/').pop() ?? '' }
       : await load(dataUrl, request.dataUrl ? 'data_url' : 'mapping_url');
-  return readData(loaded, request.dataContent !== undefined ? 'data_content' : 'data_url');
+  return readData(
+    loaded,
+    request.dataContent !== undefined ? (request.dataContentField ?? 'data_content') : 'data_url',
+  );
 }
 
 function groupByRule(mapping: YarrrmlMapping, statistics: RuleStatistics[]): RuleOutcome[] {
@@ -142,15 +148,23 @@ async function runMapping(
     [dataAccess]: data.text,
     [dataAccess.replace(/\/+$/, '')]: data.text,
   };
-  const result = await executeMapping(
-    rml,
-    rdfjsSink((q) => quads.push(q as Quad)),
-    {
-      baseIri,
-      sources,
-      openUrl: async (url) => (await readData(await load(url, 'mapping_url'), 'mapping_url')).text,
-    },
-  );
+  const openUrl = async (url: string) => {
+    try {
+      return (await readData(await load(url, 'mapping_url'), 'mapping_url')).text;
+    } catch (error) {
+      throw sourceFailure(error, url, rulesReading(mapping, url));
+    }
+  };
+  let result;
+  try {
+    result = await executeMapping(
+      rml,
+      rdfjsSink((q) => quads.push(q as Quad)),
+      { baseIri, sources, openUrl },
+    );
+  } catch (error) {
+    throw expressionFailure(error);
+  }
   return { quads, statistics: result.statistics };
 }
 

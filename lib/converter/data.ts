@@ -31,29 +31,40 @@ export const failure = (field: string, error: unknown) => {
 export async function readData(loaded: Loaded, field: string): Promise<DataDocument> {
   const text = loaded.text.replace(/^\uFEFF/, '');
   const trimmed = text.trimStart();
+  let notJson: unknown;
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     let json: unknown;
     try {
       json = JSON.parse(text);
     } catch (error) {
-      throw failure(field, error);
+      // `[` opens a JSON array but also a Turtle blank node (`[] a ex:T .`): maybe RDF.
+      if (!trimmed.startsWith('[')) throw failure(field, error);
+      notJson = error;
     }
-    let rdf: Promise<Quad[]> | undefined;
-    const quads = () =>
-      (rdf ??= hasContext(json)
-        ? parse(text, 'json-ld', { baseIRI: loaded.url, field }).catch(() => [] as Quad[]) // unusable @context: still JSON
-        : Promise.resolve([]));
-    return { json, text, quads, fromRdf: false };
+    if (notJson === undefined) {
+      let rdf: Promise<Quad[]> | undefined;
+      const quads = () =>
+        (rdf ??= hasContext(json)
+          ? parse(text, 'json-ld', { baseIRI: loaded.url, field }).catch(() => [] as Quad[]) // unusable @context: still JSON
+          : Promise.resolve([]));
+      return { json, text, quads, fromRdf: false };
+    }
   }
   let quads: Quad[];
   try {
     quads = await readGraph({ ...loaded, text }, field);
   } catch (error) {
-    throw failure(field, error);
+    if (notJson === undefined) throw failure(field, error);
+    const reason = (e: unknown) => (e instanceof Error ? e.message : String(e)).replace(`${field}: `, '');
+    throw failure(field, `neither JSON (${reason(notJson)}) nor RDF (${reason(error)})`);
   }
   const expanded = await jsonld.fromRDF(await serialize(quads, 'nquads'), { format: 'application/n-quads' });
-  const json = expanded as unknown;
-  return { json, text: JSON.stringify(json), quads: async () => quads, fromRdf: true };
+  return {
+    json: expanded as unknown,
+    text: JSON.stringify(expanded),
+    quads: async () => quads,
+    fromRdf: true,
+  };
 }
 
 /** A loaded document as RDF, in the syntax its content, Content-Type and name tell. */

@@ -43,6 +43,7 @@ export async function readCrateMetadata(path: string, field = 'file'): Promise<s
       if (!found || depth < found.fileName.split('/').length) found = entry;
     }
     if (!found) throw refuse(422, `the ZIP is no RO-Crate: it has no ${CRATE_METADATA}`, field);
+    if (found.isEncrypted()) throw refuse(422, encrypted(`entry ${found.fileName}`), field);
     if (found.uncompressedSize > MAX_METADATA_BYTES) {
       throw refuse(
         413,
@@ -60,13 +61,20 @@ export async function readCrateMetadata(path: string, field = 'file'): Promise<s
   }
 }
 
+const encrypted = (what: string) => `${what} is encrypted; labld reads unencrypted ZIP files`;
+
+/** yauzl's complaint about the ZIP's directory; strong encryption stops it before any name. */
+function zipProblem(error: Error): string {
+  if (/strong encryption/.test(error.message)) return encrypted('an entry (strong encryption)');
+  return `not a readable ZIP: ${error.message}`;
+}
+
 async function* entries(zip: ZipFile, field: string): AsyncGenerator<Entry> {
   for (;;) {
     const entry = await new Promise<Entry | undefined>((resolve, reject) => {
       const onEntry = (e: Entry) => done(() => resolve(e));
       const onEnd = () => done(() => resolve(undefined));
-      const onError = (error: Error) =>
-        done(() => reject(refuse(422, `not a readable ZIP: ${error.message}`, field)));
+      const onError = (error: Error) => done(() => reject(refuse(422, zipProblem(error), field)));
       const done = (then: () => void) => {
         zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
         then();

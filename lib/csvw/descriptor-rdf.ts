@@ -12,16 +12,22 @@ import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
 import { csvEvents } from './csv-reader.ts';
 import { DEFAULT_DIALECT, originalDelimiter, type Dialect } from './dialect.ts';
-import { CSV_FIELD, METADATA_FIELD, loadResource, resourceText, textChunks, type Loader } from './types.ts';
+import {
+  CSV_FIELD,
+  METADATA_FIELD,
+  loadResource,
+  readError,
+  resourceText,
+  textChunks,
+  type Loader,
+} from './types.ts';
+import { DC11, OA, QUDT, QUDT_UNIT, cellColumn, cellObject, type Column } from './descriptor-cells.ts';
 import { expandTemplate } from './uri-template.ts';
 import { CSVW, RDF_NS, RDFS, XSD } from './vocab.ts';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 
 const PROV = 'http://www.w3.org/ns/prov#';
-const QUDT = 'http://qudt.org/schema/qudt/';
-const OA = 'http://www.w3.org/ns/oa#';
-const DC11 = 'http://purl.org/dc/elements/1.1/';
 const TYPE = namedNode(RDF_NS + 'type');
 
 export interface DescriptorInput {
@@ -45,28 +51,6 @@ export const ORIGINAL_AGENT = Object.freeze({
   label: AGENT['rdfs:label'],
   source: AGENT['prov:hadPrimarySource'],
 });
-
-const NUMERIC = new Set(
-  [
-    'integer',
-    'double',
-    'decimal',
-    'float',
-    'long',
-    'int',
-    'short',
-    'byte',
-    'nonNegativeInteger',
-    'positiveInteger',
-    'unsignedLong',
-    'unsignedInt',
-    'unsignedShort',
-    'unsignedByte',
-    'nonPositiveInteger',
-    'negativeInteger',
-  ].map((name) => XSD + name),
-);
-const INTEGRAL = new Set([...NUMERIC].filter((iri) => !/#(double|decimal|float)$/.test(iri)));
 
 /** Subject → predicate → objects, for reading the descriptor's structure. */
 class Graph {
@@ -104,13 +88,6 @@ class Graph {
   }
 }
 
-interface ColumnInfo {
-  iri: RDF.NamedNode | RDF.BlankNode;
-  format: string;
-  unit: string | undefined;
-  aboutUrl: string | undefined;
-}
-
 /** The tables of the descriptor: subjects with csvw:url (objects of csvw:table first). */
 function findTables(quads: RDF.Quad[]): RDF.Quad_Subject[] {
   const tables: RDF.Quad_Subject[] = [];
@@ -135,27 +112,6 @@ function number(term: RDF.Term | undefined, fallback: number): number {
   return Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
-/** xsd:double in its canonical form (1.9E2). */
-function doubleLexical(value: number): string {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'INF' : '-INF';
-  const [mantissa = '0', exponent = '0'] = value.toExponential().split('e');
-  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
-}
-
-/** A numeric cell as the original reads it (German decimals repaired), or undefined. */
-function numericLiteral(text: string, format: string): RDF.Literal | undefined {
-  const trimmed = text.trim();
-  let value = Number(trimmed);
-  if (trimmed === '' || Number.isNaN(value))
-    value = Number(trimmed.replace(/\./g, '').replace(/,(?=[^,]*$)/, '.'));
-  if (trimmed === '' || Number.isNaN(value)) return undefined;
-  if (INTEGRAL.has(format)) {
-    return Number.isInteger(value) ? literal(BigInt(value).toString(), namedNode(format)) : undefined;
-  }
-  const lexical = format === XSD + 'decimal' ? String(value) : doubleLexical(value);
-  return literal(lexical, namedNode(format));
-}
-
 async function loadDescriptor(url: string, load: Loader): Promise<RDF.Quad[]> {
   const resource = await loadResource(load, url, METADATA_FIELD);
   const text = await resourceText(resource);
@@ -163,19 +119,56 @@ async function loadDescriptor(url: string, load: Loader): Promise<RDF.Quad[]> {
   return parse(text, format, { baseIRI: url, field: METADATA_FIELD });
 }
 
+/** The graph of /api/rdf, made as its CSV is read. */
+export interface DescriptorGraph {
+  /** The CSV read first (it names the download). */
+  csvUrl: string;
+  /**
+   * Prefixes for writing it: the vocabularies the rows use and `csv:` for the names the
+   * annotator minted below the CSV's URL (the original bound the same ones), so that rows
+   * are not written with every IRI in full.
+   */
+  prefixes: Record<string, string>;
+  /** The descriptor, the provenance, then each table's rows, in batches as the CSV is read. */
+  batches: AsyncIterable<RDF.Quad[]>;
+}
+
+const VOCABULARIES = Object.freeze({
+  csvw: CSVW,
+  dc11: DC11,
+  oa: OA,
+  prov: PROV,
+  qudt: QUDT,
+  rdf: RDF_NS,
+  rdfs: RDFS,
+  unit: QUDT_UNIT,
+  xsd: XSD,
+});
+
+// Quads are handed on in batches of about this many (one await per batch, not per quad).
+const BATCH = 8192;
+
+// Terms every row uses, made once.
+const T = {
+  type: TYPE,
+  row: namedNode(CSVW + 'row'),
+  rowClass: namedNode(CSVW + 'Row'),
+  describes: namedNode(CSVW + 'describes'),
+  url: namedNode(CSVW + 'url'),
+};
+
 /**
  * The descriptor at `metadataUrl` plus the rows of the CSV it describes, as the original's
- * /api/rdf returns them. Errors are ClientErrors naming metadata_url or csv_url.
+ * /api/rdf returns them, made while the CSV streams. The descriptor is read (and refused)
+ * before the first batch; the CSV's errors surface from the batches. Errors are
+ * ClientErrors naming metadata_url or csv_url.
  */
-export async function descriptorToRdf(
+export async function descriptorGraph(
   input: DescriptorInput,
   load: Loader,
   options: DescriptorOptions = {},
-): Promise<RDF.Quad[]> {
+): Promise<DescriptorGraph> {
   const descriptor = await loadDescriptor(input.metadataUrl, load);
-  const out: RDF.Quad[] = [...descriptor];
-  const emit = (s: RDF.Quad_Subject, p: string, o: RDF.Quad_Object): void =>
-    void out.push(quad(s, namedNode(p), o));
   const graph = new Graph(descriptor);
   const tables = findTables(descriptor);
   if (tables.length === 0) {
@@ -185,61 +178,101 @@ export async function descriptorToRdf(
       METADATA_FIELD,
     );
   }
+  const tableUrl = (table: RDF.Quad_Subject): string =>
+    resolveUrl(graph.one(table, CSVW + 'url')?.value ?? '', input.metadataUrl);
+  const first = tableUrl(tables[0] as RDF.Quad_Subject);
+  const prefixes: Record<string, string> = { ...VOCABULARIES };
+  if (/^[a-z][\w+.-]*:/i.test(first)) prefixes['csv'] = `${first}/`;
+  return {
+    csvUrl: input.csvUrl ?? first,
+    prefixes,
+    batches: graphBatches(descriptor, graph, tables, tableUrl, input, load, options),
+  };
+}
+
+async function* graphBatches(
+  descriptor: RDF.Quad[],
+  graph: Graph,
+  tables: RDF.Quad_Subject[],
+  tableUrl: (table: RDF.Quad_Subject) => string,
+  input: DescriptorInput,
+  load: Loader,
+  options: DescriptorOptions,
+): AsyncGenerator<RDF.Quad[]> {
+  const out: RDF.Quad[] = [...descriptor];
+  const emit = (s: RDF.Quad_Subject, p: RDF.NamedNode, o: RDF.Quad_Object): void =>
+    void out.push(quad(s, p, o));
   const agent = options.agent ?? ORIGINAL_AGENT;
   const activity = namedNode(options.activityUrl ?? 'urn:labld:activity:api-rdf');
+  const agentNode = namedNode(agent.iri);
   const metadataNode = namedNode(input.metadataUrl);
-  emit(activity, TYPE.value, namedNode(PROV + 'Activity'));
-  emit(activity, PROV + 'wasAssociatedWith', namedNode(agent.iri));
-  emit(namedNode(agent.iri), TYPE.value, namedNode(PROV + 'SoftwareAgent'));
-  emit(namedNode(agent.iri), RDFS + 'label', literal(agent.label));
-  emit(namedNode(agent.iri), PROV + 'hadPrimarySource', namedNode(agent.source));
-  emit(metadataNode, TYPE.value, namedNode(PROV + 'Usage'));
-  emit(metadataNode, PROV + 'hadRole', namedNode(CSVW + 'tabularMetadata'));
+  const usage = namedNode(PROV + 'Usage');
+  const hadRole = namedNode(PROV + 'hadRole');
+  const qualifiedUsage = namedNode(PROV + 'qualifiedUsage');
+  emit(activity, TYPE, namedNode(PROV + 'Activity'));
+  emit(activity, namedNode(PROV + 'wasAssociatedWith'), agentNode);
+  emit(agentNode, TYPE, namedNode(PROV + 'SoftwareAgent'));
+  emit(agentNode, namedNode(RDFS + 'label'), literal(agent.label));
+  emit(agentNode, namedNode(PROV + 'hadPrimarySource'), namedNode(agent.source));
+  emit(metadataNode, TYPE, usage);
+  emit(metadataNode, hadRole, namedNode(CSVW + 'tabularMetadata'));
   const generatedAt = literal(options.generatedAt ?? new Date().toISOString(), namedNode(XSD + 'dateTime'));
 
   for (const table of tables) {
-    const tableUrl = graph.one(table, CSVW + 'url')?.value ?? '';
-    const csvUrl = input.csvUrl ?? resolveUrl(tableUrl, input.metadataUrl);
-    emit(table, TYPE.value, namedNode(CSVW + 'Table'));
-    emit(table, PROV + 'wasGeneratedBy', activity);
-    emit(table, PROV + 'generatedAtTime', generatedAt);
-    emit(table, PROV + 'qualifiedUsage', namedNode(csvUrl));
-    emit(table, PROV + 'qualifiedUsage', metadataNode);
-    emit(namedNode(csvUrl), TYPE.value, namedNode(PROV + 'Usage'));
-    emit(namedNode(csvUrl), PROV + 'hadRole', namedNode(CSVW + 'csvEncodedTabularData'));
-    await emitRows(table, csvUrl, graph, load, emit);
+    const csvUrl = input.csvUrl ?? tableUrl(table);
+    const csvNode = namedNode(csvUrl);
+    emit(table, TYPE, namedNode(CSVW + 'Table'));
+    emit(table, namedNode(PROV + 'wasGeneratedBy'), activity);
+    emit(table, namedNode(PROV + 'generatedAtTime'), generatedAt);
+    emit(table, qualifiedUsage, csvNode);
+    emit(table, qualifiedUsage, metadataNode);
+    emit(csvNode, TYPE, usage);
+    emit(csvNode, hadRole, namedNode(CSVW + 'csvEncodedTabularData'));
+    for await (const count of emitRows(table, csvUrl, graph, load, out)) {
+      if (count >= BATCH) yield out.splice(0);
+    }
   }
-  return out;
+  if (out.length > 0) yield out;
 }
 
-/** The CSV a /api/rdf graph read first (its prov:Usage in the role csvEncodedTabularData). */
-export function convertedCsvUrl(quads: readonly RDF.Quad[]): string | undefined {
-  return quads.find(
-    (q) => q.predicate.value === PROV + 'hadRole' && q.object.value === CSVW + 'csvEncodedTabularData',
-  )?.subject.value;
+/**
+ * The descriptor at `metadataUrl` plus the rows of the CSV it describes, all in memory (tests,
+ * small graphs); `descriptorGraph` streams them.
+ */
+export async function descriptorToRdf(
+  input: DescriptorInput,
+  load: Loader,
+  options: DescriptorOptions = {},
+): Promise<RDF.Quad[]> {
+  const all: RDF.Quad[] = [];
+  for await (const batch of (await descriptorGraph(input, load, options)).batches) all.push(...batch);
+  return all;
 }
 
-function columnsOf(schema: RDF.Term | undefined, graph: Graph): ColumnInfo[] {
+function columnsOf(schema: RDF.Term | undefined, graph: Graph): Column[] {
   if (!schema) return [];
   return graph
     .list(graph.one(schema, CSVW + 'column'))
     .filter((column) => graph.one(column, CSVW + 'suppressOutput')?.value !== 'true')
     .filter((column) => graph.one(column, CSVW + 'virtual')?.value !== 'true')
-    .map((column) => ({
-      iri: column as RDF.NamedNode | RDF.BlankNode,
-      format: graph.one(column, CSVW + 'format')?.value ?? XSD + 'string',
-      unit: graph.one(column, QUDT + 'unit')?.value,
-      aboutUrl: graph.one(column, CSVW + 'aboutUrl')?.value,
-    }));
+    .map((column) =>
+      cellColumn(
+        column.value,
+        graph.one(column, CSVW + 'format')?.value ?? XSD + 'string',
+        graph.one(column, QUDT + 'unit')?.value,
+        graph.one(column, CSVW + 'aboutUrl')?.value,
+      ),
+    );
 }
 
-async function emitRows(
+/** Emits the rows of one table into `out`, yielding the length of `out` after each row. */
+async function* emitRows(
   table: RDF.Quad_Subject,
   csvUrl: string,
   graph: Graph,
   load: Loader,
-  emit: (s: RDF.Quad_Subject, p: string, o: RDF.Quad_Object) => void,
-): Promise<void> {
+  out: RDF.Quad[],
+): AsyncGenerator<number> {
   const dialectNode = graph.one(table, CSVW + 'dialect');
   const schema = graph.one(table, CSVW + 'tableSchema');
   const skipRows = dialectNode ? number(graph.one(dialectNode, CSVW + 'skipRows'), 0) : 0;
@@ -260,15 +293,24 @@ async function emitRows(
     encoding,
   };
   const resource = await loadResource(load, csvUrl, CSV_FIELD);
+  const emit = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object): void =>
+    void out.push(quad(s, p, o));
+  // The objects' own triples follow the row's, so that a writer groups each subject's.
+  const nested: RDF.Quad[] = [];
+  const rowBase = `${csvUrl}/row=`;
+  const firstRowNumber = skipRows + headerRowCount;
   let index = 0;
-  for await (const event of csvEvents(textChunks(resource, encoding), dialect, delimiter)) {
+  for await (const event of readingErrors(
+    csvEvents(textChunks(resource, encoding), dialect, delimiter),
+    csvUrl,
+  )) {
     if (event.kind !== 'row') continue;
-    if (event.cells.every((cell) => cell.trim() === '')) break; // the table ends at its first blank row
-    const extra = event.cells.slice(columns.length);
-    if (event.cells.length < columns.length || extra.some((cell) => cell.trim() !== '')) {
+    const cells = event.cells;
+    if (isBlankRow(cells)) break; // the table ends at its first blank row
+    if (cells.length < columns.length || !isBlankRow(cells, columns.length)) {
       throw new ClientError(
         422,
-        `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${event.cells.length} fields; the descriptor describes ${columns.length} columns`,
+        `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${cells.length} fields; the descriptor describes ${columns.length} columns`,
         CSV_FIELD,
       );
     }
@@ -276,54 +318,36 @@ async function emitRows(
     const vars = (name: string): string | undefined => (name === 'GID' ? gid : undefined);
     const subject = aboutUrl ? namedNode(resolveUrl(expandTemplate(aboutUrl, vars), csvUrl)) : blankNode();
     const row = blankNode();
-    emit(table, CSVW + 'row', row);
-    emit(row, TYPE.value, namedNode(CSVW + 'Row'));
-    emit(row, CSVW + 'describes', subject);
-    emit(row, CSVW + 'url', namedNode(`${csvUrl}/row=${index + skipRows + headerRowCount}`));
-    columns.forEach((column, i) => {
-      const predicate = column.aboutUrl
-        ? resolveUrl(expandTemplate(column.aboutUrl, vars), csvUrl)
-        : column.iri.value;
-      const object = cellObject(event.cells[i] ?? '', column, emit);
-      if (object) emit(subject, predicate, object);
-    });
+    emit(table, T.row, row);
+    emit(row, T.type, T.rowClass);
+    emit(row, T.describes, subject);
+    emit(row, T.url, namedNode(rowBase + String(index + firstRowNumber)));
+    for (let i = 0; i < columns.length; i++) {
+      const column = columns[i] as Column;
+      const object = cellObject(cells[i] as string, column, nested);
+      if (object === undefined) continue;
+      const predicate =
+        column.predicate ?? namedNode(resolveUrl(expandTemplate(column.aboutUrl as string, vars), csvUrl));
+      emit(subject, predicate, object);
+    }
+    for (const q of nested) out.push(q);
+    nested.length = 0;
     index += 1;
+    yield out.length;
   }
 }
 
-function cellObject(
-  text: string,
-  column: ColumnInfo,
-  emit: (s: RDF.Quad_Subject, p: string, o: RDF.Quad_Object) => void,
-): RDF.Quad_Object | undefined {
-  if (text.trim() === '') return undefined;
-  if (NUMERIC.has(column.format)) {
-    const value = numericLiteral(text, column.format);
-    if (value) {
-      const node = blankNode();
-      emit(node, TYPE.value, namedNode(QUDT + 'QuantityValue'));
-      emit(node, QUDT + 'value', value);
-      if (column.unit) emit(node, QUDT + 'unit', namedNode(column.unit));
-      return node;
-    }
+/** The events of a CSV whose stream may break off mid-way: that is a 422 naming csv_url too. */
+async function* readingErrors<T>(events: AsyncIterable<T>, csvUrl: string): AsyncGenerator<T> {
+  try {
+    yield* events;
+  } catch (error) {
+    throw readError(error, csvUrl, CSV_FIELD);
   }
-  if (column.format === XSD + 'anyURI') {
-    let head: RDF.Quad_Object = namedNode(RDF_NS + 'nil');
-    for (const iri of text.trim().split(/\s+/).toReversed()) {
-      const node = blankNode();
-      emit(node, RDF_NS + 'first', namedNode(iri));
-      emit(node, RDF_NS + 'rest', head);
-      head = node;
-    }
-    return head;
-  }
-  const annotation = blankNode();
-  const body = blankNode();
-  emit(annotation, TYPE.value, namedNode(OA + 'Annotation'));
-  emit(annotation, OA + 'hasBody', body);
-  emit(body, TYPE.value, namedNode(OA + 'TextualBody'));
-  emit(body, DC11 + 'format', literal('text/plain'));
-  const format = NUMERIC.has(column.format) ? XSD + 'string' : column.format;
-  emit(body, RDF_NS + 'value', literal(text, namedNode(format)));
-  return annotation;
+}
+
+/** Whether every cell from `from` on is empty or blanks. */
+function isBlankRow(cells: readonly string[], from = 0): boolean {
+  for (let i = from; i < cells.length; i++) if ((cells[i] as string).trim() !== '') return false;
+  return true;
 }

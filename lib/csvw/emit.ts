@@ -18,6 +18,16 @@ const TYPE = namedNode(RDF_NS + 'type');
 const FIRST = namedNode(RDF_NS + 'first');
 const REST = namedNode(RDF_NS + 'rest');
 const NIL = namedNode(RDF_NS + 'nil');
+// The terms of every row's description, made once (not per row).
+const ROW = {
+  row: namedNode(CSVW + 'row'),
+  type: namedNode(CSVW + 'Row'),
+  rownum: namedNode(CSVW + 'rownum'),
+  url: namedNode(CSVW + 'url'),
+  title: namedNode(CSVW + 'title'),
+  describes: namedNode(CSVW + 'describes'),
+  integer: namedNode(XSD + 'integer'),
+};
 
 function jsonNumber(value: number): RDF.Literal {
   if (Number.isInteger(value) && Math.abs(value) < 1e21)
@@ -112,11 +122,11 @@ export class Emitter {
     let row: RDF.BlankNode | undefined;
     if (this.standard && table) {
       row = blankNode();
-      this.emit(table, namedNode(CSVW + 'row'), row);
-      this.emit(row, TYPE, namedNode(CSVW + 'Row'));
-      this.emit(row, namedNode(CSVW + 'rownum'), literal(String(number), namedNode(XSD + 'integer')));
-      this.emit(row, namedNode(CSVW + 'url'), namedNode(`${url.split('#')[0]}#row=${sourceNumber}`));
-      for (const title of titles) this.emit(row, namedNode(CSVW + 'title'), this.literal(title));
+      this.emit(table, ROW.row, row);
+      this.emit(row, TYPE, ROW.type);
+      this.emit(row, ROW.rownum, literal(String(number), ROW.integer));
+      this.emit(row, ROW.url, namedNode(`${url.split('#')[0]}#row=${sourceNumber}`));
+      for (const title of titles) this.emit(row, ROW.title, this.literal(title));
     }
     const defaultSubject = blankNode();
     const described = new Set<string>();
@@ -134,7 +144,7 @@ export class Emitter {
       const key = subject.termType + subject.value;
       if (row && !described.has(key)) {
         described.add(key);
-        this.emit(row, namedNode(CSVW + 'describes'), subject);
+        this.emit(row, ROW.describes, subject);
       }
     }
   }

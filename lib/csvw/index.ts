@@ -26,8 +26,9 @@ export type { CsvwInput, CsvwOptions, LoadedResource, Loader, Mode } from './typ
 export type { QuadSink } from './emit.ts';
 export {
   ORIGINAL_AGENT,
-  convertedCsvUrl,
+  descriptorGraph,
   descriptorToRdf,
+  type DescriptorGraph,
   type DescriptorInput,
   type DescriptorOptions,
 } from './descriptor-rdf.ts';

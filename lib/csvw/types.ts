@@ -60,10 +60,15 @@ export async function loadResource(load: Loader, url: string, field: string): Pr
   try {
     return await load(url, field);
   } catch (error) {
-    if (error instanceof ClientError || error instanceof TimeoutError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ClientError(422, `${field}: cannot read ${url}: ${message}`, field);
+    throw readError(error, url, field);
   }
+}
+
+/** A resource that failed to load or broke off while streaming: a 422 naming the field. */
+export function readError(error: unknown, url: string, field: string): unknown {
+  if (error instanceof ClientError || error instanceof TimeoutError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new ClientError(422, `${field}: cannot read ${url}: ${message}`, field);
 }
 
 /** The whole body of a loaded resource as text. */

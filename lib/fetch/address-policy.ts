@@ -6,11 +6,36 @@ import ipaddr from 'ipaddr.js';
 
 type IP = ipaddr.IPv4 | ipaddr.IPv6;
 
+/**
+ * LABLD_FETCH_ALLOW, parsed. A host rule allows URLs that name that host, whatever private
+ * address it resolves to; a range rule allows URLs whose host is an IP literal in the range.
+ * Neither reaches across: an IP entry does not admit a name that resolves into it. A rule
+ * without a port allows every port.
+ */
 export interface AllowList {
-  /** Host names (lower case, no trailing dot) whose resolved addresses are all allowed. */
-  readonly hosts: ReadonlySet<string>;
-  /** Address ranges; a single IP is a range with a full prefix. */
-  readonly ranges: ReadonlyArray<readonly [IP, number]>;
+  readonly hosts: ReadonlyArray<HostRule>;
+  readonly ranges: ReadonlyArray<RangeRule>;
+}
+
+export interface HostRule {
+  /** Lower case, no trailing dot. */
+  readonly host: string;
+  /** `*.lab.example`: names strictly below `host`, not `host` itself. */
+  readonly subdomains: boolean;
+  readonly port?: number | undefined;
+}
+
+export interface RangeRule {
+  readonly net: IP;
+  /** A single IP is a range with a full prefix. */
+  readonly bits: number;
+  readonly port?: number | undefined;
+}
+
+/** Where a connection goes on behalf of a URL: its host (normalHost form) and port. */
+export interface Destination {
+  readonly host: string;
+  readonly port: number;
 }
 
 export interface Refusal {
@@ -119,40 +144,102 @@ export function normalHost(hostname: string): string {
   return bare.endsWith('.') ? bare.slice(0, -1) : bare;
 }
 
-function inRanges(allow: AllowList, ip: IP, exactOnly: boolean): boolean {
+const portMatches = (rule: { port?: number | undefined }, port: number) =>
+  rule.port === undefined || rule.port === port;
+
+function inRanges(allow: AllowList, ip: IP, port: number, exactOnly: boolean): boolean {
   const full = ip.kind() === 'ipv4' ? 32 : 128;
   return allow.ranges.some(
-    ([net, bits]) => net.kind() === ip.kind() && (!exactOnly || bits === full) && ip.match(net, bits),
+    (r) =>
+      r.net.kind() === ip.kind() &&
+      (!exactOnly || r.bits === full) &&
+      ip.match(r.net, r.bits) &&
+      portMatches(r, port),
   );
 }
 
+const nameMatches = (rule: HostRule, host: string) =>
+  rule.subdomains ? host.endsWith(`.${rule.host}`) : host === rule.host;
+
+function hostAllowed(allow: AllowList, host: string, port: number): boolean {
+  return allow.hosts.some((r) => nameMatches(r, host) && portMatches(r, port));
+}
+
+/** The operator's way out, worded for the case at hand. */
+function hint(allow: AllowList, destination: Destination, ip: IP, literal: boolean): string {
+  const { host, port } = destination;
+  const coversIp = allow.ranges.some((r) => r.net.kind() === ip.kind() && ip.match(r.net, r.bits));
+  const namesHost = allow.hosts.some((r) => nameMatches(r, host));
+  if (literal ? coversIp : namesHost) {
+    return `LABLD_FETCH_ALLOW allows ${literal ? 'this address' : host} on other ports only, not ${port}`;
+  }
+  if (coversIp) {
+    return `allow the name ${host} with LABLD_FETCH_ALLOW: an IP entry admits only URLs written with that IP`;
+  }
+  return 'allow it with LABLD_FETCH_ALLOW';
+}
+
 /**
- * The decision for connecting to `address` on behalf of the URL host `hostname`: undefined to
- * allow, else why not. A host name on the allow list allows whatever it resolves to.
+ * The decision for connecting to `address` on behalf of a URL naming `destination`: undefined
+ * to allow, else why not. Public addresses are always allowed; others only by a host rule
+ * matching the URL's host name, or (for an IP literal URL) a range rule, each on its port.
  */
-export function refusal(allow: AllowList, hostname: string, address: string): Refusal | undefined {
+export function refusal(allow: AllowList, destination: Destination, address: string): Refusal | undefined {
   const reason = deniedReason(address);
   if (reason === undefined) return undefined;
   const ip = parseAddress(address);
   if (!ip) return { address, reason, hint: 'a socket must have an IP address' };
+  const literal = parseAddress(destination.host) !== undefined;
   if (reason === METADATA) {
-    if (inRanges(allow, ip, true)) return undefined;
-    return { address, reason, hint: 'allow it only by listing the exact address in LABLD_FETCH_ALLOW' };
+    if (literal && inRanges(allow, ip, destination.port, true)) return undefined;
+    return {
+      address,
+      reason,
+      hint: 'allow it only by listing the exact address in LABLD_FETCH_ALLOW and naming it in the URL',
+    };
   }
-  if (allow.hosts.has(normalHost(hostname)) || inRanges(allow, ip, false)) return undefined;
-  return { address, reason, hint: 'allow it with LABLD_FETCH_ALLOW' };
+  const allowed = literal
+    ? inRanges(allow, ip, destination.port, false)
+    : hostAllowed(allow, destination.host, destination.port);
+  if (allowed) return undefined;
+  return { address, reason, hint: hint(allow, destination, ip, literal) };
+}
+
+const NAME = /^(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i;
+
+/** `entry` split into address part and port: `host:80`, `[::1]:80`, `10.0.0.1:80`, or no port. */
+function splitPort(entry: string, bad: Error): [string, number | undefined] {
+  const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(entry);
+  const plain = /^([^:]+):(\d+)$/.exec(entry);
+  const [address, digits] = bracketed
+    ? [bracketed[1]!, bracketed[2]]
+    : plain
+      ? [plain[1]!, plain[2]]
+      : [entry, undefined];
+  if (digits === undefined) return [address, undefined];
+  const port = Number(digits);
+  if (!/^\d{1,5}$/.test(digits) || port < 1 || port > 65535) throw bad;
+  return [address, port];
 }
 
 /**
- * Parses LABLD_FETCH_ALLOW: comma-separated host names, IPs and CIDRs. A bad entry is a
+ * Parses LABLD_FETCH_ALLOW: comma-separated host names (`files.lab`, `*.lab.example`), IPs and
+ * CIDRs, each name or IP optionally with `:port` (`[v6]:port` for IPv6). A bad entry is a
  * configuration error (plain Error), reported at start-up rather than silently ignored.
  */
 export function parseAllowList(raw: string): AllowList {
-  const hosts = new Set<string>();
-  const ranges: Array<readonly [IP, number]> = [];
+  const hosts: HostRule[] = [];
+  const ranges: RangeRule[] = [];
+  const single = (ip: IP, port: number | undefined): RangeRule => ({
+    net: ip,
+    bits: ip.kind() === 'ipv4' ? 32 : 128,
+    port,
+  });
   for (const entry of raw.split(',').map((e) => e.trim())) {
     if (entry === '') continue;
-    const bad = new Error(`LABLD_FETCH_ALLOW: ${JSON.stringify(entry)} is not a host name, IP or CIDR`);
+    const bad = new Error(
+      `LABLD_FETCH_ALLOW: ${JSON.stringify(entry)} is not a host name, IP or CIDR (each optionally with :port)`,
+    );
     if (entry.includes('/')) {
       const [addr = '', bits = ''] = entry.split('/');
       const ip = parseAddress(addr);
@@ -161,20 +248,28 @@ export function parseAllowList(raw: string): AllowList {
       if (prefix > (ip.kind() === 'ipv4' ? 32 : 128)) throw bad;
       // An IPv4-mapped CIDR (::ffff:10.0.0.0/104) is stored in IPv4 form, as addresses are.
       const mapped = ip.kind() === 'ipv4' && isIP(addr.replace(/^\[|\]$/g, '')) === 6;
-      ranges.push([ip, mapped ? Math.max(0, prefix - 96) : prefix]);
+      ranges.push({ net: ip, bits: mapped ? Math.max(0, prefix - 96) : prefix });
       continue;
     }
-    const ip = parseAddress(entry);
+    const bareIp = parseAddress(entry); // an IPv6 address without brackets has no port
+    if (bareIp) {
+      ranges.push(single(bareIp, undefined));
+      continue;
+    }
+    const [name, port] = splitPort(entry, bad);
+    const ip = parseAddress(name);
     if (ip) {
-      ranges.push([ip, ip.kind() === 'ipv4' ? 32 : 128]);
+      ranges.push(single(ip, port));
       continue;
     }
-    if (!/^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*\.?$/i.test(entry)) throw bad;
+    if (entry.startsWith('[') || !NAME.test(name)) throw bad;
+    const subdomains = name.startsWith('*.');
     // Normalise as URLs do, so `2130706433` or `0x7f.1` become the address they mean.
-    const host = normalHost(new URL(`http://${entry}/`).hostname);
+    const host = normalHost(new URL(`http://${subdomains ? name.slice(2) : name}/`).hostname);
     const asIp = parseAddress(host);
-    if (asIp) ranges.push([asIp, asIp.kind() === 'ipv4' ? 32 : 128]);
-    else hosts.add(host);
+    if (asIp && !subdomains) ranges.push(single(asIp, port));
+    else if (asIp) throw bad;
+    else hosts.push({ host, subdomains, port });
   }
   return { hosts, ranges };
 }

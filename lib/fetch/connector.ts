@@ -5,7 +5,8 @@
 import type { LookupAddress, LookupOptions } from 'node:dns';
 import { isIP, type LookupFunction } from 'node:net';
 import { Agent, buildConnector } from 'undici';
-import { normalHost, refusal } from './address-policy.ts';
+import { normalHost, refusal, type Destination, type Refusal } from './address-policy.ts';
+import { isOwnAddress } from './own-address.ts';
 import { AddressRefusedError, ConnectTimeoutError } from './errors.ts';
 import type { FetchPolicy, ResolvedAddress } from './policy.ts';
 
@@ -39,7 +40,11 @@ function guardedConnector(policy: FetchPolicy): buildConnector.connector {
   return (options, callback) => {
     const started = Date.now();
     const host = normalHost(options.hostname);
-    checkedAddresses(policy, host).then(
+    const destination: Destination = {
+      host,
+      port: Number(options.port) || (options.protocol === 'https:' ? 443 : 80),
+    };
+    checkedAddresses(policy, destination).then(
       (addresses) => {
         const limit = policy.connectTimeoutMs;
         const remaining = limit > 0 ? Math.max(1, limit - (Date.now() - started)) : 0;
@@ -49,7 +54,7 @@ function guardedConnector(policy: FetchPolicy): buildConnector.connector {
         const target = isIP(host) !== 0 ? { ...options, hostname: first } : options;
         connect(target, (error, socket) => {
           if (error) return callback(error, null);
-          const peer = refusal(policy.allow, host, socket.remoteAddress ?? '');
+          const peer = addressRefusal(policy, destination, socket.remoteAddress ?? '', socket.remotePort);
           if (peer) {
             socket.destroy();
             return callback(new AddressRefusedError(peer), null);
@@ -62,7 +67,25 @@ function guardedConnector(policy: FetchPolicy): buildConnector.connector {
   };
 }
 
-async function checkedAddresses(policy: FetchPolicy, host: string): Promise<ResolvedAddress[]> {
+/** The allow list's decision, and never labld's own listening socket whatever it allows. */
+export function addressRefusal(
+  policy: FetchPolicy,
+  destination: Destination,
+  address: string,
+  port: number = destination.port,
+): Refusal | undefined {
+  if (isOwnAddress(address, port)) {
+    return {
+      address: `${address} port ${port}`,
+      reason: 'labld itself',
+      hint: 'labld never fetches from itself',
+    };
+  }
+  return refusal(policy.allow, destination, address);
+}
+
+async function checkedAddresses(policy: FetchPolicy, destination: Destination): Promise<ResolvedAddress[]> {
+  const { host } = destination;
   const addresses = await withTimeout(policy.resolve(host), policy.connectTimeoutMs);
   if (addresses.length === 0) {
     throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
@@ -70,7 +93,7 @@ async function checkedAddresses(policy: FetchPolicy, host: string): Promise<Reso
   // One refused address refuses the host: a name that mixes public and private answers is
   // not trustworthy, and refusing is easier to explain than silently skipping some.
   for (const { address } of addresses) {
-    const refused = refusal(policy.allow, host, address);
+    const refused = addressRefusal(policy, destination, address);
     if (refused) throw new AddressRefusedError(refused);
   }
   return addresses;

@@ -5,8 +5,8 @@ import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
 import { ClientError } from '../errors.ts';
-import { refusal } from './address-policy.ts';
-import { guardedAgent } from './connector.ts';
+import { normalHost } from './address-policy.ts';
+import { addressRefusal, guardedAgent } from './connector.ts';
 import {
   AddressRefusedError,
   ConnectTimeoutError,
@@ -314,8 +314,10 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
 
 /** IP literals never reach DNS, so they are judged before any connection is tried. */
 function checkLiteral(policy: FetchPolicy, url: URL): void {
-  if (isIP(url.hostname.replace(/^\[|\]$/g, '')) === 0) return;
-  const refused = refusal(policy.allow, url.hostname, url.hostname);
+  const host = normalHost(url.hostname);
+  if (isIP(host) === 0) return;
+  const port = Number(url.port) || (url.protocol === 'https:' ? 443 : 80);
+  const refused = addressRefusal(policy, { host, port }, host);
   if (refused) throw new AddressRefusedError(refused);
 }
 

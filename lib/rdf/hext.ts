@@ -48,12 +48,6 @@ export function hextLine(quad: RDF.Quad): string {
   return `[${fields.map(jsonString).join(', ')}]\n`;
 }
 
-export function writeHext(quads: Iterable<RDF.Quad>): string {
-  const lines: string[] = [];
-  for (const quad of quads) lines.push(hextLine(quad));
-  return lines.join('');
-}
-
 /** A hext syntax error: 1-based line number and what is wrong. */
 export class HextSyntaxError extends Error {
   readonly line: number;

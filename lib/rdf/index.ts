@@ -12,8 +12,14 @@ export {
   returnTypeInfo,
 } from './formats.ts';
 export type { FormatInfo, RdfFormat, ReturnType } from './formats.ts';
-export { DEFAULT_PREFIXES, serialize } from './serialize.ts';
-export type { SerializeOptions } from './serialize.ts';
+export {
+  DEFAULT_PREFIXES,
+  STREAMED_FORMATS,
+  declaredPrefixes,
+  serialize,
+  serializeStream,
+} from './serialize.ts';
+export type { QuadBatches, SerializeOptions, StreamOptions } from './serialize.ts';
 export { contextPrefixes, parse } from './parse.ts';
 export type { ParseOptions } from './parse.ts';
 export type { JsonLdContext } from './jsonld-io.ts';

@@ -27,6 +27,16 @@ const N3_FORMATS: Partial<Record<RdfFormat, string>> = {
   nquads: 'N-Quads',
 };
 
+/** The Turtle family by name, for messages. */
+const TURTLE_FAMILY: Partial<Record<RdfFormat, string>> = {
+  turtle: 'Turtle',
+  longturtle: 'Turtle',
+  trig: 'TriG',
+  n3: 'N3',
+  nt: 'N-Triples',
+  nquads: 'N-Quads',
+};
+
 let documents = 0;
 
 /**
@@ -44,12 +54,23 @@ function blankNodeScope(): (label?: string) => RDF.BlankNode {
   };
 }
 
-function failure(options: ParseOptions, format: RdfFormat, error: unknown): ClientError {
+function failure(options: ParseOptions, format: RdfFormat, error: unknown, text: string): ClientError {
   const field = options.field;
   const where = field ? `${field}: ` : '';
   const refusal = loaderRefusal(error);
   if (refusal) return new ClientError(refusal.status, where + refusal.message, field);
   if (error instanceof ClientError) return error;
+  const array = TURTLE_FAMILY[format] ? jsonArray(text) : undefined;
+  if (array) {
+    // `[` also opens a Turtle blank node, so a JSON array of values is read as TriG and
+    // fails on its first value: say what it is instead of the Turtle parser's complaint.
+    return new ClientError(
+      422,
+      `${where}found a JSON array${array}, not ${TURTLE_FAMILY[format]} or JSON-LD: ` +
+        'a JSON-LD document is an object or an array of objects',
+      field,
+    );
+  }
   const message = error instanceof Error ? error.message : String(error);
   return new ClientError(422, `${where}could not parse the ${format} document: ${message}`, field);
 }
@@ -59,8 +80,32 @@ export async function parse(text: string, format: RdfFormat, options: ParseOptio
   try {
     return await parseChecked(text, checked, options);
   } catch (error) {
-    throw failure(options, checked, error);
+    throw failure(options, checked, error, text);
   }
+}
+
+/** ` of numbers and strings` when `text` is a JSON array (`''` when empty), else undefined. */
+function jsonArray(text: string): string | undefined {
+  if (
+    !text
+      .trimStart()
+      .replace(/^\uFEFF/, '')
+      .startsWith('[')
+  )
+    return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(value)) return undefined;
+  const kinds = [
+    ...new Set(
+      value.map((item) => (Array.isArray(item) ? 'arrays' : item === null ? 'nulls' : `${typeof item}s`)),
+    ),
+  ];
+  return kinds.length === 0 ? '' : ` of ${kinds.join(' and ')}`;
 }
 
 async function parseChecked(text: string, format: RdfFormat, options: ParseOptions): Promise<Quad[]> {

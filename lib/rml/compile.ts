@@ -5,7 +5,7 @@
 import { compileExecution, type ValueGen } from './compile-function.ts';
 import { isWellTyped } from './datatypes.ts';
 import { compileGather, type Collections } from './gather.ts';
-import { dataError, mappingError } from './errors.ts';
+import { dataError, mappingError, placed } from './errors.ts';
 import type { FunctionContext, FunctionRegistry } from './functions/registry.ts';
 import type { ConstantTerm, ExpressionMap, FunctionExecution, TermMap, TermType } from './model.ts';
 import type { SourceReader, Value, Values } from './sources.ts';
@@ -72,9 +72,11 @@ function compileBare(
       return () => value;
     }
     case 'reference':
-      return ctx.reader.reference(expression.reference, flatten);
+      return placed({ field: 'rml:reference' }, () => ctx.reader.reference(expression.reference, flatten));
     case 'template':
-      return compileTemplate(expression.template, ctx, encoding);
+      return placed({ field: `rml:template ${JSON.stringify(expression.template)}, reference` }, () =>
+        compileTemplate(expression.template, ctx, encoding),
+      );
     case 'function':
       return compileFunction(expression.execution, ctx);
     default:

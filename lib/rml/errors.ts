@@ -4,13 +4,30 @@ import { ClientError } from '../errors.ts';
 
 export type RmlErrorKind = 'mapping' | 'source' | 'data' | 'function';
 
+/**
+ * A JSONPath or XPath expression the engine cannot read, and where it was written: the
+ * field (`rml:iterator`, `rml:reference`, …) and the triples map are added as the error
+ * travels up, so a caller can word it in its own vocabulary (YARRRML keys, say).
+ */
+export interface ExpressionFault {
+  expression: string;
+  /** What is wrong, as a predicate: `is not valid JSONPath: "]" expected`. */
+  reason: string;
+  /** Offset in `expression` where reading stopped, when known. */
+  position?: number;
+  field?: string;
+  rule?: string;
+}
+
 export class RmlError extends ClientError {
   readonly kind: RmlErrorKind;
+  readonly fault: ExpressionFault | undefined;
 
-  constructor(kind: RmlErrorKind, detail: string) {
+  constructor(kind: RmlErrorKind, detail: string, fault?: ExpressionFault) {
     super(422, detail);
     this.name = 'RmlError';
     this.kind = kind;
+    this.fault = fault;
   }
 }
 
@@ -18,3 +35,36 @@ export const mappingError = (detail: string): RmlError => new RmlError('mapping'
 export const dataError = (detail: string): RmlError => new RmlError('data', detail);
 export const sourceError = (detail: string): RmlError => new RmlError('source', detail);
 export const functionError = (detail: string): RmlError => new RmlError('function', detail);
+
+/** `Triples map "People": rml:iterator "$.a[" is not valid JSONPath: … (at position 4)`. */
+export function describeFault(fault: ExpressionFault): string {
+  const at = fault.position === undefined ? '' : ` (at position ${fault.position})`;
+  const what = `${fault.field ? `${fault.field} ` : ''}${JSON.stringify(fault.expression)} ${fault.reason}${at}`;
+  return fault.rule === undefined ? what : `Triples map ${JSON.stringify(fault.rule)}: ${what}`;
+}
+
+export const expressionError = (fault: ExpressionFault): RmlError =>
+  new RmlError('mapping', describeFault(fault), fault);
+
+type Place = Pick<ExpressionFault, 'field' | 'rule'>;
+
+/**
+ * `error` with what the caller knows of where its expression was written; what the error
+ * already says wins (the innermost place is the precise one). Other errors pass unchanged.
+ */
+export function placeFault(error: unknown, where: Place): unknown {
+  if (!(error instanceof RmlError) || !error.fault) return error;
+  const fault: ExpressionFault = { ...error.fault };
+  fault.field ??= where.field;
+  fault.rule ??= where.rule;
+  return expressionError(fault);
+}
+
+/** Runs `make`, placing an expression fault it throws (see placeFault). */
+export function placed<T>(where: Place, make: () => T): T {
+  try {
+    return make();
+  } catch (error) {
+    throw placeFault(error, where);
+  }
+}

@@ -10,6 +10,7 @@ import { childKeyGens, joinKeys, TriplesMapPlan, type JoinPlan, type ParentIndex
 import type { QuadSink } from './sink.ts';
 import { openReader, type DocumentCache, type SourceOptions, type SourceReader } from './sources.ts';
 import { comparisonRecorder, emptyStatistics, type RuleStatistics } from './stats.ts';
+import { placeFault, placed } from './errors.ts';
 import { validateFunctions } from './validate.ts';
 
 export interface ExecuteOptions extends SourceOptions {
@@ -79,20 +80,25 @@ class Run {
   }
 
   private async buildIndex(parent: TriplesMap, rom: RefObjectMap): Promise<ParentIndex> {
-    const reader = openReader(parent.logicalSource, this.options, this.documents);
+    const rule = { rule: parent.name };
+    const reader = placed(rule, () => openReader(parent.logicalSource, this.options, this.documents));
     const ctx = this.context(parent, reader, IGNORE_COMPARISONS);
-    const subject = compileTermMap(parent.subjectMap, ctx);
-    const keys = rom.joinConditions.map((c) => compileValues(c.parent, ctx));
+    const subject = placed(rule, () => compileTermMap(parent.subjectMap, ctx));
+    const keys = placed(rule, () => rom.joinConditions.map((c) => compileValues(c.parent, ctx)));
     const index: ParentIndex = new Map();
-    await reader.forEach((record) => {
-      const subjects = subject(record);
-      if (subjects === null) return;
-      for (const key of keys.length === 0 ? [''] : joinKeys(keys, record)) {
-        let list = index.get(key);
-        if (!list) index.set(key, (list = []));
-        for (const s of Array.isArray(subjects) ? subjects : [subjects]) if (!list.includes(s)) list.push(s);
-      }
-    });
+    await inRule(
+      rule,
+      reader.forEach((record) => {
+        const subjects = subject(record);
+        if (subjects === null) return;
+        for (const key of keys.length === 0 ? [''] : joinKeys(keys, record)) {
+          let list = index.get(key);
+          if (!list) index.set(key, (list = []));
+          for (const s of Array.isArray(subjects) ? subjects : [subjects])
+            if (!list.includes(s)) list.push(s);
+        }
+      }),
+    );
     return index;
   }
 }
@@ -115,10 +121,14 @@ export async function executeMapping(
 
   let recordsRead = 0;
   for (const members of groups.values()) {
-    const reader = openReader(mapping.triplesMaps[members[0]!]!.logicalSource, options, run.documents);
+    const first = mapping.triplesMaps[members[0]!]!;
+    const reader = placed({ rule: first.name }, () =>
+      openReader(first.logicalSource, options, run.documents),
+    );
     const plans: TriplesMapPlan[] = [];
     for (const i of members) {
       const tm = mapping.triplesMaps[i]!;
+      const rule = { rule: tm.name };
       const stats = statistics[i]!;
       const ctx = run.context(tm, reader, comparisonRecorder(stats));
       const joins: JoinPlan[][] = [];
@@ -128,26 +138,44 @@ export async function executeMapping(
           const parent = run.parent(rom);
           if (rom.joinConditions.length === 0 && parent.logicalSource.key === tm.logicalSource.key) {
             const parentCtx = run.context(parent, reader, IGNORE_COMPARISONS);
-            pomJoins.push({ rom, sameRecord: compileTermMap(parent.subjectMap, parentCtx) });
+            const sameRecord = placed({ rule: parent.name }, () =>
+              compileTermMap(parent.subjectMap, parentCtx),
+            );
+            pomJoins.push({ rom, sameRecord });
           } else {
-            pomJoins.push({ rom, childKeys: childKeyGens(rom, ctx), index: await run.index(rom) });
+            const childKeys = placed(rule, () => childKeyGens(rom, ctx));
+            pomJoins.push({ rom, childKeys, index: await run.index(rom) });
           }
         }
         joins.push(pomJoins);
       }
-      plans.push(new TriplesMapPlan(tm, ctx, sink, stats, joins));
+      plans.push(placed(rule, () => new TriplesMapPlan(tm, ctx, sink, stats, joins)));
     }
     const { progress } = options;
     const pause = () => {
       progress?.(recordsRead);
       return sink.drain?.();
     };
-    await reader.forEach((record) => {
-      recordsRead += 1;
-      for (const plan of plans) plan.run(record);
-    }, pause);
+    // The plan running when an expression fails at run time (XPath) names the rule.
+    let running: TriplesMapPlan | undefined;
+    await inRule(
+      () => ({ rule: (running ?? plans[0])?.rule ?? first.name }),
+      reader.forEach((record) => {
+        recordsRead += 1;
+        for (const plan of plans) (running = plan).run(record);
+      }, pause),
+    );
     for (const plan of plans) plan.finish();
   }
   await sink.drain?.();
   return { statistics, triples: statistics.reduce((sum, s) => sum + s.triples, 0) };
+}
+
+/** Awaits `work`, placing an expression fault it rejects with in a rule (see placeFault). */
+async function inRule(rule: { rule: string } | (() => { rule: string }), work: Promise<void>): Promise<void> {
+  try {
+    await work;
+  } catch (error) {
+    throw placeFault(error, typeof rule === 'function' ? rule() : rule);
+  }
 }

@@ -1,8 +1,8 @@
 // A small JSONPath (Goessner / RFC 9535 subset) compiled once into step functions: dotted and
 // bracketed names (any key, `@id` included), wildcards, indices, slices, unions, recursive
-// descent `..`, and filters `[?(@.a == 'x' && @.b > 2)]`. A syntax error is a mapping error,
-// reported with the path and the position.
-import { mappingError } from './errors.ts';
+// descent `..`, and filters `[?(@.a == 'x' && @.b > 2)]`. A syntax error is a mapping error
+// (an expression fault: the path, what is wrong, the position).
+import { expressionError } from './errors.ts';
 
 export type JsonPathEvaluator = (root: unknown) => unknown[];
 
@@ -314,8 +314,13 @@ class PathParser {
   private readRegex(): RegExp {
     const match = /^\/((?:\\.|[^/])*)\/([a-z]*)/.exec(this.text.slice(this.pos));
     if (!match) throw this.fail('a /regex/ expected');
-    this.pos += match[0].length;
-    return new RegExp(match[1]!, match[2]);
+    try {
+      const regex = new RegExp(match[1]!, match[2]);
+      this.pos += match[0].length;
+      return regex;
+    } catch {
+      throw this.fail(`/${match[1]}/${match[2]} is not a valid regular expression`);
+    }
   }
 
   private consume(token: string): boolean {
@@ -334,7 +339,7 @@ class PathParser {
   }
 
   private fail(why: string, at = this.pos): Error {
-    return mappingError(`Invalid JSONPath "${this.text}" at position ${at}: ${why}`);
+    return expressionError({ expression: this.text, reason: `is not valid JSONPath: ${why}`, position: at });
   }
 }
 

@@ -80,6 +80,8 @@ export function joinKeys(gens: ValueGen[], record: unknown): string[] {
 
 export class TriplesMapPlan {
   readonly stats: RuleStatistics;
+  /** The triples map's name, for errors. */
+  readonly rule: string;
   private readonly sink: QuadSink;
   private readonly subject: TermGen;
   private readonly subjectGraphs: TermGen[];
@@ -96,6 +98,7 @@ export class TriplesMapPlan {
     joins: JoinPlan[][],
   ) {
     this.stats = stats;
+    this.rule = tm.name;
     this.sink = sink;
     this.subject = compileTermMap(tm.subjectMap, ctx);
     this.subjectGraphs = graphGens(tm.subjectMap.graphMaps, ctx);

@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { TextDecoder } from 'node:util';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { CsvParser } from './csv.ts';
-import { dataError, sourceError } from './errors.ts';
+import { dataError, expressionError, placed, RmlError, sourceError } from './errors.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
 import { log } from '../log.ts';
@@ -231,7 +231,7 @@ class JsonReader implements SourceReader {
     this.source = source;
     this.options = options;
     this.cache = cache;
-    this.iterator = compileJsonPath(source.iterator ?? '$');
+    this.iterator = placed({ field: 'rml:iterator' }, () => compileJsonPath(source.iterator ?? '$'));
   }
 
   reference(expression: string, flatten = false): Evaluator {
@@ -241,7 +241,7 @@ class JsonReader implements SourceReader {
       : expression.startsWith('[') || expression.startsWith('.')
         ? `$${expression}`
         : `$.${expression}`;
-    const evaluate = compileJsonPath(path);
+    const evaluate = compileReference(expression, path);
     const add = (values: Value[], value: unknown): void => {
       if (value === null || value === undefined) return;
       if (typeof value !== 'object') values.push(value as Value);
@@ -274,6 +274,19 @@ class JsonReader implements SourceReader {
     } catch (error) {
       throw sourceError(`The source ${where(this.source)} is not valid JSON: ${(error as Error).message}`);
     }
+  }
+}
+
+/** A reference's JSONPath; a fault names the reference as written, not the path it was read as. */
+function compileReference(expression: string, path: string): (root: unknown) => unknown[] {
+  try {
+    return compileJsonPath(path);
+  } catch (error) {
+    const fault = error instanceof RmlError ? error.fault : undefined;
+    if (!fault || path === expression) throw error;
+    const shift = path.length - expression.length;
+    const position = fault.position === undefined ? undefined : Math.max(fault.position - shift, 0);
+    throw expressionError({ ...fault, expression, ...(position === undefined ? {} : { position }) });
   }
 }
 

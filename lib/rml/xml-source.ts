@@ -4,7 +4,7 @@
 // reference formulation (`rml:namespace [ rml:namespacePrefix; rml:namespaceURL ]`).
 import { DOMParser } from '@xmldom/xmldom';
 import { createRequire } from 'node:module';
-import { mappingError, sourceError } from './errors.ts';
+import { expressionError, placed, sourceError } from './errors.ts';
 import type { LogicalSource } from './model.ts';
 import {
   cachedDocument,
@@ -44,12 +44,38 @@ const ATTRIBUTE = 2;
 const TEXT = 3;
 const CDATA = 4;
 
-function compile(expression: string): ParsedXPath {
+function compile(expression: string, namespaces: Record<string, string>): ParsedXPath {
+  let parsed: ParsedXPath;
   try {
-    return parseXPath(expression);
+    parsed = parseXPath(expression);
   } catch (error) {
-    throw mappingError(`Invalid XPath "${expression}": ${(error as Error).message}`);
+    throw expressionError({ expression, reason: `is not valid XPath 1.0${xpathProblem(error)}` });
   }
+  // Checked now, so the error names its field: evaluation would only fail on the first record.
+  const unknown = prefixes(expression).find((prefix) => !Object.hasOwn(namespaces, prefix));
+  if (unknown !== undefined) throw expressionError({ expression, reason: undeclared(unknown) });
+  return parsed;
+}
+
+const undeclared = (prefix: string) =>
+  `uses the prefix "${prefix}", which no rml:namespace of the logical source declares`;
+
+/** The namespace prefixes of QNames in an XPath (`q:force`; not axes `child::`, not strings). */
+function prefixes(expression: string): string[] {
+  const code = expression.replace(/"[^"]*"|'[^']*'/g, '""');
+  return [...code.matchAll(/(?<![\w.:-])([A-Za-z_][\w.-]*):(?=[A-Za-z_*])/g)].map((m) => m[1]!);
+}
+
+/**
+ * The xpath package's complaint in words: its parser only says "XPath parse error" (nothing
+ * to add), and an undeclared prefix is "Cannot resolve QName".
+ */
+function xpathProblem(error: unknown): string {
+  const message = error instanceof Error ? error.message : '';
+  const qname = /^Cannot resolve QName (.*)$/.exec(message);
+  if (qname) return `: it ${undeclared(qname[1]!)}`;
+  if (message === '' || message === 'XPath parse error') return '';
+  return `: ${message.replace(/\.$/, '')}`;
 }
 
 function nodeValue(node: XmlNode): string {
@@ -70,19 +96,25 @@ export class XmlReader implements SourceReader {
     this.options = options;
     this.cache = cache;
     this.namespaces = source.namespaces ?? {};
-    this.iterator = compile(source.iterator ?? '/*');
+    this.iterator = placed({ field: 'rml:iterator' }, () =>
+      compile(source.iterator ?? '/*', this.namespaces),
+    );
   }
 
   private evaluate(parsed: ParsedXPath, node: unknown, expression: string): XPathResult {
     try {
       return parsed.evaluate({ node, namespaces: this.namespaces });
     } catch (error) {
-      throw mappingError(`XPath "${expression}" cannot be evaluated: ${(error as Error).message}`);
+      const problem = xpathProblem(error);
+      throw expressionError({
+        expression,
+        reason: `cannot be evaluated${problem}`,
+      });
     }
   }
 
   reference(expression: string): Evaluator {
-    const parsed = compile(expression);
+    const parsed = compile(expression, this.namespaces);
     return (node) => {
       const result = this.evaluate(parsed, node, expression);
       if (!result.toArray) return result.stringValue();
@@ -94,7 +126,9 @@ export class XmlReader implements SourceReader {
   async forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void> {
     const key = JSON.stringify(['xml', this.source.access, this.source.encoding]);
     const document = await cachedDocument(this.cache, key, () => this.load());
-    const result = this.evaluate(this.iterator, document, this.source.iterator ?? '/*');
+    const result = placed({ field: 'rml:iterator' }, () =>
+      this.evaluate(this.iterator, document, this.source.iterator ?? '/*'),
+    );
     await feedItems(result.toArray?.() ?? [], each, pause);
   }
 

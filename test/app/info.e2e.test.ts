@@ -46,7 +46,7 @@ describe(`labld services on the ${testTransport()} transport`, () => {
     // The descriptor names the CSV by a URL that labld serves: the consumer stored nothing the
     // gateway cannot reach (on Kafka they share only the blob store).
     const path = new URL(table!.url).pathname;
-    assert.match(path, /^\/annotator\/files\/[0-9a-f]+\/pull-test\.csv$/);
+    assert.match(path, /^\/annotator\/files\/[A-Za-z0-9_-]{22}\/pull-test\.csv$/);
     const stored = await fetch(`${labld.url}${path}`);
     assert.equal(stored.status, 200);
     assert.equal(await stored.text(), csv);

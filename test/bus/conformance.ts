@@ -12,7 +12,8 @@ import { openBus, catalogOf, type BusConfig } from '../../lib/bus/open.ts';
 import { DLQ_HEADERS } from '../../lib/bus/dead-letter.ts';
 import { ClientError, TimeoutError } from '../../lib/errors.ts';
 import { SchemaViolation } from '../../lib/bus/payloads.ts';
-import { busLateReplies } from '../../lib/metrics.ts';
+import { busDeadLettered, busLateReplies } from '../../lib/metrics.ts';
+import { deadlineOf } from '../../lib/bus/bus.ts';
 import { waitFor, sleep } from '../support/wait.ts';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
@@ -466,6 +467,27 @@ export function busConformance(env: ConformanceEnvironment): void {
         assert.deepEqual(r1, { entity: 'one', seq });
         assert.deepEqual(r2, { entity: 'two', seq });
       });
+    });
+
+    test('a request carries its deadline; a TimeoutError is answered as one, neither retried nor dead-lettered', async () => {
+      const server = await (await fresh()).connect();
+      const client = await ns.connect();
+      const deadlines: (number | undefined)[] = [];
+      await server.serve(REQUESTS, uniqueGroup('late'), async (m) => {
+        deadlines.push(deadlineOf(m.headers));
+        throw new TimeoutError('out of time at the consumer');
+      });
+      const deadLettered = async () =>
+        (await busDeadLettered.get()).values.reduce((sum, v) => sum + v.value, 0);
+      const dead = await deadLettered();
+      const before = Date.now();
+      await assert.rejects(
+        client.request(REQUESTS, { entity: 't', seq: 0 }, { timeoutMs: 5000 }),
+        (e: unknown) => e instanceof TimeoutError && e.message === 'out of time at the consumer',
+      );
+      assert.equal(deadlines.length, 1, 'handled once');
+      assert.equal(await deadLettered(), dead, 'not dead-lettered');
+      assert.ok(deadlines[0]! >= before + 5000 && deadlines[0]! <= Date.now() + 5000, String(deadlines[0]));
     });
 
     test('a request whose handler keeps failing is dead-lettered and answered with a 5xx', async () => {

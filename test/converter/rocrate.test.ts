@@ -1,7 +1,7 @@
 // RO-Crate ZIPs as conversion data: the metadata file is found and read; a ZIP without one,
 // a file that is no ZIP, and a zip bomb are refused quickly with a 4xx naming the field.
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { isZip, MAX_METADATA_BYTES, readCrateMetadata } from '../../lib/converter/rocrate.ts';
 import { CRATE_METADATA_TEXT, writeZip } from './crate.ts';
@@ -39,4 +39,34 @@ test('a zip bomb (metadata inflating past the limit) is refused from its header,
 test('isZip looks at the local file header magic', () => {
   assert.equal(isZip(Buffer.from('PK\u0003\u0004rest')), true);
   assert.equal(isZip(Buffer.from('{"@context"')), false);
+});
+
+/** The ZIP at `path` with general-purpose `flags` set on every entry (local and central headers). */
+function withEntryFlags(path: string, flags: number): string {
+  const bytes = readFileSync(path);
+  for (let i = 0; i + 4 <= bytes.length; i++) {
+    const signature = bytes.readUInt32LE(i);
+    // Local file header: flags at +6; central directory header: flags at +8.
+    if (signature === 0x04034b50) bytes.writeUInt16LE(bytes.readUInt16LE(i + 6) | flags, i + 6);
+    if (signature === 0x02014b50) bytes.writeUInt16LE(bytes.readUInt16LE(i + 8) | flags, i + 8);
+  }
+  const out = path.replace(/\.zip$/, `-flags-${flags}.zip`);
+  writeFileSync(out, bytes);
+  return out;
+}
+
+test('an encrypted crate metadata entry is a 422 saying so, naming the entry and the field', async () => {
+  const crate = await writeZip({ 'crate/ro-crate-metadata.json': CRATE_METADATA_TEXT, 'crate/a.csv': 'a' });
+  await assert.rejects(readCrateMetadata(withEntryFlags(crate, 0x1), 'data_content'), {
+    status: 422,
+    field: 'data_content',
+    message:
+      'data_content: entry crate/ro-crate-metadata.json is encrypted; labld reads unencrypted ZIP files',
+  });
+  // Strong encryption (PKWARE SES) stops the ZIP reader before any entry name is known.
+  await assert.rejects(readCrateMetadata(withEntryFlags(crate, 0x41)), {
+    status: 422,
+    field: 'file',
+    message: 'file: an entry (strong encryption) is encrypted; labld reads unencrypted ZIP files',
+  });
 });

@@ -9,10 +9,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
+import fc from 'fast-check';
 import { descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
+import { decimalAsDouble } from '../../lib/csvw/descriptor-cells.ts';
 import { ClientError } from '../../lib/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
+import { rejection } from '../support/client-error.ts';
 import { seedFixture } from '../support/shared.ts';
 
 const BASE = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
@@ -45,16 +48,6 @@ async function assertGolden(name: string, load: Loader): Promise<void> {
   await assertIsomorphic(doublesByValue(quads), doublesByValue(expected), `${name}.ttl`);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<ClientError> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof ClientError, `not a ClientError: ${String(error)}`);
-    return error;
-  }
-  assert.fail('no error');
-}
-
 describe('descriptorToRdf (/api/rdf)', () => {
   it('gives the original output for example5 (descriptor and rows)', async () => {
     await assertGolden('example5', seedLoader());
@@ -62,6 +55,11 @@ describe('descriptorToRdf (/api/rdf)', () => {
 
   it('gives the original output for example2 (a note, a tab-separated table of 700 rows)', async () => {
     await assertGolden('example2', seedLoader());
+  });
+
+  it('reads an old-Mac CR-only CSV as its LF twin (example2, the original output)', async () => {
+    const csv = readFileSync(seedFixture('csvtocsvw/example2.csv'), 'utf8').replace(/\r?\n/g, '\r');
+    await assertGolden('example2', seedLoader({ 'example2.csv': csv }));
   });
 
   it('reads a real tab delimiter as the original regex form "\\t"', async () => {
@@ -132,5 +130,48 @@ describe('descriptorToRdf (/api/rdf)', () => {
     assert.equal(error.status, 422);
     assert.equal(error.field, 'csv_url');
     assert.match(error.message, /line 3/);
+  });
+});
+
+describe('decimalAsDouble (the numeric cells fast path)', () => {
+  /** xsd:double canonical form by way of the number, as the XSD spec defines it. */
+  const canonical = (value: number): string => {
+    const [mantissa, exponent] = value.toExponential().split('e') as [string, string];
+    return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
+  };
+  const decimal = fc
+    .tuple(
+      fc.constantFrom('', '-', '+'),
+      fc.stringMatching(/^[0-9]{0,12}$/),
+      fc.option(fc.stringMatching(/^[0-9]{0,12}$/), { nil: undefined }),
+    )
+    .map(([sign, whole, fraction]) => `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}`)
+    .filter((text) => /[0-9]/.test(text)); // a cell reaches it trimmed and not empty
+
+  it('gives the canonical double of any plain decimal, or leaves it to the general path', () => {
+    fc.assert(
+      fc.property(decimal, (text) => {
+        const fast = decimalAsDouble(text);
+        const value = Number(text);
+        if (fast === undefined) {
+          const significant = text
+            .replace(/[^0-9]/g, '')
+            .replace(/^0+/, '')
+            .replace(/0+$/, '');
+          assert.ok(Number.isNaN(value) || significant.length > 15, `${text} left to the general path`);
+        } else {
+          assert.equal(fast, canonical(value), text);
+        }
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuses what is not a plain decimal', () => {
+    for (const text of ['', '.', '-', '1e5', '1,5', '1.2.3', '0x10', 'Infinity', ' 1', '1 '])
+      assert.equal(decimalAsDouble(text), undefined, text);
+    assert.equal(decimalAsDouble('-0.0'), '0.0E0');
+    assert.equal(decimalAsDouble('190'), '1.9E2');
+    assert.equal(decimalAsDouble('-0.050'), '-5.0E-2');
   });
 });

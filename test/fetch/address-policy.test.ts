@@ -124,14 +124,20 @@ test('cloud metadata addresses are refused even under a broad allow list', async
     await rejectsWith(
       guardedFetch(url, { field: 'metadata_url', policy: broad }),
       403,
-      'is a cloud metadata address (allow it only by listing the exact address in LABLD_FETCH_ALLOW)',
+      'is a cloud metadata address (allow it only by listing the exact address in LABLD_FETCH_ALLOW and naming it in the URL)',
     );
   }
   // Only naming the exact address opens it (checked without dialling it).
   const exact = parseAllowList('169.254.169.254,fd00:ec2::254/128');
-  assert.equal(refusal(exact, '169.254.169.254', '169.254.169.254'), undefined);
-  assert.equal(refusal(exact, 'fd00:ec2::254', 'fd00:ec2::254'), undefined);
-  assert.notEqual(refusal(parseAllowList('metadata.test'), 'metadata.test', '169.254.169.254'), undefined);
+  const at = (host: string) => ({ host, port: 80 });
+  assert.equal(refusal(exact, at('169.254.169.254'), '169.254.169.254'), undefined);
+  assert.equal(refusal(exact, at('fd00:ec2::254'), 'fd00:ec2::254'), undefined);
+  // A name never opens it, neither by a host entry nor by the exact IP entry.
+  assert.notEqual(
+    refusal(parseAllowList('metadata.test'), at('metadata.test'), '169.254.169.254'),
+    undefined,
+  );
+  assert.notEqual(refusal(exact, at('metadata.test'), '169.254.169.254'), undefined);
 });
 
 test('allow by CIDR', async () => {
@@ -177,12 +183,27 @@ test('public addresses are not denied', () => {
   assert.equal(deniedReason('2130706433'), 'not a valid IP address');
 });
 
-test('the allow list parses hosts, IPs and CIDRs and rejects nonsense', () => {
+test('the allow list parses hosts, IPs and CIDRs, each with an optional port, and rejects nonsense', () => {
   const allow = parseAllowList(
-    ' localhost , files.lab.example,10.0.0.0/8,::1/128,[::1],127.0.0.1/32,2130706433',
+    ' localhost , files.lab.example:8080,*.lab.test,10.0.0.0/8,::1/128,[::1],[::1]:9000,127.0.0.1:81,127.0.0.1/32,2130706433',
   );
-  assert.deepEqual([...allow.hosts], ['localhost', 'files.lab.example']);
-  assert.equal(allow.ranges.length, 5);
+  assert.deepEqual(allow.hosts, [
+    { host: 'localhost', subdomains: false, port: undefined },
+    { host: 'files.lab.example', subdomains: false, port: 8080 },
+    { host: 'lab.test', subdomains: true, port: undefined },
+  ]);
+  assert.deepEqual(
+    allow.ranges.map((r) => [r.net.toString(), r.bits, r.port]),
+    [
+      ['10.0.0.0', 8, undefined],
+      ['::1', 128, undefined],
+      ['::1', 128, undefined],
+      ['::1', 128, 9000],
+      ['127.0.0.1', 32, 81],
+      ['127.0.0.1', 32, undefined],
+      ['127.0.0.1', 32, undefined],
+    ],
+  );
   assert.equal(parseAllowList('').ranges.length, 0);
   for (const bad of [
     '10.0.0.0/33',
@@ -192,7 +213,15 @@ test('the allow list parses hosts, IPs and CIDRs and rejects nonsense', () => {
     'x/8',
     '10.0.0.0/',
     'user@host',
-    'host:80',
+    'host:0',
+    'host:65536',
+    'host:',
+    'host:http',
+    '[::1]:',
+    '[localhost]:80',
+    '*.127.0.0.1',
+    '*',
+    'a.*.b',
   ]) {
     assert.throws(() => parseAllowList(bad), /LABLD_FETCH_ALLOW/, bad);
   }
@@ -204,7 +233,7 @@ test('policyFromEnv reads the LABLD_FETCH_* settings and their defaults', () => 
   assert.equal(defaults.connectTimeoutMs, 5000);
   assert.equal(defaults.maxBytes, 1073741824);
   assert.equal(defaults.maxRedirects, 5);
-  assert.equal(defaults.allow.ranges.length + defaults.allow.hosts.size, 0);
+  assert.equal(defaults.allow.ranges.length + defaults.allow.hosts.length, 0);
   const set = policyFromEnv({
     LABLD_FETCH_ALLOW: 'localhost,10.0.0.0/8',
     LABLD_FETCH_TIMEOUT_MS: '100',
@@ -213,7 +242,13 @@ test('policyFromEnv reads the LABLD_FETCH_* settings and their defaults', () => 
     LABLD_FETCH_MAX_REDIRECTS: '0',
   });
   assert.deepEqual(
-    [set.timeoutMs, set.connectTimeoutMs, set.maxBytes, set.maxRedirects, set.allow.hosts.has('localhost')],
+    [
+      set.timeoutMs,
+      set.connectTimeoutMs,
+      set.maxBytes,
+      set.maxRedirects,
+      set.allow.hosts.some((h) => h.host === 'localhost'),
+    ],
     [100, 50, 10 * 1024 * 1024, 0, true],
   );
   assert.throws(() => policyFromEnv({ LABLD_FETCH_ALLOW: 'not/valid' }), /LABLD_FETCH_ALLOW/);

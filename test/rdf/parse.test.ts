@@ -27,6 +27,19 @@ describe('parse', () => {
     }
   });
 
+  it('a JSON array of values read as the Turtle family says it is a JSON array', async () => {
+    const names = { turtle: 'Turtle', trig: 'TriG', nt: 'N-Triples', nquads: 'N-Quads', n3: 'N3' } as const;
+    for (const [format, name] of Object.entries(names)) {
+      await assert.rejects(parse(' [1, "two", null]', format as keyof typeof names, { field: 'rdf_url' }), {
+        status: 422,
+        field: 'rdf_url',
+        message:
+          `rdf_url: found a JSON array of numbers and strings and nulls, not ${name} or JSON-LD: ` +
+          'a JSON-LD document is an object or an array of objects',
+      });
+    }
+  });
+
   it('refuses an unknown format as a ClientError', async () => {
     await assert.rejects(parse('', 'svg' as never), ClientError);
   });

@@ -52,7 +52,14 @@ describe('JSONPath', () => {
     assert.deepEqual(run('$.notes[?(@.missing)]'), []);
   });
   test('syntax errors are mapping errors naming the path', () => {
-    assert.throws(() => compileJsonPath('$.students[*]]'), /Invalid JSONPath "\$\.students\[\*\]\]"/);
+    assert.throws(() => compileJsonPath('$.students[*]]'), {
+      status: 422,
+      message: '"$.students[*]]" is not valid JSONPath: unexpected "]" (at position 13)',
+    });
+    assert.throws(() => compileJsonPath('$.a[?(@.b =~ /(/)]'), {
+      message:
+        /^"\$\.a\[\?\(@\.b =~ \/\(\/\)\]" is not valid JSONPath: \/\(\/ is not a valid regular expression \(at position \d+\)$/,
+    });
     assert.throws(() => compileJsonPath('students'), RmlError);
   });
 });
@@ -77,6 +84,22 @@ describe('CSV', () => {
     assert.deepEqual(parse([text]), expected);
     for (let cut = 1; cut < text.length; cut += 1)
       assert.deepEqual(parse([text.slice(0, cut), text.slice(cut)]), expected);
+  });
+  test('old-Mac CR-only line endings read as the LF twin, in any chunking', () => {
+    const text = 'a,b\r1,"x\ry"\r\r2,z\r';
+    const expected = [
+      ['a', 'b'],
+      ['1', 'x\ny'], // the CR in the cell was that file's line break
+      ['2', 'z'],
+    ];
+    assert.deepEqual(parse([text]), expected);
+    for (let cut = 0; cut <= text.length; cut += 1)
+      assert.deepEqual(parse([text.slice(0, cut), text.slice(cut)]), expected);
+    // A CR inside a line of a LF file stays data.
+    assert.deepEqual(parse(['a,b\n1,x\ry\n']), [
+      ['a', 'b'],
+      ['1', 'x\ry'],
+    ]);
   });
   test('CSVW dialect: delimiter, trim, comment prefix', () => {
     const dialect = { ...DEFAULT_DIALECT, delimiter: ';', trim: true, commentPrefix: '#' };

@@ -15,10 +15,14 @@ export const testTransport = (): 'embedded' | 'kafka' =>
   process.env['LABLD_TEST_TRANSPORT'] === 'kafka' ? 'kafka' : 'embedded';
 
 /** A fresh labld on port 0 with its own data directory (and, on Kafka, its own topic prefix). */
-export async function startLabld(): Promise<Running> {
+export async function startLabld(): Promise<Running & { dataDir: string }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'labld-e2e-'));
   if (testTransport() === 'embedded') {
-    return startAll({ port: 0, bus: { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' } });
+    const running = await startAll({
+      port: 0,
+      bus: { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' },
+    });
+    return { ...running, dataDir };
   }
   const topicPrefix = `e2e-${randomUUID().slice(0, 8)}.`;
   const bus: BusConfig = {
@@ -34,5 +38,5 @@ export async function startLabld(): Promise<Running> {
   };
   const running = await startAll({ port: 0, bus });
   // The broker is shared by every e2e file: each removes its topics when it stops.
-  return { ...running, stop: () => running.stop().then(() => deleteNamespace(topicPrefix)) };
+  return { ...running, dataDir, stop: () => running.stop().then(() => deleteNamespace(topicPrefix)) };
 }

@@ -44,7 +44,7 @@ test('seed CSV → descriptor → entities → mapping → checkmapping → test
   form.append('file', new Blob([readFileSync(seedFixture('csvtocsvw/example.csv'))]), 'example.csv');
   const annotated = await call('/annotator/api/annotate_upload', { method: 'POST', body: form });
   const descriptor = JSON.parse(annotated.text) as { tables: { url: string }[] };
-  assert.match(descriptor.tables[0]!.url, /\/annotator\/files\/[0-9a-f]{64}\/example\.csv$/);
+  assert.match(descriptor.tables[0]!.url, /\/annotator\/files\/[A-Za-z0-9_-]{22}\/example\.csv$/);
   files.put('/lab/example-metadata.json', annotated.text);
   const dataUrl = files.url('/lab/example-metadata.json');
   const templateUrl = files.url('/methods/DIN_EN_ISO_527-3.drawio.ttl');

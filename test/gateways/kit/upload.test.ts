@@ -95,7 +95,9 @@ describe('gateway kit: multipart uploads', () => {
     data.append('note', 'no file');
     const missing = await fetch(url, { method: 'POST', body: data });
     assert.equal(missing.status, 422);
-    assert.deepEqual(await missing.json(), { detail: 'body.file: is required' });
+    assert.deepEqual(await missing.json(), {
+      detail: 'body.file: is required: the multipart form has no "file" part',
+    });
     const empty = await fetch(url, { method: 'POST' });
     assert.equal(empty.status, 422);
     await empty.arrayBuffer();

@@ -1,0 +1,325 @@
+// The worker pool of a process: request operations run in worker threads, so a request that
+// parses for minutes or allocates without end never stalls the gateways, /healthz or other
+// requests on the main thread. One request per worker at a time; more wait in a queue. A
+// request is ended (deadline passed, subscription closed) by terminating its worker — which
+// stops even a synchronous loop and frees its heap — and a fresh worker takes its place, as
+// it does for a worker that ran out of memory or died.
+//
+// Memory: V8's own worker heap limit is best effort — one large allocation near it (a Map or
+// an array growing its backing store) aborts the whole process instead of the worker
+// (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
+// the heap in use (live and not yet collected) of each busy worker and terminates it past
+// LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
+// between two looks.
+import { availableParallelism } from 'node:os';
+import { SHARE_ENV, Worker } from 'node:worker_threads';
+import { intSetting, setting } from '../../lib/config.ts';
+import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import { log } from '../../lib/log.ts';
+import { workerQueue, workerStopped } from '../../lib/metrics.ts';
+import {
+  fromWire,
+  toWire,
+  type FromWorker,
+  type OperationsSource,
+  type RunJob,
+  type WorkerData,
+} from './protocol.ts';
+
+const ENTRY = new URL('./worker.ts', import.meta.url);
+/** Pause before replacing a worker that died before it was ready (a broken module would loop). */
+const RESPAWN_PAUSE_MS = 1000;
+/** How often the heap of a busy worker is looked at (the worker answers even in a synchronous loop). */
+const HEAP_WATCH_MS = 100;
+/** V8's own heap limit of a worker, relative to the limit the pool enforces (measured: 1.5 still aborts). */
+const HARD_LIMIT_FACTOR = 2;
+
+export interface PoolOptions {
+  /** The consumer groups whose operations every worker loads. */
+  sources: OperationsSource[];
+  /** The data directory the workers open the blob store in. */
+  dataDir: string;
+  /** Workers (default LABLD_WORKERS, else max(2, available CPUs)). */
+  size?: number;
+  /** Old-generation heap per worker in MB (default LABLD_WORKER_MEMORY_MB). */
+  memoryMb?: number;
+}
+
+export interface RunOptions {
+  correlationId?: string | undefined;
+  /** Milliseconds since the epoch; the request is abandoned then, running or waiting. */
+  deadline?: number | undefined;
+  /** Aborting it abandons the request (a subscription closing). */
+  signal?: AbortSignal | undefined;
+}
+
+/** Workers per process: LABLD_WORKERS, else one per CPU and at least two. */
+export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
+  if (setting('LABLD_WORKERS', env) === '') return Math.max(2, availableParallelism());
+  const count = intSetting('LABLD_WORKERS', env);
+  if (count < 1) throw new Error('LABLD_WORKERS must be at least 1');
+  return count;
+}
+
+interface Job {
+  message: RunJob;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  /** Clears the deadline timer and the signal listener. */
+  release(): void;
+}
+
+interface Slot {
+  worker: Worker;
+  ready: boolean;
+  job: Job | undefined;
+  /** Watches the heap while a job runs. */
+  watch: NodeJS.Timeout | undefined;
+  /** Why the worker ended, when the pool ended it or V8 did (out of memory). */
+  ending: Error | undefined;
+}
+
+export class WorkerPool {
+  readonly size: number;
+  readonly memoryMb: number;
+  readonly #data: WorkerData;
+  readonly #slots = new Set<Slot>();
+  readonly #queue: Job[] = [];
+  readonly #exits = new Set<Promise<void>>();
+  readonly #timers = new Set<NodeJS.Timeout>();
+  #nextId = 1;
+  #closed = false;
+  #starting: { resolve(): void; reject(error: Error): void; waiting: number } | undefined;
+
+  constructor(options: PoolOptions) {
+    this.size = options.size ?? workerCount();
+    this.memoryMb = options.memoryMb ?? intSetting('LABLD_WORKER_MEMORY_MB');
+    // Below this a worker cannot even load the operations.
+    if (this.memoryMb < 32)
+      throw new Error(`LABLD_WORKER_MEMORY_MB must be at least 32, got ${this.memoryMb}`);
+    this.#data = { sources: options.sources, dataDir: options.dataDir };
+  }
+
+  /** Start every worker; resolves when all have loaded their operations. */
+  start(): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#starting = { resolve, reject, waiting: this.size };
+      for (let i = 0; i < this.size; i += 1) this.#spawn();
+    });
+  }
+
+  /** Ready while at least one worker has loaded its operations (for /readyz). */
+  ready(): boolean {
+    return !this.#closed && [...this.#slots].some((slot) => slot.ready && !slot.ending);
+  }
+
+  /** Run `operation` of `group` in a worker; its result, or its error as the bus knows it. */
+  run(group: string, operation: string, input: unknown, options: RunOptions = {}): Promise<unknown> {
+    if (this.#closed) return Promise.reject(new Error('the worker pool is stopped'));
+    const { deadline, signal } = options;
+    if (signal?.aborted) return Promise.reject(abortError(signal));
+    if (deadline !== undefined && deadline <= Date.now()) return Promise.reject(pastDeadline());
+    return new Promise<unknown>((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const onAbort = () => this.#abandon(job, abortError(signal!), 'abandoned');
+      const job: Job = {
+        message: {
+          type: 'run',
+          id: this.#nextId++,
+          group,
+          operation,
+          input,
+          correlationId: options.correlationId,
+        },
+        resolve,
+        reject,
+        release: () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', onAbort);
+        },
+      };
+      if (deadline !== undefined) {
+        // Timers hold at most 2^31-1 ms; a deadline further out is as good as none.
+        timer = setTimeout(
+          () => this.#abandon(job, overDeadline(), 'deadline'),
+          Math.min(deadline - Date.now(), 2 ** 31 - 1),
+        );
+      }
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#queue.push(job);
+      workerQueue.set(this.#queue.length);
+      this.#dispatch();
+    });
+  }
+
+  /** Terminate every worker; waiting and running requests fail. */
+  async close(): Promise<void> {
+    this.#closed = true;
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+    const stopped = new Error('the worker pool was stopped');
+    for (const job of this.#queue.splice(0)) this.#settle(job, stopped);
+    this.#starting?.reject(stopped);
+    for (const slot of this.#slots) this.#end(slot, stopped);
+    await Promise.all(this.#exits);
+  }
+
+  #spawn(): void {
+    const worker = new Worker(ENTRY, {
+      workerData: this.#data,
+      env: SHARE_ENV,
+      resourceLimits: { maxOldGenerationSizeMb: Math.ceil(this.memoryMb * HARD_LIMIT_FACTOR) },
+    });
+    const slot: Slot = { worker, ready: false, job: undefined, watch: undefined, ending: undefined };
+    this.#slots.add(slot);
+    let failure: Error | undefined;
+    worker.on('message', (message: FromWorker) => this.#receive(slot, message));
+    worker.on('error', (error: Error & { code?: string }) => {
+      failure = error;
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') slot.ending ??= this.#outOfMemory();
+    });
+    const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    this.#exits.add(exited);
+    void exited.then(() => {
+      this.#exits.delete(exited);
+      this.#exited(slot, failure);
+    });
+  }
+
+  #receive(slot: Slot, message: FromWorker): void {
+    if (message.type === 'ready') {
+      slot.ready = true;
+      if (this.#starting && --this.#starting.waiting === 0) {
+        this.#starting.resolve();
+        this.#starting = undefined;
+      }
+    } else {
+      if (slot.job?.message.id !== message.id) return;
+      const job = this.#vacate(slot)!;
+      if (message.ok) this.#settle(job, undefined, message.value);
+      else this.#settle(job, fromWire(message.error));
+    }
+    this.#dispatch();
+  }
+
+  #exited(slot: Slot, failure: Error | undefined): void {
+    this.#slots.delete(slot);
+    const job = this.#vacate(slot);
+    if (job) {
+      const error =
+        slot.ending ?? new Error(`the operation's worker stopped: ${failure?.message ?? 'no error'}`);
+      log.error(
+        { group: job.message.group, operation: job.message.operation, err: String(error) },
+        'worker lost',
+      );
+      this.#settle(job, error);
+    }
+    if (this.#closed) return;
+    if (!slot.ready) {
+      const error = failure ?? new Error('an operation worker stopped while starting');
+      if (this.#starting) {
+        this.#starting.reject(error);
+        this.#starting = undefined;
+        void this.close();
+        return;
+      }
+      log.error({ err: String(error) }, 'operation worker failed to start; trying again');
+      const timer = setTimeout(() => {
+        this.#timers.delete(timer);
+        if (!this.#closed) this.#spawn();
+      }, RESPAWN_PAUSE_MS);
+      this.#timers.add(timer);
+      return;
+    }
+    this.#spawn();
+  }
+
+  /** Hand waiting jobs to idle, ready workers. */
+  #dispatch(): void {
+    for (const slot of this.#slots) {
+      if (this.#queue.length === 0) return;
+      if (!slot.ready || slot.job || slot.ending) continue;
+      const job = this.#queue.shift()!;
+      try {
+        slot.worker.postMessage(job.message);
+        slot.job = job;
+        slot.watch = setInterval(() => this.#watchHeap(slot, job), HEAP_WATCH_MS);
+      } catch (error) {
+        // The input could not be copied to the worker (e.g. nested too deeply for structured clone).
+        this.#settle(job, fromWire(toWire(error, job.message.input)));
+      }
+    }
+  }
+
+  /** Give up on `job`: out of the queue, or its worker terminated (and replaced). */
+  #abandon(job: Job, error: Error, reason: 'deadline' | 'memory' | 'abandoned'): void {
+    const queued = this.#queue.indexOf(job);
+    if (queued >= 0) this.#queue.splice(queued, 1);
+    for (const slot of this.#slots) {
+      if (slot.job === job) {
+        this.#vacate(slot);
+        this.#end(slot, error);
+        workerStopped.inc({ reason });
+        const { group, operation, correlationId } = job.message;
+        log.warn(
+          { group, operation, correlationId, reason, err: error.message },
+          'operation worker terminated',
+        );
+      }
+    }
+    this.#settle(job, error);
+  }
+
+  /** The slot's job, taken off it (and its heap no longer watched). */
+  #vacate(slot: Slot): Job | undefined {
+    const job = slot.job;
+    slot.job = undefined;
+    clearInterval(slot.watch);
+    slot.watch = undefined;
+    return job;
+  }
+
+  #watchHeap(slot: Slot, job: Job): void {
+    slot.worker.getHeapStatistics().then(
+      (heap) => {
+        if (slot.job === job && heap.used_heap_size > this.memoryMb * 1024 * 1024) {
+          this.#abandon(job, this.#outOfMemory(), 'memory');
+        }
+      },
+      () => {}, // the worker is gone already; its exit settles the job
+    );
+  }
+
+  #end(slot: Slot, reason: Error): void {
+    slot.ending ??= reason;
+    void slot.worker.terminate();
+  }
+
+  #settle(job: Job, error: Error | undefined, value?: unknown): void {
+    job.release();
+    workerQueue.set(this.#queue.length);
+    if (error) job.reject(error);
+    else job.resolve(value);
+  }
+
+  #outOfMemory(): ClientError {
+    return new ClientError(
+      413,
+      `the request needs more memory than an operation may use (${this.memoryMb} MB, LABLD_WORKER_MEMORY_MB)`,
+    );
+  }
+}
+
+function overDeadline(): TimeoutError {
+  return new TimeoutError(
+    'the request ran past its deadline (LABLD_REQUEST_TIMEOUT_MS); its work was stopped',
+  );
+}
+
+function pastDeadline(): TimeoutError {
+  return new TimeoutError('the request reached its consumer after its deadline; it was not run');
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('the request was abandoned');
+}

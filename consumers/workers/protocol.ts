@@ -1,0 +1,103 @@
+// What the main thread and an operation worker say to each other, and how errors cross the
+// thread boundary: structured clone keeps only plain data, so an error travels as its kind
+// (client, timeout, internal) and is rebuilt on the main thread as the bus expects it.
+import { ClientError, TimeoutError } from '../../lib/errors.ts';
+
+/** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
+export interface OperationsSource {
+  group: string;
+  /** File URL of the operations module. */
+  module: string;
+}
+
+export interface WorkerData {
+  sources: OperationsSource[];
+  dataDir: string;
+}
+
+export interface RunJob {
+  type: 'run';
+  id: number;
+  group: string;
+  operation: string;
+  /** The request's fields as they came off the bus (possibly a claim on stored JSON). */
+  input: unknown;
+  correlationId: string | undefined;
+}
+
+export type WireError =
+  | { kind: 'client'; status: number; detail: string; field?: string | undefined }
+  | { kind: 'timeout'; detail: string }
+  /** `summary` is name and message for the dead-letter record; the client sees a generic 500. */
+  | { kind: 'internal'; summary: string };
+
+export type FromWorker =
+  | { type: 'ready' }
+  | { type: 'done'; id: number; ok: true; value: unknown }
+  | { type: 'done'; id: number; ok: false; error: WireError };
+
+const STACK_OVERFLOW = 'Maximum call stack size exceeded';
+/** Input nested deeper than this is the likely culprit when the stack runs out. */
+const SUSPECT_DEPTH = 1000;
+
+/** The stack ran out somewhere in `error` (itself, a wrapped cause, or a message that quotes it). */
+export function isStackOverflow(error: unknown): boolean {
+  let current: unknown = error;
+  for (let hops = 0; current instanceof Error && hops < 8; hops += 1) {
+    if (current.message.includes(STACK_OVERFLOW)) return true;
+    current = current.cause;
+  }
+  return false;
+}
+
+/** Levels of nesting of a JSON-like value, counted without recursion (it may be very deep). */
+export function nestingDepth(value: unknown, stopAt = Infinity): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (current === null || typeof current !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest >= stopAt) return deepest;
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+/** The input field nested deep enough to have exhausted the stack, if one is. */
+function deepField(input: unknown): string | undefined {
+  if (input === null || typeof input !== 'object') return undefined;
+  for (const [field, value] of Object.entries(input)) {
+    if (nestingDepth(value, SUSPECT_DEPTH) >= SUSPECT_DEPTH) return field;
+  }
+  return undefined;
+}
+
+/** "Maximum call stack size exceeded" in words: a 422 naming the field when it is known. */
+export function tooDeep(error: unknown, input: unknown): ClientError {
+  const field = (error instanceof ClientError ? error.field : undefined) ?? deepField(input);
+  const what = field
+    ? `${field}: nested too deeply to process`
+    : 'the request or a document it names is nested too deeply to process';
+  return new ClientError(422, `${what} (more levels than labld can follow); flatten the structure`, field);
+}
+
+/** An error as it crosses to the main thread; `input` helps name the field of a stack overflow. */
+export function toWire(error: unknown, input: unknown): WireError {
+  if (isStackOverflow(error)) error = tooDeep(error, input);
+  if (error instanceof ClientError) {
+    return { kind: 'client', status: error.status, detail: error.message, field: error.field };
+  }
+  if (error instanceof TimeoutError) return { kind: 'timeout', detail: error.message };
+  return {
+    kind: 'internal',
+    summary: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+  };
+}
+
+/** The error as the bus and the gateways know it. */
+export function fromWire(wire: WireError): Error {
+  if (wire.kind === 'client') return new ClientError(wire.status, wire.detail, wire.field);
+  if (wire.kind === 'timeout') return new TimeoutError(wire.detail);
+  return new Error(wire.summary);
+}

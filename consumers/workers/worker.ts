@@ -1,0 +1,63 @@
+// An operation worker: loads the operations of its process's consumer groups once (warm: the
+// annotator indexes QUDT here), then runs one request at a time. The claim check happens here
+// too, so neither parsing nor stringifying a large payload ever blocks the main thread.
+// Cancellation is the main thread terminating this worker; nothing here has to cooperate.
+import { parentPort, workerData } from 'node:worker_threads';
+import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
+import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
+import { ClientError } from '../../lib/errors.ts';
+import { log } from '../../lib/log.ts';
+import type { Operation, OperationEnv } from '../room.ts';
+import { toWire, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
+
+type OperationsModule = {
+  // `never`: each operation takes its own input type (a service's checks it against its contract).
+  operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>>;
+};
+
+const port = parentPort!;
+const { sources, dataDir } = workerData as WorkerData;
+const env: OperationEnv = { blobs: blobStoreIn(dataDir) };
+const groups = new Map<string, Record<string, Operation<never>>>();
+for (const source of sources) {
+  const module = (await import(source.module)) as OperationsModule;
+  groups.set(source.group, module.operationsFor(source.group, env));
+}
+
+/** Never aborted: the pool ends a request by terminating the worker that runs it. */
+const never = new AbortController().signal;
+
+/** Runs `job`; `seen.fields` keeps the checked-out input for naming the field of an error. */
+async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
+  const operations = groups.get(job.group) ?? {};
+  const operation = Object.hasOwn(operations, job.operation) ? operations[job.operation] : undefined;
+  if (!operation)
+    throw new ClientError(404, `operation ${job.operation} is not offered by ${job.group}`, 'operation');
+  const fields = (await checkOut(env.blobs, job.input)) as Record<string, unknown>;
+  seen.fields = fields;
+  const value = await operation(fields as never, { correlationId: job.correlationId, signal: never });
+  return checkIn(env.blobs, value);
+}
+
+port.on('message', (job: RunJob) => {
+  const seen = { fields: job.input };
+  const failed = (error: unknown) => {
+    const wire = toWire(error, seen.fields);
+    if (wire.kind === 'internal') {
+      log.error(
+        { group: job.group, operation: job.operation, correlationId: job.correlationId, err: error },
+        'operation failed',
+      );
+    }
+    port.postMessage({ type: 'done', id: job.id, ok: false, error: wire } satisfies FromWorker);
+  };
+  run(job, seen).then((value) => {
+    // A value structured clone refuses (or too deep for it) is this request's error, not the worker's.
+    try {
+      port.postMessage({ type: 'done', id: job.id, ok: true, value } satisfies FromWorker);
+    } catch (error) {
+      failed(error);
+    }
+  }, failed);
+});
+port.postMessage({ type: 'ready' } satisfies FromWorker);

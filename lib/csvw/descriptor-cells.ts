@@ -1,0 +1,230 @@
+// The cells of the original annotator's /api/rdf output (see descriptor-rdf.ts): a number
+// becomes a qudt:QuantityValue, an anyURI cell an rdf:List of IRIs, anything else an
+// oa:Annotation with a TextualBody. Per cell work is kept small (millions of cells per
+// request): each column's handling is decided once, and literals keep their parts as fields.
+import type * as RDF from '@rdfjs/types';
+import { DataFactory } from 'n3';
+import { RDF_NS, XSD } from './vocab.ts';
+
+const { namedNode, blankNode, literal, quad } = DataFactory;
+
+export const QUDT = 'http://qudt.org/schema/qudt/';
+export const QUDT_UNIT = 'http://qudt.org/vocab/unit/';
+export const OA = 'http://www.w3.org/ns/oa#';
+export const DC11 = 'http://purl.org/dc/elements/1.1/';
+
+const NUMERIC = new Set(
+  [
+    'integer',
+    'double',
+    'decimal',
+    'float',
+    'long',
+    'int',
+    'short',
+    'byte',
+    'nonNegativeInteger',
+    'positiveInteger',
+    'unsignedLong',
+    'unsignedInt',
+    'unsignedShort',
+    'unsignedByte',
+    'nonPositiveInteger',
+    'negativeInteger',
+  ].map((name) => XSD + name),
+);
+const INTEGRAL = new Set([...NUMERIC].filter((iri) => !/#(double|decimal|float)$/.test(iri)));
+
+// Terms the cells use, made once.
+const T = {
+  type: namedNode(RDF_NS + 'type'),
+  quantityValue: namedNode(QUDT + 'QuantityValue'),
+  value: namedNode(QUDT + 'value'),
+  unit: namedNode(QUDT + 'unit'),
+  first: namedNode(RDF_NS + 'first'),
+  rest: namedNode(RDF_NS + 'rest'),
+  nil: namedNode(RDF_NS + 'nil'),
+  annotation: namedNode(OA + 'Annotation'),
+  hasBody: namedNode(OA + 'hasBody'),
+  textualBody: namedNode(OA + 'TextualBody'),
+  format: namedNode(DC11 + 'format'),
+  rdfValue: namedNode(RDF_NS + 'value'),
+  textPlain: literal('text/plain'),
+};
+
+/** How a column's cells become objects, decided once per column. */
+type CellKind = 'number' | 'integral' | 'list' | 'text';
+
+export interface Column {
+  kind: CellKind;
+  /** The cell's predicate, unless the column has its own aboutUrl template. */
+  predicate: RDF.NamedNode | undefined;
+  aboutUrl: string | undefined;
+  datatype: RDF.NamedNode;
+  /** xsd:decimal keeps the number's own text; the other non-integral types are doubles. */
+  decimal: boolean;
+  /** Text cells of a numeric column that is not a number keep xsd:string. */
+  textDatatype: RDF.NamedNode;
+  unit: RDF.NamedNode | undefined;
+}
+
+/** A column of the descriptor (IRI, csvw:format, qudt:unit, csvw:aboutUrl) as its cells are made. */
+export function cellColumn(
+  iri: string,
+  format: string,
+  unit: string | undefined,
+  aboutUrl: string | undefined,
+): Column {
+  const numeric = NUMERIC.has(format);
+  return {
+    kind: INTEGRAL.has(format)
+      ? 'integral'
+      : numeric
+        ? 'number'
+        : format === XSD + 'anyURI'
+          ? 'list'
+          : 'text',
+    predicate: aboutUrl ? undefined : namedNode(iri),
+    aboutUrl,
+    datatype: namedNode(format),
+    decimal: format === XSD + 'decimal',
+    textDatatype: numeric ? namedNode(XSD + 'string') : namedNode(format),
+    unit: unit === undefined ? undefined : namedNode(unit),
+  };
+}
+
+/** xsd:double in its canonical form (1.9E2). */
+function doubleLexical(value: number): string {
+  if (!Number.isFinite(value)) return Number.isNaN(value) ? 'NaN' : value > 0 ? 'INF' : '-INF';
+  const [mantissa = '0', exponent = '0'] = value.toExponential().split('e');
+  return `${mantissa.includes('.') ? mantissa : `${mantissa}.0`}E${Number(exponent)}`;
+}
+
+// Significant digits any decimal of up to this many reads back from a double unchanged.
+const DOUBLE_DIGITS = 15;
+
+/**
+ * The canonical xsd:double of a plain decimal such as `-28.80`, from its digits: what
+ * doubleLexical(Number(text)) gives, without the number-to-text conversion that profiling
+ * showed to be the costliest step per cell. Any decimal of at most 15 significant digits is
+ * the shortest text of its double, so its digits are the canonical ones. Anything else
+ * (exponents, commas, more digits, long text) gives undefined.
+ */
+export function decimalAsDouble(text: string): string | undefined {
+  const length = text.length;
+  if (length === 0 || length > 32) return undefined;
+  let i = 0;
+  const sign = text.charCodeAt(0);
+  if (sign === 45 /* - */ || sign === 43 /* + */) i = 1;
+  let digits = '';
+  let exponent = -1;
+  let point = false;
+  let seen = false;
+  for (; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 46 /* . */) {
+      if (point) return undefined;
+      point = true;
+    } else if (c >= 48 && c <= 57) {
+      seen = true;
+      if (digits === '' && c === 48) {
+        if (point) exponent -= 1; // a leading zero after the point lowers the exponent
+      } else {
+        digits += text[i];
+        if (!point) exponent += 1;
+      }
+    } else return undefined;
+  }
+  if (!seen) return undefined;
+  if (digits === '') return '0.0E0'; // zero of either sign, as doubleLexical writes it
+  let end = digits.length;
+  while (end > 1 && digits.charCodeAt(end - 1) === 48) end -= 1;
+  if (end > DOUBLE_DIGITS) return undefined;
+  const mantissa = end === 1 ? `${digits[0]}.0` : `${digits[0]}.${digits.slice(1, end)}`;
+  return `${sign === 45 ? '-' : ''}${mantissa}E${exponent}`;
+}
+
+/**
+ * A cell's typed literal with its parts as fields. n3's Literal keeps one id string and
+ * re-parses it on every read of value, language and datatype (a new NamedNode each time),
+ * which writing millions of cells showed in the profile; the RDF/JS interface is the same.
+ */
+class CellLiteral implements RDF.Literal {
+  readonly termType = 'Literal';
+  readonly language = '';
+  readonly direction = '';
+  readonly value: string;
+  readonly datatype: RDF.NamedNode;
+
+  constructor(value: string, datatype: RDF.NamedNode) {
+    this.value = value;
+    this.datatype = datatype;
+  }
+
+  equals(other: RDF.Term | null | undefined): boolean {
+    return (
+      !!other &&
+      other.termType === 'Literal' &&
+      other.value === this.value &&
+      other.language === '' &&
+      other.datatype.equals(this.datatype)
+    );
+  }
+}
+
+/** A numeric cell (trimmed, not empty) as the original reads it (German decimals repaired), or undefined. */
+function numericLiteral(trimmed: string, column: Column): RDF.Literal | undefined {
+  if (column.kind === 'number' && !column.decimal) {
+    const lexical = decimalAsDouble(trimmed);
+    if (lexical !== undefined) return new CellLiteral(lexical, column.datatype);
+  }
+  let value = Number(trimmed);
+  if (Number.isNaN(value)) value = Number(trimmed.replace(/\./g, '').replace(/,(?=[^,]*$)/, '.'));
+  if (Number.isNaN(value)) return undefined;
+  if (column.kind === 'integral') {
+    if (!Number.isInteger(value)) return undefined;
+    return new CellLiteral(
+      Number.isSafeInteger(value) ? String(value) : BigInt(value).toString(),
+      column.datatype,
+    );
+  }
+  const lexical = column.decimal ? String(value) : doubleLexical(value);
+  return new CellLiteral(lexical, column.datatype);
+}
+
+/** The object of a cell (trimmed text not empty), its own triples added to `out`. */
+export function cellObject(text: string, column: Column, out: RDF.Quad[]): RDF.Quad_Object | undefined {
+  const trimmed = text.trim();
+  if (trimmed === '') return undefined;
+  if (column.kind === 'number' || column.kind === 'integral') {
+    const value = numericLiteral(trimmed, column);
+    if (value) {
+      const node = blankNode();
+      out.push(quad(node, T.type, T.quantityValue), quad(node, T.value, value));
+      if (column.unit) out.push(quad(node, T.unit, column.unit));
+      return node;
+    }
+  }
+  if (column.kind === 'list') {
+    let head: RDF.Quad_Object = T.nil;
+    const items: RDF.Quad[] = [];
+    for (const iri of trimmed.split(/\s+/).toReversed()) {
+      const node = blankNode();
+      items.push(quad(node, T.first, namedNode(iri)), quad(node, T.rest, head));
+      head = node;
+    }
+    // Written from the head, as the list reads.
+    for (let i = items.length - 2; i >= 0; i -= 2) out.push(items[i] as RDF.Quad, items[i + 1] as RDF.Quad);
+    return head;
+  }
+  const annotation = blankNode();
+  const body = blankNode();
+  out.push(
+    quad(annotation, T.type, T.annotation),
+    quad(annotation, T.hasBody, body),
+    quad(body, T.type, T.textualBody),
+    quad(body, T.format, T.textPlain),
+    quad(body, T.rdfValue, new CellLiteral(text, column.textDatatype)),
+  );
+  return annotation;
+}

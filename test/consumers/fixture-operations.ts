@@ -1,0 +1,65 @@
+// Test-only operations for the worker pool: misbehaving on purpose (a synchronous loop, an
+// allocation without end, recursion without end, client and internal errors).
+import { writeFileSync } from 'node:fs';
+import { ClientError } from '../../lib/errors.ts';
+import type { Operation, OperationEnv } from '../../consumers/room.ts';
+
+export function operationsFor(group: string, env: OperationEnv): Record<string, Operation> {
+  return {
+    echo: async (input) => ({ group, input, blobs: env.blobs.dir }),
+    /** Busy for `ms` milliseconds (forever without), never yielding to the event loop. */
+    spin: async (input) => {
+      const until = typeof input['ms'] === 'number' ? Date.now() + input['ms'] : Infinity;
+      let turns = 0;
+      while (Date.now() < until) turns += 1;
+      return { turns };
+    },
+    grow: async () => {
+      const kept: number[][] = [];
+      for (;;) kept.push(new Array(100_000).fill(kept.length));
+    },
+    /** Grows one Map: its backing store's growth near V8's limit would abort the whole process. */
+    growMap: async () => {
+      const map = new Map<string, { n: number }>();
+      for (let n = 0; ; n += 1) map.set(`key-${n}`, { n });
+    },
+    /** Pushes onto one array: each growth of its backing store is one large allocation. */
+    growArray: async () => {
+      const items: number[] = [];
+      for (let n = 0; ; n += 1) items.push(n + 0.5);
+    },
+    /** Builds one string and flattens it, as a serializer writing one giant string does. */
+    growString: async () => {
+      let text = 'line of output\n';
+      const kept: string[] = [];
+      for (;;) {
+        text += text;
+        kept.push(text.slice(1)); // a flat copy each time
+      }
+    },
+    boom: async () => {
+      const down = (n: number): number => down(n + 1) + 1;
+      return down(0);
+    },
+    /** A parser that wraps the stack overflow in its own client error, naming its field. */
+    boomWrapped: async () => {
+      try {
+        const down = (n: number): number => down(n + 1) + 1;
+        return down(0);
+      } catch (error) {
+        throw new ClientError(422, `document: cannot parse: ${(error as Error).message}`, 'document');
+      }
+    },
+    fail: async () => {
+      throw new ClientError(422, 'x: not a number', 'x');
+    },
+    internal: async () => {
+      throw new TypeError('secret internals at /srv/labld');
+    },
+    /** Leaves a mark on disk, so a test can tell it ran. */
+    mark: async (input) => {
+      writeFileSync(String(input['path']), 'ran');
+      return 'marked';
+    },
+  };
+}

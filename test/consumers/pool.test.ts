@@ -1,0 +1,225 @@
+// The worker pool with operations that misbehave on purpose: the main thread stays responsive
+// while a worker spins, a deadline or an abort terminates the worker and the next request
+// runs, running out of memory is a 413 naming LABLD_WORKER_MEMORY_MB, errors keep their kind,
+// and stopping the pool leaves nothing running.
+import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { WorkerPool, workerCount } from '../../consumers/workers/pool.ts';
+import { ClientError, TimeoutError } from '../../lib/errors.ts';
+
+const MODULE = new URL('./fixture-operations.ts', import.meta.url).href;
+const dataDir = mkdtempSync(join(tmpdir(), 'labld-pool-'));
+
+function pool(size: number, memoryMb = 64): WorkerPool {
+  return new WorkerPool({ sources: [{ group: 'test-requests', module: MODULE }], dataDir, size, memoryMb });
+}
+
+/** The longest delay of a 10 ms interval timer while `work` runs: how blocked the event loop was. */
+async function timerLag<T>(work: Promise<T>): Promise<{ lag: number; result: T }> {
+  let lag = 0;
+  let last = performance.now();
+  const interval = setInterval(() => {
+    const now = performance.now();
+    lag = Math.max(lag, now - last - 10);
+    last = now;
+  }, 10);
+  try {
+    return { result: await work, lag };
+  } finally {
+    clearInterval(interval);
+  }
+}
+
+describe('worker pool', () => {
+  const one = pool(1);
+  const two = pool(2);
+  before(() => Promise.all([one.start(), two.start()]));
+  after(() => Promise.all([one.close(), two.close()]));
+
+  it('runs an operation in a worker that sees the data directory', async () => {
+    const value = await one.run('test-requests', 'echo', { a: [1, 'b'] });
+    assert.deepEqual(value, {
+      group: 'test-requests',
+      input: { a: [1, 'b'] },
+      blobs: join(dataDir, 'blobs'),
+    });
+  });
+
+  it('keeps the main event loop responsive while a worker spins for 1.5 s', async () => {
+    const started = performance.now();
+    const { lag, result } = await timerLag(two.run('test-requests', 'spin', { ms: 1500 }));
+    assert.ok(performance.now() - started >= 1500);
+    assert.ok((result as { turns: number }).turns > 0);
+    // On the main thread the timer would have waited the whole 1.5 s.
+    assert.ok(lag < 250, `timer lag ${lag.toFixed(0)} ms`);
+  });
+
+  it('terminates a spinning worker at the deadline and runs the next request', async () => {
+    const started = Date.now();
+    await assert.rejects(one.run('test-requests', 'spin', {}, { deadline: Date.now() + 300 }), (error) => {
+      assert.ok(error instanceof TimeoutError);
+      assert.match(error.message, /deadline/);
+      return true;
+    });
+    assert.ok(Date.now() - started < 2000);
+    assert.deepEqual(await one.run('test-requests', 'echo', { next: true }), {
+      group: 'test-requests',
+      input: { next: true },
+      blobs: join(dataDir, 'blobs'),
+    });
+  });
+
+  it('terminates a spinning worker when the signal aborts (a subscription closing)', async () => {
+    const controller = new AbortController();
+    const running = one.run('test-requests', 'spin', {}, { signal: controller.signal });
+    await sleep(200);
+    controller.abort(new Error('partition revoked'));
+    await assert.rejects(running, /partition revoked/);
+    assert.equal(((await one.run('test-requests', 'echo', {})) as { group: string }).group, 'test-requests');
+  });
+
+  it('does not run a request whose deadline has passed, queued or not', async () => {
+    const path = join(dataDir, 'late-mark');
+    await assert.rejects(
+      one.run('test-requests', 'mark', { path }, { deadline: Date.now() - 1 }),
+      (error) => error instanceof TimeoutError && /not run/.test(error.message),
+    );
+    // Queued behind a spin that outlives the second request's deadline.
+    const busy = one.run('test-requests', 'spin', { ms: 600 });
+    await assert.rejects(
+      one.run('test-requests', 'mark', { path }, { deadline: Date.now() + 200 }),
+      TimeoutError,
+    );
+    await busy;
+    assert.equal(existsSync(path), false);
+    assert.equal(await one.run('test-requests', 'mark', { path }), 'marked');
+    assert.equal(existsSync(path), true);
+  });
+
+  it('queues requests when every worker is busy: one request per worker at a time', async () => {
+    const started = performance.now();
+    const results = await Promise.all([1, 2, 3, 4].map(() => two.run('test-requests', 'spin', { ms: 300 })));
+    // Four 300 ms requests on two workers take two rounds.
+    assert.ok(performance.now() - started >= 600, `${(performance.now() - started).toFixed(0)} ms`);
+    for (const result of results) assert.ok((result as { turns: number }).turns > 0);
+  });
+
+  it('answers 413 naming LABLD_WORKER_MEMORY_MB when a worker runs out of memory, and recovers', async () => {
+    await assert.rejects(one.run('test-requests', 'grow', {}), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.equal(error.status, 413);
+      assert.match(error.message, /64 MB, LABLD_WORKER_MEMORY_MB/);
+      return true;
+    });
+    assert.equal(((await one.run('test-requests', 'echo', {})) as { group: string }).group, 'test-requests');
+  });
+
+  it('stops workers growing one Map, array or string before V8 would abort the process', async () => {
+    // V8's worker limit alone aborts the whole process on a large allocation crossing it.
+    for (const operation of ['growMap', 'growArray', 'growString']) {
+      await assert.rejects(one.run('test-requests', operation, {}), (error) => {
+        assert.ok(error instanceof ClientError, `${operation}: ${String(error)}`);
+        assert.equal(error.status, 413);
+        return true;
+      });
+    }
+    assert.equal(((await one.run('test-requests', 'echo', {})) as { group: string }).group, 'test-requests');
+  });
+
+  it('keeps a client error’s status, detail and field', async () => {
+    await assert.rejects(one.run('test-requests', 'fail', {}), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.deepEqual([error.status, error.message, error.field], [422, 'x: not a number', 'x']);
+      return true;
+    });
+  });
+
+  it('answers an unknown operation with 404 naming it', async () => {
+    await assert.rejects(one.run('test-requests', 'nope', {}), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.equal(error.status, 404);
+      assert.match(error.message, /operation nope is not offered by test-requests/);
+      return true;
+    });
+  });
+
+  it('turns "Maximum call stack size exceeded" into a 422 in words', async () => {
+    await assert.rejects(one.run('test-requests', 'boom', {}), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.equal(error.status, 422);
+      assert.match(error.message, /nested too deeply to process/);
+      assert.doesNotMatch(error.message, /Maximum call stack/);
+      return true;
+    });
+    await assert.rejects(one.run('test-requests', 'boomWrapped', {}), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.deepEqual([error.status, error.field], [422, 'document']);
+      assert.match(error.message, /^document: nested too deeply to process/);
+      return true;
+    });
+  });
+
+  it('names the input field nested too deeply to copy to a worker', async () => {
+    let deep: unknown = 'bottom';
+    for (let i = 0; i < 200_000; i += 1) deep = { a: deep };
+    await assert.rejects(one.run('test-requests', 'echo', { data_url: 'x', extra: deep }), (error) => {
+      assert.ok(error instanceof ClientError, String(error));
+      assert.deepEqual([error.status, error.field], [422, 'extra']);
+      assert.match(error.message, /^extra: nested too deeply to process/);
+      return true;
+    });
+  });
+
+  it('passes an internal error on as one, without its kind becoming a client error', async () => {
+    await assert.rejects(one.run('test-requests', 'internal', {}), (error) => {
+      assert.ok(error instanceof Error);
+      assert.ok(!(error instanceof ClientError) && !(error instanceof TimeoutError));
+      // The summary is for the dead-letter record; the bus answers the client a generic 500.
+      assert.equal(error.message, 'TypeError: secret internals at /srv/labld');
+      return true;
+    });
+  });
+});
+
+describe('worker pool lifecycle', () => {
+  it('stops its workers: nothing keeps the process alive, later requests are refused', async () => {
+    const workers = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
+    const before = workers();
+    const p = pool(2);
+    assert.equal(p.ready(), false);
+    await p.start();
+    assert.equal(p.ready(), true);
+    const spinning = assert.rejects(p.run('test-requests', 'spin', {}), /stopped/);
+    assert.ok(workers() > before);
+    await p.close();
+    assert.equal(p.ready(), false);
+    await spinning;
+    await assert.rejects(p.run('test-requests', 'echo', {}), /stopped/);
+    assert.equal(workers(), before);
+  });
+
+  it('refuses to start when the operations module does not load', async () => {
+    const broken = new WorkerPool({
+      sources: [{ group: 'g', module: new URL('./no-such-module.ts', import.meta.url).href }],
+      dataDir,
+      size: 1,
+    });
+    await assert.rejects(broken.start(), /no-such-module/);
+    await broken.close();
+  });
+
+  it('refuses a memory limit too small to load the operations', () => {
+    assert.throws(() => pool(1, 8), /LABLD_WORKER_MEMORY_MB must be at least 32, got 8/);
+  });
+
+  it('sizes itself from LABLD_WORKERS, at least two by default', () => {
+    assert.equal(workerCount({ LABLD_WORKERS: '3' }), 3);
+    assert.ok(workerCount({}) >= 2);
+    assert.throws(() => workerCount({ LABLD_WORKERS: '0' }), /at least 1/);
+    assert.throws(() => workerCount({ LABLD_WORKERS: 'many' }), /LABLD_WORKERS/);
+  });
+});

@@ -1,0 +1,85 @@
+// A request consumer on the embedded bus with the worker pool: the requester's deadline
+// travels in a header and ends the work at the consumer; errors reach the requester as the
+// gateways expect them (client errors with their status, time-outs as TimeoutError, anything
+// else as a generic 500 without internals).
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { catalogOf, openBus } from '../../lib/bus/open.ts';
+import type { TransportBus } from '../../lib/bus/bus.ts';
+import { runRequestConsumer } from '../../consumers/room.ts';
+import { WorkerPool } from '../../consumers/workers/pool.ts';
+import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
+import { ClientError, TimeoutError } from '../../lib/errors.ts';
+
+// A request topic that takes any operation: the product's request topics take only their
+// service's operations (lib/contracts), and these fixture operations are none of them.
+const TOPICS = new URL('../bus/fixtures/lenient/topics.yaml', import.meta.url).pathname;
+const GROUP = 'conformance-servers';
+const consumer = { group: GROUP, module: new URL('./fixture-operations.ts', import.meta.url).href };
+
+describe('request consumer on workers', () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'labld-room-'));
+  const pool = new WorkerPool({ sources: [consumer], dataDir, size: 1, memoryMb: 64 });
+  let bus: TransportBus;
+  let topic: string;
+  const ask = (operation: string, timeoutMs = 5000) =>
+    bus.request(topic, { operation, input: {} }, { timeoutMs });
+
+  before(async () => {
+    bus = await openBus({ transport: 'embedded', dataDir, topicsFile: TOPICS });
+    const catalog = catalogOf({ topicsFile: TOPICS });
+    topic = catalog.topicReadBy(GROUP).name;
+    await pool.start();
+    await runRequestConsumer({ bus, catalog, blobs: blobStoreIn(dataDir) }, consumer, pool);
+  });
+  after(async () => {
+    await bus.close();
+    await pool.close();
+  });
+
+  it('ends a spinning request at the requester’s deadline and serves the next one', async () => {
+    const started = Date.now();
+    await assert.rejects(ask('spin', 400), TimeoutError);
+    // The only worker was terminated and replaced: the next request is answered promptly.
+    const value = (await ask('echo')) as { group: string };
+    assert.equal(value.group, GROUP);
+    assert.ok(Date.now() - started < 4000, `${Date.now() - started} ms`);
+  });
+
+  it('answers a client error with its status and detail, without retrying', async () => {
+    await assert.rejects(ask('fail'), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.deepEqual([error.status, error.message], [422, 'x: not a number']);
+      return true;
+    });
+  });
+
+  it('answers a stack overflow as a 422 in words', async () => {
+    await assert.rejects(ask('boom'), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.equal(error.status, 422);
+      assert.match(error.message, /nested too deeply to process/);
+      return true;
+    });
+  });
+
+  it('answers running out of memory with 413 naming LABLD_WORKER_MEMORY_MB', async () => {
+    await assert.rejects(ask('grow', 20_000), (error) => {
+      assert.ok(error instanceof ClientError);
+      assert.equal(error.status, 413);
+      assert.match(error.message, /LABLD_WORKER_MEMORY_MB/);
+      return true;
+    });
+  });
+
+  it('answers an internal error with a generic 500 that shows no internals', async () => {
+    await assert.rejects(ask('internal', 20_000), (error) => {
+      assert.ok(error instanceof Error && !(error instanceof ClientError));
+      assert.equal(error.message, 'internal error; the request was dead-lettered');
+      return true;
+    });
+  });
+});
