@@ -67,6 +67,16 @@ export const settings = [
   { name: 'LABLD_FETCH_MAX_BYTES', default: '1073741824', description: 'guarded fetch: largest body read' },
   { name: 'LABLD_FETCH_MAX_REDIRECTS', default: '5', description: 'guarded fetch: redirects followed' },
   {
+    name: 'LABLD_MAX_DEPTH',
+    default: '500',
+    description: 'deepest nesting of JSON bodies and JSON, JSON-LD, XML and YAML documents (see Limits)',
+  },
+  {
+    name: 'LABLD_MAX_COLUMNS',
+    default: '16384',
+    description: 'most columns in one CSV row (see Limits)',
+  },
+  {
     name: 'LABLD_BUS_FSYNC',
     default: 'false',
     description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',

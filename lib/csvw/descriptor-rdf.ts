@@ -8,6 +8,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { AGENT } from '../annotator/descriptor.ts';
 import { ClientError } from '../errors.ts';
+import { maxColumns } from '../limits.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
 import { csvEvents } from './csv-reader.ts';
@@ -261,7 +262,8 @@ async function emitRows(
   };
   const resource = await loadResource(load, csvUrl, CSV_FIELD);
   let index = 0;
-  for await (const event of csvEvents(textChunks(resource, encoding), dialect, delimiter)) {
+  const limits = { field: CSV_FIELD, url: csvUrl, maxColumns: maxColumns() };
+  for await (const event of csvEvents(textChunks(resource, encoding), dialect, delimiter, limits)) {
     if (event.kind !== 'row') continue;
     if (event.cells.every((cell) => cell.trim() === '')) break; // the table ends at its first blank row
     const extra = event.cells.slice(columns.length);
