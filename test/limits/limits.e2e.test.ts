@@ -1,10 +1,14 @@
-// The JSON body depth limit through HTTP: a body nesting an extra property 100,000 levels
+// The limits through HTTP. JSON body depth: a body nesting an extra property 100,000 levels
 // deep (issue 11: a 500 from JSON.stringify) is a 422 naming the property and
-// LABLD_MAX_DEPTH on the annotator and the mapper; a body at the limit is still served.
+// LABLD_MAX_DEPTH on the annotator and the mapper; a body at the limit is still served. And
+// the findings' documents: 50,000 nested RDF/XML elements given as a `url` (the process froze
+// for minutes), a DTD, and a 520,000-column upload (a 330 MB descriptor).
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
   detailOf,
+  get,
+  postFile,
   postJson,
   startAnnotator,
   startSeedServer,
@@ -66,5 +70,41 @@ describe('JSON body depth (LABLD_MAX_DEPTH) over HTTP', () => {
     const reply = await postJson(`${base}/mapper/api/mapping`, arrays(DEEP));
     assert.equal(reply.status, 422);
     assert.equal(detailOf(reply), `body: nested deeper than ${LIMIT} levels (LABLD_MAX_DEPTH)`);
+  });
+});
+
+describe('documents past the limits over HTTP', () => {
+  it('/mapper/api/types: 50,000 nested rdf:Description/property elements are a 422 naming url, at once', async () => {
+    const pairs = 25_000;
+    const xml =
+      '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:ex="http://ex.org/">' +
+      '<rdf:Description><ex:p>'.repeat(pairs) +
+      '<rdf:Description ex:v="x"/>' +
+      '</ex:p></rdf:Description>'.repeat(pairs) +
+      '</rdf:RDF>';
+    const url = files.put('deep.rdf', xml, 'application/rdf+xml');
+    const started = performance.now();
+    const reply = await get(`${base}/mapper/api/types?url=${encodeURIComponent(url)}`);
+    assert.equal(reply.status, 422, reply.text.slice(0, 200));
+    assert.equal(detailOf(reply), `url: nested deeper than ${LIMIT} levels (LABLD_MAX_DEPTH)`);
+    assert.ok(performance.now() - started < 10_000, `took ${performance.now() - started} ms`);
+  });
+
+  it('/mapper/api/types: RDF/XML with an internal entity is a 422 naming url', async () => {
+    const xml =
+      '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY t "http://ex.org/T">]>' +
+      '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">' +
+      '<rdf:Description rdf:about="http://ex.org/s"><rdf:type rdf:resource="&t;"/></rdf:Description></rdf:RDF>';
+    const url = files.put('dtd.rdf', xml, 'application/rdf+xml');
+    const reply = await get(`${base}/mapper/api/types?url=${encodeURIComponent(url)}`);
+    assert.equal(reply.status, 422, reply.text.slice(0, 200));
+    assert.match(detailOf(reply), /^url: the XML has a document type declaration/);
+  });
+
+  it('/annotator/api/annotate_upload: 520,000 one-character columns are a 413 naming file', async () => {
+    const wide = ['a', '1', '2'].map((cell) => `${`${cell};`.repeat(519_999)}${cell}\n`).join('');
+    const reply = await postFile(`${base}/annotator/api/annotate_upload`, wide, 'wide.csv');
+    assert.equal(reply.status, 413, reply.text.slice(0, 200));
+    assert.match(detailOf(reply), /^file: line 1 has more than \d+ columns \(LABLD_MAX_COLUMNS\)$/);
   });
 });
