@@ -246,7 +246,7 @@ describe('claim check', () => {
 });
 
 describe('property: random depths around the limit', () => {
-  it('JSON, JSON-LD and RDF/XML either succeed or give exactly the limit 422', async () => {
+  it('JSON, JSON-LD, RDF/XML and YAML either succeed or give exactly the limit 422', async () => {
     const limit = 40;
     const env = process.env['LABLD_MAX_DEPTH'];
     process.env['LABLD_MAX_DEPTH'] = String(limit);
@@ -254,17 +254,20 @@ describe('property: random depths around the limit', () => {
       await fc.assert(
         fc.asyncProperty(
           fc.integer({ min: 2, max: 2 * limit }),
-          fc.constantFrom('objects', 'arrays', 'json-ld', 'xml'),
+          fc.constantFrom('objects', 'arrays', 'json-ld', 'xml', 'yaml'),
           async (levels, kind) => {
             const run = async (): Promise<unknown> => {
               if (kind === 'objects') return checkJsonDepth(jsonObjects(levels), 'body');
               if (kind === 'arrays') return checkJsonDepth(jsonArrays(levels), 'body');
               if (kind === 'json-ld') return parse(jsonLd(levels), 'json-ld', { field: 'url' });
+              // The top mapping and levels - 1 flow lists: `levels` nodes as js-yaml counts.
+              if (kind === 'yaml') return readYarrrml(`x: ${jsonArrays(levels - 1)}\n`, 'mapping_url');
               return parse(rdfXml(levels), 'xml', { field: 'url' });
             };
             if (levels <= limit) await run();
             else {
-              const field = kind === 'objects' || kind === 'arrays' ? 'body' : 'url';
+              const fields: Record<string, string> = { objects: 'body', arrays: 'body', yaml: 'mapping_url' };
+              const field = fields[kind] ?? 'url';
               await assert.rejects(run(), refusedDeep(field, limit));
             }
           },
