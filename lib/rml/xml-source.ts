@@ -5,7 +5,7 @@
 import { DOMParser } from '@xmldom/xmldom';
 import { createRequire } from 'node:module';
 import { checkXml } from '../limits.ts';
-import { expressionError, mappingError, placed, sourceError } from './errors.ts';
+import { expressionError, placed, sourceError } from './errors.ts';
 import type { LogicalSource } from './model.ts';
 import {
   cachedDocument,
