@@ -99,6 +99,16 @@ export const settings = [
       'largest graph written by a format that needs it whole (json-ld, xml, longturtle); more is a 413',
   },
   {
+    name: 'LABLD_MAX_DEPTH',
+    default: '500',
+    description: 'deepest nesting of JSON bodies and JSON, JSON-LD, XML and YAML documents (see Limits)',
+  },
+  {
+    name: 'LABLD_MAX_COLUMNS',
+    default: '16384',
+    description: 'most columns in one CSV row (see Limits)',
+  },
+  {
     name: 'LABLD_BUS_FSYNC',
     default: 'false',
     description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',

@@ -1,8 +1,10 @@
 // JSON request bodies: read with a byte limit (refused early from Content-Length, else counted
-// while reading, never buffered past the limit), strict UTF-8, then parsed.
+// while reading, never buffered past the limit), strict UTF-8, checked for nesting depth
+// (LABLD_MAX_DEPTH: what is built from the value later recurses, e.g. JSON.stringify), then parsed.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import { ClientError } from '../../lib/errors.ts';
+import { checkJsonDepth, maxDepth } from '../../lib/limits.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
@@ -69,7 +71,12 @@ export function assertIdentityEncoding(req: IncomingMessage): void {
  * The parsed JSON body, or `undefined` when there is none. Like FastAPI, a body without a
  * Content-Type is read as JSON; `application/json` and `application/*+json` (e.g. ld+json) are JSON.
  */
-export async function readJson(ctx: Context, limit: number, idleMs = 0): Promise<unknown> {
+export async function readJson(
+  ctx: Context,
+  limit: number,
+  idleMs = 0,
+  depth = maxDepth(),
+): Promise<unknown> {
   if (!hasBody(ctx.req)) return undefined;
   const type = ctx.request.type;
   if (type !== '' && type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
@@ -88,6 +95,7 @@ export async function readJson(ctx: Context, limit: number, idleMs = 0): Promise
   } catch {
     throw new ClientError(400, 'body: invalid JSON (not UTF-8)', 'body');
   }
+  checkJsonDepth(text, 'body', depth, true);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

@@ -4,6 +4,7 @@
 import type { Readable } from 'node:stream';
 import { ClientError } from '../errors.ts';
 import { LineBreaks } from '../line-breaks.ts';
+import { maxColumns } from '../limits.ts';
 import { buildDescriptor, type Descriptor, type Provenance } from './descriptor.ts';
 import {
   checkEncoding,
@@ -35,6 +36,8 @@ export interface AnnotateOptions {
   maxLineLength?: number;
   /** Metadata characters kept for notes (default 64 MiB). */
   maxMetadataChars?: number;
+  /** Most columns in a row (default LABLD_MAX_COLUMNS). */
+  maxColumns?: number;
   /** Hot path for plain table rows (default true); false is for differential tests. */
   fastPath?: boolean;
 }
@@ -93,6 +96,7 @@ async function pass(
   const maxLine = options.maxLineLength ?? DEFAULT_MAX_LINE;
   const segmenter = new Segmenter(field, {
     maxMetadataChars: options.maxMetadataChars ?? DEFAULT_MAX_METADATA,
+    maxColumns: options.maxColumns ?? maxColumns(),
   });
   let decoder: Decoder | undefined;
   let wide = false;

@@ -3,6 +3,7 @@
 // metadata parts are kept whole (they become notes), data parts are streamed into a
 // TableBuilder, so memory stays bounded by the metadata, not by the table.
 import { ClientError } from '../errors.ts';
+import { tooWide } from '../limits.ts';
 import { classify, CLASSIFY_SAMPLE, type Classification } from './classify.ts';
 import { metaNotes, type Note } from './meta.ts';
 import { lineSeparator, splitRaw, type LineSep, type Sep } from './separators.ts';
@@ -12,6 +13,8 @@ import { classOf, pyStrip } from './value-type.ts';
 export interface SegmenterLimits {
   /** Characters of metadata lines kept for notes (an all-text table is read as metadata). */
   maxMetadataChars: number;
+  /** Most columns in a row (LABLD_MAX_COLUMNS): a wider line is refused when it opens a part. */
+  maxColumns: number;
   /** The hot path for plain table rows (default on); off, every row takes the general code. */
   fastPath?: boolean;
 }
@@ -100,6 +103,11 @@ export class Segmenter {
   }
 
   private open(sep: LineSep, text: string): Part {
+    // Every line of a part has its first line's separator count, so this one check covers the
+    // hot paths too, before a wide row costs a column each in every table structure.
+    if (sep.count + 1 > this.limits.maxColumns) {
+      throw tooWide(this.field, this.limits.maxColumns, `line ${this.line + 1}`);
+    }
     const part: Part = { sep: sep.sep, count: sep.count, start: this.line, length: 0, lines: [], chars: 0 };
     this.add(part, text);
     return part;

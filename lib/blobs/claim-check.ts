@@ -3,6 +3,8 @@
 // travels as `{ $claim: key }`; the receiver swaps it back. Gateways and request consumers do
 // this for every operation, so no service has to think about message sizes.
 import { readFile } from 'node:fs/promises';
+import { ClientError } from '../errors.ts';
+import { checkValueDepth, DEPTH_VARIABLE, maxDepth } from '../limits.ts';
 import type { BlobStore } from './blob-store.ts';
 
 export const INLINE_BYTES = 256 * 1024;
@@ -20,9 +22,13 @@ function isClaim(value: unknown): value is Claim {
   );
 }
 
-/** The value itself when small, else a claim on its stored JSON. */
-export async function checkIn<T>(blobs: BlobStore, value: T): Promise<T | Claim> {
-  const text = JSON.stringify(value);
+/**
+ * The value itself when small, else a claim on its stored JSON. A value too deep for
+ * JSON.stringify (which recurses) is a 422 naming `field` and LABLD_MAX_DEPTH, not a
+ * RangeError: the gateways refuse such bodies first, this is the second line.
+ */
+export async function checkIn<T>(blobs: BlobStore, value: T, field = 'body'): Promise<T | Claim> {
+  const text = stringify(value, field);
   if (text === undefined || Buffer.byteLength(text) <= INLINE_BYTES) return value;
   return { $claim: await blobs.putBytes(text) };
 }
@@ -31,4 +37,20 @@ export async function checkIn<T>(blobs: BlobStore, value: T): Promise<T | Claim>
 export async function checkOut(blobs: BlobStore, value: unknown): Promise<unknown> {
   if (!isClaim(value)) return value;
   return JSON.parse(await readFile(blobs.path(value.$claim, '$claim'), 'utf8')) as unknown;
+}
+
+function stringify(value: unknown, field: string): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch (error) {
+    // Only stack overflows; a RangeError for a string past V8's length limit is about size.
+    if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
+    const limit = maxDepth();
+    checkValueDepth(value, field, limit); // throws the limit's 422 when it is the depth
+    throw new ClientError(
+      422,
+      `${field}: nested too deeply to be stored (${error.message}; ${DEPTH_VARIABLE} is ${limit})`,
+      field,
+    );
+  }
 }

@@ -5,6 +5,7 @@
 import jsonld from 'jsonld';
 import type { Quad } from 'n3';
 import { ClientError } from '../errors.ts';
+import { LimitError, parseJson } from '../limits.ts';
 import { guessFormat, parse, serialize } from '../rdf/index.ts';
 
 import type { Loaded } from '../loader.ts';
@@ -35,8 +36,9 @@ export async function readData(loaded: Loaded, field: string): Promise<DataDocum
   if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = parseJson(text, field);
     } catch (error) {
+      if (error instanceof LimitError) throw error;
       // `[` opens a JSON array but also a Turtle blank node (`[] a ex:T .`): maybe RDF.
       if (!trimmed.startsWith('[')) throw failure(field, error);
       notJson = error;

@@ -89,8 +89,9 @@ export function sourceDeclaration(name: string | undefined, value: unknown): Sou
 export function readMapping(text: string, field = 'mapping_url'): YarrrmlMapping {
   let document: Record<string, unknown>;
   try {
-    document = readYarrrml(text);
+    document = readYarrrml(text, field);
   } catch (error) {
+    if (error instanceof ClientError && error.field === field) throw error;
     throw new ClientError(422, `${field}: ${(error as Error).message}`, field);
   }
   if (expandedSize(document, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {

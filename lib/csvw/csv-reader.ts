@@ -4,6 +4,7 @@
 // file is never held whole. Own tokenizer because the dialect needs several line
 // terminators, multi-character delimiters, `\` escapes, the raw text of comment rows and
 // per-side trimming, which general CSV parsers do not offer together.
+import { maxColumns, tooWide } from '../limits.ts';
 import type { Dialect } from './dialect.ts';
 
 export interface RawRow {
@@ -13,6 +14,15 @@ export interface RawRow {
 }
 
 const WHITESPACE = /^[ \t]$/;
+
+/** Where the rows come from, for the refusal of a row wider than LABLD_MAX_COLUMNS. */
+export interface RowLimits {
+  /** Request field named in the refusal (csv_url). */
+  field: string;
+  /** The file, named in the detail. */
+  url: string;
+  maxColumns: number;
+}
 
 /** Splits text chunks into rows of cells. */
 export class RowTokenizer {
@@ -28,9 +38,14 @@ export class RowTokenizer {
   private cell = '';
   private state: 'start' | 'plain' | 'quoted' | 'closed' = 'start';
   private rowOpen = false;
+  private readonly limits: RowLimits | undefined;
+  private readonly maxColumns: number;
+  private rows = 0;
 
-  constructor(dialect: Dialect, delimiter: string | RegExp = dialect.delimiter) {
+  constructor(dialect: Dialect, delimiter: string | RegExp = dialect.delimiter, limits?: RowLimits) {
     this.dialect = dialect;
+    this.limits = limits;
+    this.maxColumns = limits?.maxColumns ?? maxColumns();
     this.delimiter = delimiter;
     this.sticky = typeof delimiter === 'string' ? undefined : new RegExp(delimiter.source, 'uy');
     const longest = Math.max(
@@ -81,6 +96,11 @@ export class RowTokenizer {
   }
 
   private finishCell(): void {
+    // Refused as the row grows past the limit, not after a huge row was collected.
+    if (this.cells.length >= this.maxColumns) {
+      const where = `row ${this.rows + 1}${this.limits ? ` of ${this.limits.url}` : ''}`;
+      throw tooWide(this.limits?.field, this.maxColumns, where);
+    }
     this.cells.push(this.trimCell(this.cell));
     this.cell = '';
     this.state = 'start';
@@ -89,6 +109,7 @@ export class RowTokenizer {
   private finishRow(raw: string): RawRow {
     this.finishCell();
     const row = { raw, cells: this.cells };
+    this.rows++;
     this.cells = [];
     this.rawCarry = '';
     this.rowOpen = false;
@@ -229,8 +250,9 @@ export async function* csvEvents(
   chunks: AsyncIterable<string>,
   dialect: Dialect,
   delimiter?: string | RegExp,
+  limits?: RowLimits,
 ): AsyncGenerator<CsvEvent> {
-  const tokenizer = new RowTokenizer(dialect, delimiter);
+  const tokenizer = new RowTokenizer(dialect, delimiter, limits);
   const { commentPrefix, skipRows, headerRowCount, skipColumns, skipBlankRows } = dialect;
   const titles: string[][] = [];
   let sourceNumber = 1;

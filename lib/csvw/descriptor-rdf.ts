@@ -8,6 +8,7 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { AGENT } from '../annotator/descriptor.ts';
 import { ClientError } from '../errors.ts';
+import { maxColumns } from '../limits.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
 import { csvEvents } from './csv-reader.ts';
@@ -300,8 +301,9 @@ async function* emitRows(
   const rowBase = `${csvUrl}/row=`;
   const firstRowNumber = skipRows + headerRowCount;
   let index = 0;
+  const limits = { field: CSV_FIELD, url: csvUrl, maxColumns: maxColumns() };
   for await (const event of readingErrors(
-    csvEvents(textChunks(resource, encoding), dialect, delimiter),
+    csvEvents(textChunks(resource, encoding), dialect, delimiter, limits),
     csvUrl,
   )) {
     if (event.kind !== 'row') continue;

@@ -21,6 +21,7 @@ import {
   type LoadedResource,
 } from './types.ts';
 import type { Literal } from './values.ts';
+import { LimitError, maxColumns, parseJson } from '../limits.ts';
 
 export type { CsvwInput, CsvwOptions, LoadedResource, Loader, Mode } from './types.ts';
 export type { QuadSink } from './emit.ts';
@@ -45,8 +46,9 @@ async function metadataDocument(input: CsvwInput, options: CsvwOptions, field: s
   const url = input.metadataUrl as string;
   const text = await resourceText(await loadResource(options.load, url, field));
   try {
-    return JSON.parse(text) as unknown;
+    return parseJson(text, field);
   } catch (error) {
+    if (error instanceof LimitError) throw error;
     throw metadataError(`${url} is not JSON: ${(error as Error).message}`, field);
   }
 }
@@ -92,6 +94,7 @@ async function convertTable(
   emitter: Emitter,
   resource: LoadedResource,
   warnings: Warnings,
+  field: string,
 ): Promise<void> {
   const dialect = readDialect(table.dialect, warnings);
   const tableNode =
@@ -100,7 +103,8 @@ async function convertTable(
       : undefined;
   let columns: TableColumns | undefined;
   const rowTitles = table.schema?.rowTitles ?? [];
-  for await (const event of csvEvents(textChunks(resource, dialect.encoding), dialect)) {
+  const limits = { field, url: table.url, maxColumns: maxColumns() };
+  for await (const event of csvEvents(textChunks(resource, dialect.encoding), dialect, undefined, limits)) {
     if (event.kind === 'comment') {
       if (tableNode) emitter.comment(tableNode, event.text);
     } else if (event.kind === 'header') {
@@ -136,7 +140,7 @@ export async function csvwToRdfStream(
     if (table.suppressOutput) continue;
     const resource = loaded.get(table.url) ?? (await loadResource(options.load, table.url, csvField));
     loaded.delete(table.url);
-    await convertTable(table, group, groupNode, emitter, resource, warnings);
+    await convertTable(table, group, groupNode, emitter, resource, warnings, csvField);
   }
   return { warnings: warnings.list };
 }

@@ -5,6 +5,7 @@
 import { resolveUrl } from './common.ts';
 import { loadResource, resourceText, type LoadedResource, type Loader, type Warnings } from './types.ts';
 import { expandTemplate } from './uri-template.ts';
+import { LimitError, parseJson } from '../limits.ts';
 
 export interface FoundMetadata {
   url: string;
@@ -36,11 +37,12 @@ async function tryJson(
 ): Promise<Record<string, unknown> | undefined> {
   try {
     const resource = await loadResource(load, url, field);
-    const parsed: unknown = JSON.parse(await resourceText(resource));
+    const parsed: unknown = parseJson(await resourceText(resource), field);
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
       ? (parsed as Record<string, unknown>)
       : undefined;
-  } catch {
+  } catch (error) {
+    if (error instanceof LimitError) throw error; // there, but refused
     return undefined; // not there, or not JSON: not a metadata file
   }
 }

@@ -4,6 +4,7 @@ import { loadResource, metadataError, resourceText, type Loader } from './types.
 import { isLanguageTag, resolveUrl, type JsonLdValue, type MetadataContext } from './common.ts';
 import { readDatatype, type Datatype } from './datatype.ts';
 import { CSVW_CONTEXT } from './vocab.ts';
+import { LimitError, parseJson } from '../limits.ts';
 
 export type CommonProperties = [string, JsonLdValue[]][];
 
@@ -148,8 +149,9 @@ export async function loadJson(url: string, ctx: ReadContext): Promise<Record<st
   const resource = await loadResource(ctx.load, url, ctx.field);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(await resourceText(resource));
+    parsed = parseJson(await resourceText(resource), ctx.field);
   } catch (error) {
+    if (error instanceof LimitError) throw error;
     throw metadataError(`${url} is not JSON: ${(error as Error).message}`, ctx.field);
   }
   if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed))

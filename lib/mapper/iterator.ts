@@ -3,6 +3,7 @@
 // property the rule matches on (`label` for annotations, `name` for columns). The JSONPath of
 // that array is the source's iterator, and its key names the source.
 import { ClientError } from '../errors.ts';
+import { LimitError, parseJson } from '../limits.ts';
 
 export interface JsonSource {
   /** `annotations`, `columns`, `tables`, or the array's key in lower case. */
@@ -63,8 +64,9 @@ export function jsonSources(
 ): Map<string, JsonSource> {
   let document: unknown;
   try {
-    document = JSON.parse(text);
-  } catch {
+    document = parseJson(text, field);
+  } catch (error) {
+    if (error instanceof LimitError) throw error;
     throw new ClientError(
       422,
       `${field}: the mapping reads the descriptor with JSONPath, so it must be JSON(-LD); this document is not JSON`,

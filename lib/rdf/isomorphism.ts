@@ -29,14 +29,20 @@ export interface CanonicalForm {
 
 /**
  * Canonicalises `quads`. `maxWorkFactor` bounds the work on graphs with many
- * indistinguishable blank nodes (rdf-canonize throws when it is exceeded).
+ * indistinguishable blank nodes, `maxDeepIterations` (when given) caps it outright
+ * (rdf-canonize throws when either is exceeded).
  */
-export async function canonicalize(quads: Iterable<RDF.Quad>, maxWorkFactor = 1): Promise<CanonicalForm> {
+export async function canonicalize(
+  quads: Iterable<RDF.Quad>,
+  maxWorkFactor = 1,
+  maxDeepIterations?: number,
+): Promise<CanonicalForm> {
   const labels = new Map<string, string>();
   const nquads = await rdfCanonize.canonize(distinct(quads), {
     algorithm: 'RDFC-1.0',
     canonicalIdMap: labels,
     maxWorkFactor,
+    ...(maxDeepIterations === undefined ? {} : { maxDeepIterations }),
   });
   return { nquads, labels };
 }

@@ -17,6 +17,14 @@ const RDF_REST = `${RDF_NS}rest`;
 const RDF_NIL = `${RDF_NS}nil`;
 const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 const STEP = '    ';
+/** Deep iterations of RDFC-1.0 allowed (measured: under a second on any chain length). */
+const CANONICAL_BUDGET = 2000;
+/**
+ * Deepest inline `[ … ]` nesting below a block. Every level indents each line below it, so
+ * a chain written inline grows with the square of its length (a 100,000-node chain ran out
+ * of memory); lab graphs nest a few levels (a row's quantity value).
+ */
+const INLINE_DEPTH = 8;
 
 // n3's Writer has no public per-term API; these methods are what its own output uses.
 interface TermEncoder {
@@ -54,9 +62,11 @@ export async function writeLongTurtle(
   const all = [...quads];
   let labels: Map<string, string>;
   try {
-    // Work factor 2 (O(n²) deep iterations) handles symmetric cycles; beyond that the
-    // graph is hostile or pathological and the input labels are kept.
-    labels = (await canonicalize(all, 2)).labels;
+    // Work factor 2 (O(n²) deep iterations) handles symmetric cycles; beyond that, or past
+    // CANONICAL_BUDGET iterations, the graph is hostile or pathological and the input labels
+    // are kept. (Uncapped, a chain of 500 blank nodes took 31 s, of 1000 over two minutes:
+    // each iteration walks the chain again.)
+    labels = (await canonicalize(all, 2, CANONICAL_BUDGET)).labels;
   } catch {
     labels = new Map();
   }
@@ -247,7 +257,8 @@ function sortObjects(objects: RDF.Quad_Object[], key: (t: RDF.Term) => string): 
 /**
  * Blank nodes written inline: referenced exactly once and reachable from a block. A cycle
  * of such nodes is reachable from nowhere; its first node (by label) becomes a labelled
- * block instead, which makes the rest reachable.
+ * block instead, which makes the rest reachable. A node nested deeper than INLINE_DEPTH
+ * below its block starts a labelled block of its own.
  */
 function inlineBlankNodes(
   nodes: Map<string, Node>,
@@ -256,16 +267,24 @@ function inlineBlankNodes(
 ): Set<string> {
   const candidates = new Set([...references].filter(([, count]) => count === 1).map(([k]) => k));
   const reached = new Set<string>();
+  const tooDeep: string[] = [];
   const visit = (start: string): void => {
-    const stack = [start];
+    const stack: [string, number][] = [[start, 0]];
     while (stack.length) {
-      const node = nodes.get(stack.pop()!);
-      for (const { objects } of node?.properties.values() ?? []) {
+      const [at, depth] = stack.pop()!;
+      const node = nodes.get(at);
+      for (const [predicate, { objects }] of node?.properties ?? []) {
+        // The cells of a list are written side by side in `( … )`, not nested.
+        const below = predicate === RDF_REST && listCell(node!) ? depth : depth + 1;
         for (const object of objects) {
           const k = key(object);
-          if (candidates.has(k) && !reached.has(k)) {
+          if (!candidates.has(k) || reached.has(k)) continue;
+          if (below > INLINE_DEPTH) {
+            candidates.delete(k);
+            tooDeep.push(k);
+          } else {
             reached.add(k);
-            stack.push(k);
+            stack.push([k, below]);
           }
         }
       }
@@ -277,7 +296,17 @@ function inlineBlankNodes(
     candidates.delete(k);
     visit(k);
   }
+  while (tooDeep.length > 0) visit(tooDeep.pop()!);
   return new Set([...candidates].filter((k) => reached.has(k)));
+}
+
+/** A node with exactly one rdf:first and one rdf:rest, as listItems reads a list cell. */
+function listCell(node: Node): boolean {
+  return (
+    node.properties.size === 2 &&
+    node.properties.get(RDF_FIRST)?.objects.length === 1 &&
+    node.properties.get(RDF_REST)?.objects.length === 1
+  );
 }
 
 /** The items of a well-formed list whose nodes are all inline, or undefined. */

@@ -3,6 +3,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, type Quad } from 'n3';
 import { ClientError } from '../errors.ts';
+import { checkXml, LimitError, parseJson } from '../limits.ts';
 import { loaderRefusal } from './document-loader.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';
 import { parseHext } from './hext.ts';
@@ -57,6 +58,7 @@ function blankNodeScope(): (label?: string) => RDF.BlankNode {
 function failure(options: ParseOptions, format: RdfFormat, error: unknown, text: string): ClientError {
   const field = options.field;
   const where = field ? `${field}: ` : '';
+  if (error instanceof LimitError) return error; // already names the field
   const refusal = loaderRefusal(error);
   if (refusal) return new ClientError(refusal.status, where + refusal.message, field);
   if (error instanceof ClientError) return error;
@@ -113,11 +115,12 @@ async function parseChecked(text: string, format: RdfFormat, options: ParseOptio
   switch (format) {
     case 'json-ld': {
       const scope = blankNodeScope();
-      const document = JSON.parse(text) as unknown;
+      const document = parseJson(text, options.field ?? 'document');
       if (options.onPrefix) contextPrefixes(document, options.onPrefix);
       return readJsonLd(document, (label) => scope(label), baseIRI);
     }
     case 'xml': {
+      checkXml(text, options.field ?? 'document'); // before the parser expands entities or slows with depth
       const scope = blankNodeScope();
       return readRdfXml(text, { ...DataFactory, blankNode: scope } as RDF.DataFactory, baseIRI);
     }

@@ -10,6 +10,7 @@ import { TextDecoder } from 'node:util';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { CsvParser } from './csv.ts';
 import { dataError, expressionError, placed, RmlError, sourceError } from './errors.ts';
+import { LimitError, parseJson } from '../limits.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
 import { log } from '../log.ts';
@@ -84,7 +85,7 @@ export function openReader(
   throw sourceError(`Sources with reference formulation <${source.formulationIri}> are not supported`);
 }
 
-function where(source: LogicalSource): string {
+export function where(source: LogicalSource): string {
   return source.access.kind === 'path' ? source.access.path : source.access.location;
 }
 
@@ -192,15 +193,20 @@ class CsvReader implements SourceReader {
     let header: string[] | undefined;
     let line = 1;
     const strict = !this.source.lenient;
-    const parser = new CsvParser(this.source.dialect, (row) => {
-      line += 1;
-      if (!header) this.resolveColumns((header = row));
-      else if (strict && row.length !== header.length) {
-        throw dataError(
-          `CSV record ${line - 1} of ${where(this.source)} has ${row.length} cells; the header has ${header.length}`,
-        );
-      } else each(row);
-    });
+    const name = `the source ${where(this.source)}`;
+    const parser = new CsvParser(
+      this.source.dialect,
+      (row) => {
+        line += 1;
+        if (!header) this.resolveColumns((header = row));
+        else if (strict && row.length !== header.length) {
+          throw dataError(
+            `CSV record ${line - 1} of ${where(this.source)} has ${row.length} cells; the header has ${header.length}`,
+          );
+        } else each(row);
+      },
+      name,
+    );
     const data = await content(this.source, this.options);
     for await (const text of textChunks(data, this.source.encoding)) {
       parser.push(text);
@@ -270,8 +276,10 @@ class JsonReader implements SourceReader {
   private async load(): Promise<unknown> {
     const text = await readSourceText(this.source, this.options);
     try {
-      return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+      const what = `The source ${where(this.source)}`;
+      return parseJson(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text, undefined, what);
     } catch (error) {
+      if (error instanceof LimitError) throw error;
       throw sourceError(`The source ${where(this.source)} is not valid JSON: ${(error as Error).message}`);
     }
   }

@@ -4,6 +4,7 @@
 // Joins add the fields of matching parent rows (the parent view is read once into an index).
 import { CsvParser, DEFAULT_DIALECT } from './csv.ts';
 import { dataError, mappingError } from './errors.ts';
+import { LimitError, parseJson as parseLimitedJson } from '../limits.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { Expression, LogicalSource, LogicalView, ViewField, ViewJoin } from './model.ts';
 import {
@@ -121,8 +122,9 @@ function iterate(
 
 function parseJson(text: string): unknown {
   try {
-    return JSON.parse(text);
+    return parseLimitedJson(text, undefined, 'A value read as JSON by an iterable field');
   } catch (error) {
+    if (error instanceof LimitError) throw error;
     throw dataError(`A value read as JSON by an iterable field is not JSON: ${(error as Error).message}`);
   }
 }

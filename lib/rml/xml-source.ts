@@ -4,6 +4,7 @@
 // reference formulation (`rml:namespace [ rml:namespacePrefix; rml:namespaceURL ]`).
 import { DOMParser } from '@xmldom/xmldom';
 import { createRequire } from 'node:module';
+import { checkXml } from '../limits.ts';
 import { expressionError, placed, sourceError } from './errors.ts';
 import type { LogicalSource } from './model.ts';
 import {
@@ -15,6 +16,7 @@ import {
   type SourceOptions,
   type SourceReader,
   type Value,
+  where,
 } from './sources.ts';
 
 interface XPathResult {
@@ -134,6 +136,8 @@ export class XmlReader implements SourceReader {
 
   private async load(): Promise<unknown> {
     const text = await readSourceText(this.source, this.options);
+    // Before xmldom builds the tree: no DTD (entities), no nesting past LABLD_MAX_DEPTH.
+    checkXml(text, undefined, `The source ${where(this.source)}`);
     const errors: string[] = [];
     let document: unknown;
     try {

@@ -4,6 +4,7 @@
 // use; JSON is YAML it reads correctly.
 import { createRequire } from 'node:module';
 import yaml from 'js-yaml';
+import { maxDepth, yamlDepthError } from '../limits.ts';
 import type { Quad } from 'n3';
 import { Writer } from 'n3';
 import { ClientError } from '../errors.ts';
@@ -47,13 +48,21 @@ export interface YarrrmlOptions {
   externalReferences?: Record<string, string>;
 }
 
-/** Reads YARRRML text (YAML) into a plain object; YAML errors are client errors. */
-export function readYarrrml(text: string): Record<string, unknown> {
+/**
+ * Reads YARRRML text (YAML) into a plain object; YAML errors are client errors. Nesting past
+ * LABLD_MAX_DEPTH is a 422 naming `field` and the variable: js-yaml counts depth as it reads
+ * (its own default stops at 100, which says nothing of labld's limit).
+ */
+export function readYarrrml(text: string, field = 'mapping'): Record<string, unknown> {
   let document: unknown;
+  const limit = maxDepth();
   try {
-    document = yaml.load(text.replace(/\r\n?/g, '\n'));
+    document = yaml.load(text.replace(/\r\n?/g, '\n'), { maxDepth: limit } as yaml.LoadOptions);
   } catch (error) {
-    throw new ClientError(422, `The mapping is not valid YAML: ${(error as Error).message}`);
+    throw (
+      yamlDepthError(error, field, limit) ??
+      new ClientError(422, `The mapping is not valid YAML: ${(error as Error).message}`)
+    );
   }
   if (document === null || document === undefined) return {};
   if (typeof document !== 'object' || Array.isArray(document)) {
