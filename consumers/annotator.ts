@@ -9,14 +9,16 @@ import { intSetting } from '../lib/config.ts';
 import { openSource, publishStoredFile } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
-import type { Operation, OperationEnv } from './room.ts';
+import type { OperationInputs } from '../lib/contracts/operations.ts';
+import type { OperationEnv } from './room.ts';
+import type { ServiceOperations } from './service-operations.ts';
 
-const text = (value: unknown) => String(value ?? '');
+type Inputs = OperationInputs['annotator'];
 
 /** The activity of the provenance: the endpoint, as the original named it by its request URL. */
 const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${path}`;
 
-export function annotatorOperations(env: OperationEnv): Record<string, Operation> {
+export function annotatorOperations(env: OperationEnv): ServiceOperations<'annotator'> {
   const { blobs } = env;
   const policy = policyFromEnv();
   unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
@@ -24,13 +26,13 @@ export function annotatorOperations(env: OperationEnv): Record<string, Operation
   const describe = async (
     open: () => Readable,
     source: { csvUrl: string; fileName: string; field: 'data_url' | 'file'; path: string },
-    input: Record<string, unknown>,
+    input: Inputs['annotate'] | Inputs['annotate_upload'],
   ) => {
     const { descriptor, metadataFileName } = await annotate(
       { open, csvUrl: source.csvUrl, fileName: source.fileName, field: source.field },
-      { encoding: text(input.encoding || 'auto'), provenance: { activity: activity(source.path) } },
+      { encoding: input.encoding ?? 'auto', provenance: { activity: activity(source.path) } },
     );
-    const out = await renderDescriptor(descriptor, text(input.return_type || 'json-ld'), {
+    const out = await renderDescriptor(descriptor, input.return_type ?? 'json-ld', {
       metadataFileName,
     });
     return storeDownload(blobs, out.body, out.contentType, out.filename);
@@ -38,7 +40,7 @@ export function annotatorOperations(env: OperationEnv): Record<string, Operation
 
   return {
     annotate: async (input, { signal }) => {
-      const url = text(input.data_url);
+      const url = input.data_url;
       const options = { field: 'data_url', blobs, policy, signal };
       const source = await openSource(url, options);
       const csv = {
@@ -63,8 +65,8 @@ export function annotatorOperations(env: OperationEnv): Record<string, Operation
       return describe(open, csv, input);
     },
     annotate_upload: async (input) => {
-      const key = text(input.blob);
-      const fileName = text(input.filename) || 'upload.csv';
+      const key = input.blob;
+      const fileName = input.filename || 'upload.csv';
       const csv = {
         // Published here, where its URL is handed out: the descriptor names the CSV by it.
         csvUrl: await publishStoredFile(blobs, key, fileName),
@@ -80,11 +82,11 @@ export function annotatorOperations(env: OperationEnv): Record<string, Operation
         const source = await openSource(url, { field, blobs, policy, signal });
         return { body: source.body, contentType: source.contentType };
       };
-      const returnType = text(input.return_type || 'turtle');
+      const returnType = input.return_type ?? 'turtle';
       const format = returnTypeInfo(returnType);
       // Made, written and stored as the CSV streams: complete, or an error and nothing stored.
       const graph = await descriptorGraph(
-        { metadataUrl: text(input.metadata_url), csvUrl: input.csv_url ? text(input.csv_url) : undefined },
+        { metadataUrl: input.metadata_url, csvUrl: input.csv_url || undefined },
         load,
         { activityUrl: activity('/api/rdf') },
       );

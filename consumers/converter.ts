@@ -1,7 +1,7 @@
 // The converter's operations: open client URLs (guarded fetch, or labld's own stored files),
 // call the converter domain, reply. Graphs travel by reference: a createrdf answer is stored
 // as a blob and the gateway streams it.
-import { createRdf, checkMappingAt, testMapping, type Loader } from '../lib/converter/index.ts';
+import { createRdf, checkMappingAt, testMapping } from '../lib/converter/index.ts';
 import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/converter/translate.ts';
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
@@ -9,34 +9,16 @@ import { storeDownload } from '../lib/blobs/download.ts';
 import { ClientError, isStringLengthError } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl } from '../lib/services.ts';
-import { openSource, publishStoredFile } from '../lib/sources.ts';
-import type { Operation, OperationEnv } from './room.ts';
+import { publishStoredFile, textLoader } from '../lib/sources.ts';
+import type { OperationInputs } from '../lib/contracts/operations.ts';
+import type { OperationEnv } from './room.ts';
+import type { ServiceOperations } from './service-operations.ts';
 
-const text = (value: unknown) => (value === undefined || value === null ? undefined : String(value));
-const given = (value: unknown) => text(value) || undefined;
-
-export function converterOperations(env: OperationEnv): Record<string, Operation> {
+export function converterOperations(env: OperationEnv): ServiceOperations<'converter'> {
   const { blobs } = env;
   const policy = policyFromEnv();
-  const loader =
-    (signal: AbortSignal): Loader =>
-    async (url, field) => {
-      if (!URL.canParse(url))
-        throw new ClientError(422, `${field}: ${JSON.stringify(url)} is not a URL`, field);
-      const source = await openSource(url, { field, blobs, policy, signal });
-      return {
-        url: source.url,
-        text: await source.text(),
-        contentType: source.contentType,
-        fileName: source.fileName,
-      };
-    };
+  const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal });
   const activity = (operation: string) => `${baseUrl()}/converter/api/${operation}`;
-  const required = (input: Record<string, unknown>, field: string): string => {
-    const value = given(input[field]);
-    if (!value) throw new ClientError(422, `${field}: is required`, field);
-    return value;
-  };
   /**
    * The JSON answer stored as a blob: graphs can be far larger than a bus message should be.
    * The interface embeds the graph as one JSON string, so it cannot stream: too long a text is
@@ -65,10 +47,10 @@ export function converterOperations(env: OperationEnv): Record<string, Operation
     });
 
   /** The request of createrdf (and of test, which runs it). */
-  const request = (input: Record<string, unknown>) => ({
-    mappingUrl: required(input, 'mapping_url'),
-    dataUrl: given(input.data_url),
-    returnType: given(input.return_type) ?? 'turtle',
+  const request = (input: OperationInputs['converter']['createrdf']) => ({
+    mappingUrl: input.mapping_url,
+    dataUrl: input.data_url,
+    returnType: input.return_type ?? 'turtle',
     activity: activity('createrdf'),
   });
 
@@ -77,29 +59,25 @@ export function converterOperations(env: OperationEnv): Record<string, Operation
     createrdfupload: async (input, { signal }) => {
       let dataUrl: string;
       let dataContent: string;
-      const blob = given(input.blob);
-      if (blob) {
+      if (input.blob !== undefined) {
         // The spec's multipart form: the uploaded descriptor, named by its stored-file URL
         // (published, since the graph's provenance hands it out).
-        dataContent = await uploadedData(blobs.path(blob, 'file'));
+        dataContent = await uploadedData(blobs.path(input.blob, 'file'));
         dataUrl =
-          given(input.data_url) ??
-          (await publishStoredFile(blobs, blob, given(input.filename) ?? 'upload.json'));
+          input.data_url || (await publishStoredFile(blobs, input.blob, input.filename || 'upload.json'));
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
-        dataUrl = required(input, 'data_url');
-        dataContent = text(input.data_content) ?? '';
-        if (input.data_content === undefined || input.data_content === null)
-          throw new ClientError(422, 'data_content: is required', 'data_content');
+        dataUrl = input.data_url;
+        dataContent = input.data_content;
       }
       return conversion(
         await createRdf(
           {
-            mappingUrl: required(input, 'mapping_url'),
+            mappingUrl: input.mapping_url,
             dataUrl,
             dataContent,
-            dataContentField: blob ? 'file' : 'data_content',
-            returnType: given(input.return_type) ?? 'turtle',
+            dataContentField: input.blob !== undefined ? 'file' : 'data_content',
+            returnType: input.return_type ?? 'turtle',
             activity: activity('createrdfupload'),
             upload: true,
           },
@@ -108,36 +86,33 @@ export function converterOperations(env: OperationEnv): Record<string, Operation
       );
     },
     checkmapping: async (input, { signal }) =>
-      checkMappingAt(
-        { mappingUrl: required(input, 'mapping_url'), dataUrl: given(input.data_url) },
-        loader(signal),
-      ),
+      checkMappingAt({ mappingUrl: input.mapping_url, dataUrl: input.data_url }, loader(signal)),
     test: async (input, { signal }) => testMapping(request(input), loader(signal)),
     rdfvalidator: async (input, { signal }) =>
-      validateRdf(
-        { shapesUrl: required(input, 'shapes_url'), rdfUrl: required(input, 'rdf_url') },
-        loader(signal),
-      ),
+      validateRdf({ shapesUrl: input.shapes_url, rdfUrl: input.rdf_url }, loader(signal)),
     yarrrmltorml: async (input, { signal }) => {
-      const mappingUrl = required(input, 'mapping_url');
-      const mapping = await loader(signal)(mappingUrl, 'mapping_url');
+      const mapping = await loader(signal)(input.mapping_url, 'mapping_url');
       const out = await yarrrmlToRmlText(mapping.text, mapping.fileName);
       return storeDownload(blobs, out.body, 'text/turtle; charset=utf-8', out.filename);
     },
     yarrrmltosparql: async (input, { signal }) => {
-      const mapping = await loader(signal)(required(input, 'mapping_url'), 'mapping_url');
+      const mapping = await loader(signal)(input.mapping_url, 'mapping_url');
       const out = yarrrmlToSparqlText(mapping.text, mapping.fileName);
       return storeDownload(blobs, out.body, 'application/sparql-query; charset=utf-8', out.filename);
     },
     normalizeyarrrml: async (input, { signal }) => {
-      const blob = given(input.blob);
-      const source = blob
-        ? {
-            text: await uploadedText(blobs.path(blob, 'file')),
-            fileName: given(input.filename) ?? 'mapping.yaml',
-          }
-        : await loader(signal)(required(input, 'mapping_url'), 'mapping_url');
-      const out = normalizeYarrrml(source.text, source.fileName, blob ? 'file' : 'mapping_url');
+      const source =
+        input.blob !== undefined
+          ? {
+              text: await uploadedText(blobs.path(input.blob, 'file')),
+              fileName: input.filename || 'mapping.yaml',
+            }
+          : await loader(signal)(input.mapping_url, 'mapping_url');
+      const out = normalizeYarrrml(
+        source.text,
+        source.fileName,
+        input.blob !== undefined ? 'file' : 'mapping_url',
+      );
       return storeDownload(blobs, out.body, 'application/yaml; charset=utf-8', out.filename);
     },
   };

@@ -17,7 +17,11 @@ export interface OperationContext {
   signal: AbortSignal;
 }
 
-export type Operation = (input: Record<string, unknown>, context: OperationContext) => Promise<unknown>;
+/** An operation with its input type; the input was checked against the operation's contract. */
+export type Operation<I = Record<string, unknown>> = (
+  input: I,
+  context: OperationContext,
+) => Promise<unknown>;
 
 /** What operations may use: rebuilt in each worker from the data directory. */
 export interface OperationEnv {

@@ -1,13 +1,9 @@
 // Request consumers of the four services, by group. Their operations (service-operations.ts)
 // are loaded by the worker threads only, so the main thread never loads the domain code.
-import { SERVICES, type ServiceName } from '../lib/services.ts';
+import { SERVICES, requestGroupOf, type ServiceName } from '../lib/services.ts';
 import type { RequestConsumer } from './room.ts';
 
 const OPERATIONS = new URL('./service-operations.ts', import.meta.url).href;
-
-export function requestGroupOf(service: ServiceName): string {
-  return `${service}-requests`;
-}
 
 export function serviceRequestConsumer(service: ServiceName): RequestConsumer {
   return { group: requestGroupOf(service), module: OPERATIONS };

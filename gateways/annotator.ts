@@ -1,40 +1,27 @@
 // The annotator's routes (spec "CSV annotation service"): each is forwarded to the annotator's
 // request consumer; outputs come back as stored files and are answered as downloads.
-import { ENCODINGS } from '../lib/annotator/index.ts';
 import type { Runtime } from '../lib/runtime.ts';
+import { annotator, type OperationInputs } from '../lib/contracts/operations.ts';
+import { part } from '../lib/contracts/schema.ts';
 import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
-import { returnTypeParameter, urlParameter as url } from './parameters.ts';
 import { storedFile } from '../lib/sources.ts';
 
-const returnType = (fallback: string) => returnTypeParameter(fallback, 'serialization of the answer');
-const encoding = {
-  type: 'string',
-  enum: [...ENCODINGS],
-  default: 'auto',
-  description: 'text encoding of the CSV; `auto` detects it (BOM, then strict UTF-8, then a detector)',
-};
 const download = (what: string) => ({ 200: { description: `${what} (file download)` } });
 
-export function annotatorRoutes(runtime: Runtime, forward: Forwarder): Route[] {
+export function annotatorRoutes(runtime: Runtime, forward: Forwarder<'annotator'>): Route[] {
   return [
     route({
       method: 'POST',
       path: '/api/annotate',
       summary: 'Annotate a CSV reachable by URL: its CSVW descriptor',
       tags: ['annotation'],
-      query: { type: 'object', properties: { return_type: returnType('json-ld') } },
-      body: {
-        json: {
-          type: 'object',
-          required: ['data_url'],
-          properties: { data_url: url('the CSV file'), encoding },
-        },
-      },
+      query: part(annotator.annotate, ['return_type']),
+      body: { json: part(annotator.annotate, ['data_url', 'encoding']) },
       responses: download('the CSVW descriptor'),
       handler: forward.download('annotate'),
     }),
-    route<{ return_type: string; encoding: string }>({
+    route<Pick<OperationInputs['annotator']['annotate_upload'], 'return_type' | 'encoding'>>({
       method: 'POST',
       path: '/api/annotate_upload',
       summary: 'Annotate an uploaded CSV: its CSVW descriptor',
@@ -42,7 +29,7 @@ export function annotatorRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         'The same descriptor as /api/annotate for the same bytes. The descriptor names the CSV by a ' +
         'stable URL that labld serves, so the mapper and converter can read it later.',
       tags: ['annotation'],
-      query: { type: 'object', properties: { return_type: returnType('json-ld'), encoding } },
+      query: part(annotator.annotate_upload, ['return_type', 'encoding']),
       body: { multipart: { fileField: 'file' } },
       responses: download('the CSVW descriptor'),
       handler: async (input) => {
@@ -55,17 +42,8 @@ export function annotatorRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       path: '/api/rdf',
       summary: 'A CSVW descriptor and the CSV rows it describes, as RDF',
       tags: ['annotation'],
-      query: { type: 'object', properties: { return_type: returnType('turtle') } },
-      body: {
-        json: {
-          type: 'object',
-          required: ['metadata_url'],
-          properties: {
-            metadata_url: url('the CSVW descriptor'),
-            csv_url: url('the CSV, if not the one the descriptor names'),
-          },
-        },
-      },
+      query: part(annotator.rdf, ['return_type']),
+      body: { json: part(annotator.rdf, ['metadata_url', 'csv_url']) },
       responses: download('the graph'),
       handler: forward.download('rdf'),
     }),

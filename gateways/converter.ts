@@ -6,18 +6,18 @@ import { isDownload } from '../lib/blobs/download.ts';
 import { ClientError } from '../lib/errors.ts';
 import { route, type Result, type Route, type RouteInput, type UploadedFile } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
-import { returnTypeParameter, urlParameter as url } from './parameters.ts';
+import { converter, type OperationName } from '../lib/contracts/operations.ts';
+import { part } from '../lib/contracts/schema.ts';
 
 type Input = RouteInput<Record<string, unknown>, unknown>;
+type Contract = (typeof converter)[keyof typeof converter];
 
-const returnType = returnTypeParameter('turtle', 'serialization of the graph');
-const mappingUrl = url('the YARRRML mapping');
-const dataUrl = url("the data (CSVW descriptor or JSON payload); default: the mapping's first source");
-const urlParameters = { mapping_url: mappingUrl, data_url: dataUrl };
-const shaclParameters = { shapes_url: url('the SHACL shapes graph'), rdf_url: url('the graph to validate') };
-const query = (properties: Record<string, unknown>) => ({ type: 'object', properties });
-const body = (properties: Record<string, unknown>, required: string[] = []) => ({
-  json: { type: 'object', properties, required },
+// Either place may carry a field, so neither requires one; the forwarder checks the fields it
+// sends against the contract, which names a field missing from both (`mapping_url: is required`).
+const query = <C extends Contract>(contract: C, names: (keyof C['properties'] & string)[]) =>
+  part(contract, names, []);
+const body = <C extends Contract>(contract: C, names: (keyof C['properties'] & string)[]) => ({
+  json: part(contract, names, []),
   required: false,
 });
 
@@ -47,14 +47,15 @@ function dualUse(input: Input, names: string[]): Record<string, unknown> {
   return fields;
 }
 
-export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
+export function converterRoutes(runtime: Runtime, forward: Forwarder<'converter'>): Route[] {
   /** A JSON answer the consumer stored (graphs can be large): streamed, not downloaded. */
   const storedJson = (reply: unknown): Result => {
     if (!isDownload(reply)) return { json: reply };
     return { body: { path: runtime.blobs.path(reply.blob) }, contentType: 'application/json' };
   };
-  const send = (operation: string, names: string[]) => async (input: Input) =>
-    forward.send(operation, dualUse(input, names), input);
+  // dualUse picks the fields the route's schemas (the same contract) have checked.
+  const send = (operation: OperationName<'converter'>, names: string[]) => async (input: Input) =>
+    forward.send(operation, dualUse(input, names) as never, input);
 
   return [
     route({
@@ -66,8 +67,8 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         "mapping, the matched entities' quantity values and provenance, in `return_type`. " +
         '`num_mappings_skipped` counts the rules that made no triple.',
       tags: ['convert'],
-      query: query({ return_type: returnType, ...urlParameters }),
-      body: body(urlParameters),
+      query: query(converter.createrdf, ['return_type', 'mapping_url', 'data_url']),
+      body: body(converter.createrdf, ['mapping_url', 'data_url']),
       responses: {
         200: { description: 'the conversion', content: { 'application/json': conversionSchema } },
       },
@@ -81,23 +82,16 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         'Multipart: the descriptor in the field `file`, `mapping_url` in the query or a form field. ' +
         "JSON (the original's form): `{mapping_url, data_url, data_content}` — data_url only names the data.",
       tags: ['convert'],
-      query: query({ return_type: returnType, mapping_url: mappingUrl }),
+      query: query(converter.createrdfupload, ['return_type', 'mapping_url']),
       body: {
         multipart: {
           fileField: 'file',
-          fields: {
-            type: 'object',
-            properties: { mapping_url: mappingUrl, data_url: url('a name for the data') },
-          },
-          json: {
-            type: 'object',
-            required: ['mapping_url', 'data_url', 'data_content'],
-            properties: {
-              mapping_url: mappingUrl,
-              data_url: url('names the data: base of minted IRIs and the file name'),
-              data_content: { type: 'string', description: 'the data itself' },
-            },
-          },
+          fields: part(converter.createrdfupload, ['mapping_url', 'data_url'], []),
+          json: part(
+            converter.createrdfupload,
+            ['mapping_url', 'data_url', 'data_content'],
+            ['mapping_url', 'data_url', 'data_content'],
+          ),
         },
       },
       responses: {
@@ -118,7 +112,7 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
           { ...input.query, ...(input.body as object | undefined) },
           file && (await forward.upload(file)),
         );
-        return storedJson(await forward.send('createrdfupload', fields, input as Input));
+        return storedJson(await forward.send('createrdfupload', fields as never, input as Input));
       },
     }),
     route({
@@ -126,8 +120,8 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       path: '/api/checkmapping',
       summary: 'Dry run: how many rules of the mapping apply to the data',
       tags: ['validate'],
-      query: query(urlParameters),
-      body: body(urlParameters),
+      query: query(converter.checkmapping, ['mapping_url', 'data_url']),
+      body: body(converter.checkmapping, ['mapping_url', 'data_url']),
       responses: { 200: { description: 'the check', content: { 'application/json': checkSchema } } },
       handler: async (input) => ({ json: await send('checkmapping', ['mapping_url', 'data_url'])(input) }),
     }),
@@ -140,8 +134,8 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         'and triples; also the logs of the run and a preview of the output. A failing run answers ' +
         '`success: false` with the error, as the original did.',
       tags: ['debug'],
-      query: query({ return_type: returnType, ...urlParameters }),
-      body: body(urlParameters),
+      query: query(converter.test, ['return_type', 'mapping_url', 'data_url']),
+      body: body(converter.test, ['mapping_url', 'data_url']),
       responses: { 200: { description: 'the report', content: { 'application/json': { type: 'object' } } } },
       handler: async (input) => ({ json: await send('test', ['mapping_url', 'data_url'])(input) }),
     }),
@@ -154,8 +148,8 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         'summary of the violations; the report graph is in `report_graph` (and `graph`, with `valid`, ' +
         "for the original's clients).",
       tags: ['validate'],
-      query: query(shaclParameters),
-      body: body(shaclParameters),
+      query: query(converter.rdfvalidator, ['shapes_url', 'rdf_url']),
+      body: body(converter.rdfvalidator, ['shapes_url', 'rdf_url']),
       responses: {
         200: {
           description: 'the validation',
@@ -179,8 +173,8 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       path: '/api/yarrrmltorml',
       summary: 'Translate a YARRRML mapping to RML (Turtle), without running it',
       tags: ['convert'],
-      query: query({ mapping_url: mappingUrl }),
-      body: body({ mapping_url: mappingUrl }),
+      query: query(converter.yarrrmltorml, ['mapping_url']),
+      body: body(converter.yarrrmltorml, ['mapping_url']),
       responses: { 200: { description: 'the RML mapping (file download)' } },
       handler: async (input) => forward.asDownload(await send('yarrrmltorml', ['mapping_url'])(input)),
     }),
@@ -192,8 +186,8 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         'One UNION branch per rule: its subjects, one column per referenced value, one per link to another ' +
         'rule. Runs on the RML result and on the createrdf joined graph (template IRIs in either form).',
       tags: ['convert'],
-      query: query({ mapping_url: mappingUrl }),
-      body: body({ mapping_url: mappingUrl }),
+      query: query(converter.yarrrmltosparql, ['mapping_url']),
+      body: body(converter.yarrrmltosparql, ['mapping_url']),
       responses: { 200: { description: 'the query (file download)' } },
       handler: async (input) => forward.asDownload(await send('yarrrmltosparql', ['mapping_url'])(input)),
     }),
@@ -203,9 +197,9 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
       summary: 'Normalise a YARRRML mapping (two-line nested lists → inline pairs)',
       description: 'The mapping by `mapping_url` (query or JSON body) or as the multipart field `file`.',
       tags: ['convert'],
-      query: query({ mapping_url: mappingUrl }),
+      query: query(converter.normalizeyarrrml, ['mapping_url']),
       body: {
-        multipart: { fileField: 'file', json: { type: 'object', properties: { mapping_url: mappingUrl } } },
+        multipart: { fileField: 'file', json: part(converter.normalizeyarrrml, ['mapping_url'], []) },
       },
       responses: { 200: { description: 'the normalised mapping (file download)' } },
       handler: async (input) => {
@@ -213,7 +207,7 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         const fields: Record<string, unknown> = file
           ? await forward.upload(file)
           : dualUse(input as Input, ['mapping_url']);
-        return forward.asDownload(await forward.send('normalizeyarrrml', fields, input as Input));
+        return forward.asDownload(await forward.send('normalizeyarrrml', fields as never, input as Input));
       },
     }),
   ];

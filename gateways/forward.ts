@@ -1,6 +1,9 @@
 // The one thing service gateways do with a request: hand it to the service's request topic
 // and answer with the reply. Which topic is read from topics.yaml through the consumer group.
 import type { Runtime } from '../lib/runtime.ts';
+import { requestGroupOf, type ServiceName } from '../lib/services.ts';
+import { checkRequest, declaredFields } from '../lib/contracts/requests.ts';
+import type { OperationInputs, OperationName } from '../lib/contracts/operations.ts';
 import { intSetting } from '../lib/config.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
@@ -8,19 +11,27 @@ import type { RouteInput, Result, UploadedFile } from './kit/index.ts';
 
 type Input = RouteInput<Record<string, unknown>, unknown>;
 
-export interface Forwarder {
+export interface Forwarder<S extends ServiceName = ServiceName> {
   /** Send `operation` with the validated path, query and body fields; answer the reply as JSON. */
-  json(operation: string): (input: Input) => Promise<Result>;
+  json(operation: OperationName<S>): (input: Input) => Promise<Result>;
   /** The same, for operations that reply with a stored file: answer it as a download. */
-  download(operation: string): (input: Input) => Promise<Result>;
-  /** Send `operation` with explicit fields (e.g. an upload's blob key); resolves to the reply value. */
-  send(operation: string, fields: Record<string, unknown>, input: Input): Promise<unknown>;
+  download(operation: OperationName<S>): (input: Input) => Promise<Result>;
+  /**
+   * Send `operation` with explicit fields (e.g. an upload's blob key); resolves to the reply
+   * value. Fields the operation does not declare are left out; the rest must fit its contract.
+   */
+  send<O extends OperationName<S>>(
+    operation: O,
+    fields: OperationInputs[S][O],
+    input: Input,
+  ): Promise<unknown>;
   /** A reply that names a stored file, as a download. */
   asDownload(value: unknown): Result;
   /** An upload moved into the blob store: the fields that name it to the consumer. */
   upload(file: UploadedFile): Promise<UploadFields>;
   /** The client's fields plus the upload's; a client cannot name a blob itself. */
-  withUpload(fields: object, upload: UploadFields | undefined): Record<string, unknown>;
+  withUpload<F extends object>(fields: F, upload: UploadFields): WithUpload<F>;
+  withUpload<F extends object>(fields: F, upload: UploadFields | undefined): Partial<WithUpload<F>>;
 }
 
 export type UploadFields = {
@@ -31,17 +42,30 @@ export type UploadFields = {
 /** Fields only the gateway sets: a client-given `blob` would let it read any stored blob. */
 const UPLOAD_FIELDS = ['blob', 'filename'] as const;
 
-export function forwarder(runtime: Runtime, group: string): Forwarder {
-  const topic = runtime.catalog.topicReadBy(group).name;
+type WithUpload<F> = Omit<F, keyof UploadFields> & UploadFields;
+
+function withUpload<F extends object>(fields: F, upload: UploadFields): WithUpload<F>;
+function withUpload<F extends object>(fields: F, upload: UploadFields | undefined): Partial<WithUpload<F>>;
+function withUpload(fields: object, upload: UploadFields | undefined): Record<string, unknown> {
+  const own: Record<string, unknown> = { ...fields };
+  for (const name of UPLOAD_FIELDS) delete own[name];
+  return { ...own, ...upload };
+}
+
+export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): Forwarder<S> {
+  const topic = runtime.catalog.topicReadBy(requestGroupOf(service)).name;
   const timeoutMs = intSetting('LABLD_REQUEST_TIMEOUT_MS');
   const fieldsOf = (input: Input) => {
     const body = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
     return { ...input.params, ...input.query, ...body };
   };
-  const send: Forwarder['send'] = async (operation, fields, input) => {
+  const send: Forwarder<S>['send'] = async (operation, fields, input) => {
+    // Checked before the claim check, which would hide a large input from the bus's own check.
+    const request = { operation, input: declaredFields(service, operation, fields) };
+    checkRequest(service, request);
     const reply = await runtime.bus.request(
       topic,
-      { operation, input: await checkIn(runtime.blobs, fields) },
+      { operation, input: await checkIn(runtime.blobs, request.input) },
       { timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
     );
     return checkOut(runtime.blobs, reply);
@@ -58,13 +82,11 @@ export function forwarder(runtime: Runtime, group: string): Forwarder {
     send,
     asDownload,
     upload: async (file) => ({ blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }),
-    withUpload: (fields, upload) => {
-      const own: Record<string, unknown> = { ...fields };
-      for (const name of UPLOAD_FIELDS) delete own[name];
-      return { ...own, ...upload };
-    },
-    json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input), input) }),
-    download: (operation) => async (input) => asDownload(await send(operation, fieldsOf(input), input)),
+    withUpload,
+    // The route's schema (built from the same contract) has checked these fields already.
+    json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input) as never, input) }),
+    download: (operation) => async (input) =>
+      asDownload(await send(operation, fieldsOf(input) as never, input)),
   };
 }
 

@@ -1,17 +1,10 @@
 // The mapper's routes (spec "Mapping generation service"): each is forwarded to the mapper's
 // request consumer; the mapping comes back as a stored file and is answered as a download.
-import { DEFAULT_DATA_TYPES, DEFAULT_PREDICATE, DEFAULT_TEMPLATE_TYPES } from '../lib/mapper/index.ts';
 import type { Runtime } from '../lib/runtime.ts';
+import { mapper, type OperationInputs } from '../lib/contracts/operations.ts';
+import { part } from '../lib/contracts/schema.ts';
 import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
-import { urlParameter as url } from './parameters.ts';
-
-const iris = (description: string, fallback?: string[]) => ({
-  type: 'array',
-  items: { type: 'string', minLength: 1 },
-  description,
-  ...(fallback ? { examples: [fallback] } : {}),
-});
 const entity = {
   type: 'object',
   required: ['uri', 'type'],
@@ -23,18 +16,16 @@ const entity = {
   },
 };
 
-export function mapperRoutes(runtime: Runtime, forward: Forwarder): Route[] {
+type MappingField = keyof OperationInputs['mapper']['mapping'];
+
+export function mapperRoutes(runtime: Runtime, forward: Forwarder<'mapper'>): Route[] {
   return [
     route({
       method: 'GET',
       path: '/api/types',
       summary: 'The type IRIs used in a descriptor or template, sorted',
       tags: ['mapping'],
-      query: {
-        type: 'object',
-        required: ['url'],
-        properties: { url: url('the document (CSVW descriptor or template), in any RDF syntax') },
-      },
+      query: part(mapper.types, ['url']),
       responses: {
         200: {
           description: 'sorted type IRIs',
@@ -52,18 +43,7 @@ export function mapperRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         '(`table-1-Standardkraft`, `AktuelleProbe0`, `SpecimenID`). For a template pass ' +
         '`types=http://www.w3.org/2002/07/owl%23NamedIndividual`: write `#` as `%23`.',
       tags: ['mapping'],
-      query: {
-        type: 'object',
-        required: ['url'],
-        properties: {
-          url: url('the document (CSVW descriptor or template), in any RDF syntax'),
-          types: {
-            type: ['string', 'array'],
-            items: { type: 'string' },
-            description: `comma-separated type IRIs (or prefix:name), or the parameter repeated; default ${DEFAULT_DATA_TYPES.join(',')}`,
-          },
-        },
-      },
+      query: part(mapper.entities, ['url', 'types']),
       responses: {
         200: {
           description: 'entities by name, and the base namespace of the document',
@@ -89,34 +69,12 @@ export function mapperRoutes(runtime: Runtime, forward: Forwarder): Route[] {
         '(MapToMethod and its clients) or `{"<data entity>": "<template individual IRI>"}` (the spec). ' +
         'An entry that resolves in neither is a 400 listing every such entry with the closest names.',
       tags: ['mapping'],
-      body: {
-        json: {
-          type: 'object',
-          required: ['data_url', 'template_url', 'map'],
-          properties: {
-            data_url: url('the CSVW descriptor (JSON-LD)'),
-            template_url: url('the template graph'),
-            map: {
-              type: 'object',
-              additionalProperties: { type: 'string' },
-              description:
-                'template individual name → data entity name (or data entity name → individual IRI)',
-            },
-            predicate: {
-              type: 'string',
-              minLength: 1,
-              default: DEFAULT_PREDICATE,
-              description: 'relation from a data entity to its template individual',
-            },
-            use_template_rowwise: { type: 'boolean', default: false },
-            data_types: iris('data entity types to map', DEFAULT_DATA_TYPES),
-            template_types: iris('template entity types besides owl:NamedIndividual', DEFAULT_TEMPLATE_TYPES),
-          },
-        },
-      },
+      body: { json: part(mapper.mapping, Object.keys(mapper.mapping.properties) as MappingField[]) },
       responses: { 200: { description: 'the YARRRML mapping (file download, application/x-yaml)' } },
       handler: async (input) => ({
-        ...forward.asDownload(await forward.send('mapping', input.body as Record<string, unknown>, input)),
+        ...forward.asDownload(
+          await forward.send('mapping', input.body as OperationInputs['mapper']['mapping'], input),
+        ),
         headers: { 'Access-Control-Expose-Headers': 'Content-Disposition' },
       }),
     }),

@@ -2,25 +2,26 @@
 // and forwarded to its service's request consumer; the service issues add their routes.
 import type { Runtime } from '../lib/runtime.ts';
 import { services, type ServiceName } from '../lib/services.ts';
-import { requestGroupOf } from '../consumers/service-requests.ts';
 import { createGateway, route, type Gateway, type Route } from './kit/index.ts';
 import { forwarder, type Forwarder } from './forward.ts';
 import { annotatorRoutes } from './annotator.ts';
 import { mapperRoutes } from './mapper.ts';
 import { converterRoutes } from './converter.ts';
 
-/** Each service's own routes, besides /info. */
-const routesOf: Partial<Record<ServiceName, (runtime: Runtime, forward: Forwarder) => Route[]>> = {
+/** Each service's own routes, besides /info; each forwards only its own service's operations. */
+const routesOf: { [S in ServiceName]: (runtime: Runtime, forward: Forwarder<S>) => Route[] } = {
   annotator: annotatorRoutes,
   mapper: mapperRoutes,
   converter: converterRoutes,
+  extractor: () => [],
 };
 
 const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };
 
-export function serviceGateway(name: ServiceName, runtime: Runtime): Gateway {
+export function serviceGateway<S extends ServiceName>(name: S, runtime: Runtime): Gateway {
   const s = services[name];
-  const forward = forwarder(runtime, requestGroupOf(name));
+  const forward = forwarder(runtime, name);
+  const routes: (runtime: Runtime, forward: Forwarder<S>) => Route[] = routesOf[name];
   return createGateway({
     service: name,
     title: s.title,
@@ -28,7 +29,7 @@ export function serviceGateway(name: ServiceName, runtime: Runtime): Gateway {
     description: s.description,
     basePath: s.basePath,
     routes: [
-      ...(routesOf[name]?.(runtime, forward) ?? []),
+      ...routes(runtime, forward),
       route({
         method: 'GET',
         path: '/info',

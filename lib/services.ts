@@ -51,6 +51,11 @@ export const services: Record<ServiceName, ServiceDescription> = {
   },
 };
 
+/** The consumer group that serves a service's requests (topics.yaml `groups`). */
+export function requestGroupOf(service: ServiceName): string {
+  return `${service}-requests`;
+}
+
 export function isServiceName(name: string): name is ServiceName {
   return (SERVICES as readonly string[]).includes(name);
 }

@@ -7,6 +7,7 @@ import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { publish, published } from './blobs/published.ts';
 import { ClientError } from './errors.ts';
+import type { Loader } from './loader.ts';
 import { guardedFetch, type FetchPolicy } from './fetch/guarded-fetch.ts';
 import { baseUrl } from './services.ts';
 
@@ -103,5 +104,20 @@ export async function openSource(url: string, options: SourceOptions): Promise<S
     contentType: fetched.contentType,
     body: fetched.body,
     text: () => fetched.text(),
+  };
+}
+
+/** The Loader the domains are handed: a client URL (or a stored file) read as text. */
+export function textLoader(options: Omit<SourceOptions, 'field'>): Loader {
+  return async (url, field) => {
+    if (!URL.canParse(url))
+      throw new ClientError(422, `${field}: ${JSON.stringify(url)} is not a URL`, field);
+    const source = await openSource(url, { ...options, field });
+    return {
+      url: source.url,
+      text: await source.text(),
+      contentType: source.contentType,
+      fileName: source.fileName,
+    };
   };
 }

@@ -11,13 +11,14 @@ import type { Operation, OperationEnv } from '../room.ts';
 import { toWire, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 
 type OperationsModule = {
-  operationsFor(group: string, env: OperationEnv): Record<string, Operation>;
+  // `never`: each operation takes its own input type (a service's checks it against its contract).
+  operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>>;
 };
 
 const port = parentPort!;
 const { sources, dataDir } = workerData as WorkerData;
 const env: OperationEnv = { blobs: blobStoreIn(dataDir) };
-const groups = new Map<string, Record<string, Operation>>();
+const groups = new Map<string, Record<string, Operation<never>>>();
 for (const source of sources) {
   const module = (await import(source.module)) as OperationsModule;
   groups.set(source.group, module.operationsFor(source.group, env));
@@ -34,7 +35,7 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
     throw new ClientError(404, `operation ${job.operation} is not offered by ${job.group}`, 'operation');
   const fields = (await checkOut(env.blobs, job.input)) as Record<string, unknown>;
   seen.fields = fields;
-  const value = await operation(fields, { correlationId: job.correlationId, signal: never });
+  const value = await operation(fields as never, { correlationId: job.correlationId, signal: never });
   return checkIn(env.blobs, value);
 }
 

@@ -22,17 +22,33 @@ export function describeAjvError(e: ErrorObject): { field: string; problem: stri
     const extra = String(e.params.additionalProperty);
     return { field: field ? `${field}.${extra}` : extra, problem: 'is not allowed' };
   }
+  if (e.keyword === 'enum') {
+    // Say the choices (a request topic's `operation` lists its service's operations).
+    return { field, problem: `must be one of: ${(e.params.allowedValues as unknown[]).join(', ')}` };
+  }
   return { field, problem: e.keyword === 'required' ? 'is required' : (e.message ?? 'is invalid') };
+}
+
+/** The compiler of payload schemas (also lib/contracts checks requests in process with it). */
+export function createPayloadAjv(): Ajv2020 {
+  const ajv = new Ajv2020({
+    allErrors: false,
+    strict: true,
+    // `types` of /mapper/api/entities is a string or a list; upload-or-URL inputs require by branch.
+    allowUnionTypes: true,
+    strictRequired: false,
+  });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
+  return ajv;
 }
 
 export class PayloadValidator {
   readonly #catalog: TopicCatalog;
-  readonly #ajv = new Ajv2020({ allErrors: false, strict: true });
+  readonly #ajv = createPayloadAjv();
   readonly #compiled = new Map<string, ValidateFunction>();
 
   constructor(catalog: TopicCatalog) {
     this.#catalog = catalog;
-    (addFormats as unknown as (ajv: Ajv2020) => void)(this.#ajv);
     // Compile all at start-up so that a broken schema stops the process before it serves.
     for (const spec of catalog.all()) this.#validatorFor(spec.schema);
   }

@@ -8,17 +8,8 @@ import { ClientError } from '../errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
 import { guessFormat, parse, serialize } from '../rdf/index.ts';
 
-/** What a loader hands back for a URL (the consumer opens it through the guarded fetch). */
-export interface Loaded {
-  /** The URL finally answered (after redirects). */
-  url: string;
-  text: string;
-  contentType?: string;
-  /** Last path segment, decoded. */
-  fileName: string;
-}
-
-export type Loader = (url: string, field: string) => Promise<Loaded>;
+import type { Loaded } from '../loader.ts';
+export type { Loaded, Loader } from '../loader.ts';
 
 export interface DataDocument {
   /** The parsed JSON the iterators run over. */

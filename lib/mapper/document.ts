@@ -1,10 +1,10 @@
-// Reading the document a client names (a CSVW descriptor or a template graph): through
-// openSource (labld's stored files, else the guarded fetch), in whatever RDF syntax it is
-// written, told apart by content type, file name and the text itself.
+// Reading the document a client names (a CSVW descriptor or a template graph): through the
+// loader the consumer hands in, in whatever RDF syntax it is written, told apart by content
+// type, file name and the text itself.
 import type { Quad } from 'n3';
 import { ClientError } from '../errors.ts';
 import { guessFormat, parse, type RdfFormat } from '../rdf/index.ts';
-import { openSource, type SourceOptions } from '../sources.ts';
+import type { Loader } from '../loader.ts';
 
 export interface RdfDocument {
   /** The URL as the client gave it: the original names namespaces and sources after it. */
@@ -42,13 +42,12 @@ export async function readDocument(
   return { url, format, text, quads, prefixes };
 }
 
-/** Opens `url` (named by the request field `options.field`) and parses it. */
-export async function loadDocument(url: string, options: SourceOptions): Promise<RdfDocument> {
-  const source = await openSource(url, options);
-  const text = await source.text();
-  return readDocument(url, text, {
+/** Loads `url` (named by the request field `field`) and parses it. */
+export async function loadDocument(url: string, field: string, load: Loader): Promise<RdfDocument> {
+  const source = await load(url, field);
+  return readDocument(url, source.text, {
     contentType: source.contentType,
     fileName: source.fileName,
-    field: options.field,
+    field,
   });
 }

@@ -18,6 +18,8 @@ import { waitFor, sleep } from '../support/wait.ts';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 export const TOPICS = join(FIXTURES, 'topics.yaml');
+/** labld's own topics, whose request schemas are the operations' contracts (lib/contracts). */
+export const LABLD_TOPICS = new URL('../../topics.yaml', import.meta.url).pathname;
 /** Same topic names, permissive schemas: a producer that does not check payloads. */
 export const LENIENT_TOPICS = join(FIXTURES, 'lenient', 'topics.yaml');
 
@@ -344,6 +346,78 @@ export function busConformance(env: ConformanceEnvironment): void {
         (e: unknown) => e instanceof SchemaViolation && e.field === 'entity',
       );
       await assert.rejects(bus.publish('no.such.topic', {}), /unknown topic/);
+    });
+
+    test("a service request is refused at publish unless it fits its operation's contract, naming the field", async () => {
+      const bus = await (await fresh()).connect({ topicsFile: LABLD_TOPICS });
+      const refused = (topic: string, value: unknown, field: string, problem: RegExp) =>
+        assert.rejects(
+          bus.publish(topic, value),
+          (e: unknown) => e instanceof SchemaViolation && e.field === field && problem.test(e.message),
+        );
+      const annotator = 'labld.annotator.requests';
+      const csv = 'https://example.org/a.csv';
+      await refused(
+        annotator,
+        { operation: 'annotat', input: { data_url: csv } },
+        'operation',
+        /operation must be one of: info, annotate, annotate_upload, rdf$/,
+      );
+      await refused(
+        annotator,
+        { operation: 'annotate', input: {} },
+        'input.data_url',
+        /data_url is required/,
+      );
+      await refused(annotator, { operation: 'annotate', input: { data_url: 7 } }, 'input.data_url', /string/);
+      await refused(
+        annotator,
+        { operation: 'annotate', input: { data_url: csv, data_ulr: csv } },
+        'input.data_ulr',
+        /is not allowed/,
+      );
+      await refused(
+        annotator,
+        { operation: 'rdf', input: { metadata_url: csv, return_type: 'csv' } },
+        'input.return_type',
+        /must be one of: json-ld, n3, nt, hext, trig, turtle, longturtle, xml/,
+      );
+      // Each service's topic knows only its own operations.
+      await refused(
+        'labld.mapper.requests',
+        { operation: 'annotate', input: { data_url: csv } },
+        'operation',
+        /types/,
+      );
+      await refused(
+        'labld.mapper.requests',
+        {
+          operation: 'mapping',
+          input: { data_url: csv, template_url: csv, map: {}, use_template_rowwise: 'yes' },
+        },
+        'input.use_template_rowwise',
+        /boolean/,
+      );
+      // An upload or the original's JSON form: what is required depends on which.
+      await refused(
+        'labld.converter.requests',
+        { operation: 'createrdfupload', input: { mapping_url: csv, data_url: csv } },
+        'input.data_content',
+        /is required/,
+      );
+      await refused(
+        'labld.converter.requests',
+        { operation: 'createrdfupload', input: { mapping_url: csv, blob: 'k' } },
+        'input.filename',
+        /is required/,
+      );
+      // What fits is published, and so is a claim (its content is checked when it is claimed).
+      const accepted = [
+        { operation: 'annotate', input: { data_url: csv, encoding: 'auto', return_type: 'turtle' } },
+        { operation: 'annotate_upload', input: { $claim: 'f'.repeat(64) } },
+        { operation: 'info', input: {} },
+      ];
+      for (const value of accepted) assert.ok((await bus.publish(annotator, value)).offset >= 0);
     });
 
     test('request/reply: answers, ClientErrors travel back, timeouts reject and late replies are dropped', async () => {

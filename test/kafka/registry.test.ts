@@ -3,6 +3,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
 import { loadTopics } from '../../lib/bus/topics.ts';
 import { RegistryCodec, WireFormatError, frame } from '../../lib/bus/kafka/registry-codec.ts';
 import { startRegistryDouble, type RegistryDouble } from './registry-double.ts';
@@ -22,7 +23,7 @@ async function get(path: string): Promise<unknown> {
 
 test('a payload is framed as magic byte 0, the schema id, then the JSON; decoding returns it', async () => {
   const codec = new RegistryCodec({ url: registry.url, catalog, subjectPrefix: 'a.' });
-  const bytes = await codec.encode('labld.annotator.requests', 'service-request.schema.json', request);
+  const bytes = await codec.encode('labld.annotator.requests', 'annotator-request.schema.json', request);
   assert.equal(bytes[0], 0);
   const id = bytes.readInt32BE(1);
   assert.ok(id > 0);
@@ -38,8 +39,8 @@ test('a payload is framed as magic byte 0, the schema id, then the JSON; decodin
 
 test('one schema under two topics keeps one id; every reply topic shares its family subject', async () => {
   const codec = new RegistryCodec({ url: registry.url, catalog, subjectPrefix: 'b.' });
-  const one = await codec.encode('labld.annotator.requests', 'service-request.schema.json', request);
-  const two = await codec.encode('labld.mapper.requests', 'service-request.schema.json', request);
+  const one = await codec.encode('labld.annotator.requests', 'annotator-request.schema.json', request);
+  const two = await codec.encode('labld.mapper.requests', 'annotator-request.schema.json', request);
   assert.equal(one.readInt32BE(1), two.readInt32BE(1));
   await codec.encode('labld.replies.gw-1', 'service-reply.schema.json', { ok: true, value: 1 });
   await codec.encode('labld.replies.gw-2', 'service-reply.schema.json', { ok: true, value: 2 });
@@ -54,10 +55,14 @@ test('one schema under two topics keeps one id; every reply topic shares its fam
 
 test('another Confluent client reads the frames (wire-format compatible)', async () => {
   const codec = new RegistryCodec({ url: registry.url, catalog });
-  const bytes = await codec.encode('labld.annotator.requests', 'service-request.schema.json', request);
+  const bytes = await codec.encode('labld.annotator.requests', 'annotator-request.schema.json', request);
+  // Another client compiles the registered schema with its own validator (formats included:
+  // request schemas use `format: uri`).
+  const ajv = new Ajv2020({ strict: false });
+  (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
   const reader = new SchemaRegistry(
     { host: registry.url },
-    { [SchemaType.JSON]: { ajvInstance: new Ajv2020({ strict: false }) as never } },
+    { [SchemaType.JSON]: { ajvInstance: ajv as never } },
   );
   assert.deepEqual(await reader.decode(bytes), request);
 });
@@ -74,10 +79,10 @@ test('an unreachable registry fails the publish, and a later publish registers a
   const url = down.url;
   await down.close();
   const codec = new RegistryCodec({ url, catalog });
-  await assert.rejects(codec.encode('labld.annotator.requests', 'service-request.schema.json', request));
+  await assert.rejects(codec.encode('labld.annotator.requests', 'annotator-request.schema.json', request));
   const up = await startRegistryDouble(Number(new URL(url).port));
   try {
-    const bytes = await codec.encode('labld.annotator.requests', 'service-request.schema.json', request);
+    const bytes = await codec.encode('labld.annotator.requests', 'annotator-request.schema.json', request);
     assert.equal(bytes.readInt32BE(1), 1);
   } finally {
     await up.close();
