@@ -1,8 +1,8 @@
 // Offset commits of one group member. A record's offset+1 is marked only after its handler
-// resolved; marks are sent to the group coordinator one request at a time, and marks made
+// and those of every earlier record of its partition resolved (consumer.ts); marks are sent to the group coordinator one request at a time, and marks made
 // while a request is in flight go together in the next one (the latest per partition). So an
 // idle member commits each record at once, a busy one does not wait a round trip per record.
-// A member drains (awaits) its commits before it gives a partition up or leaves the group.
+// A member drains (awaits) its commits after each batch and before it leaves the group.
 import type { Offsets } from 'kafkajs';
 
 export type Commit = (offsets: Offsets) => Promise<void>;
