@@ -204,8 +204,10 @@ export class GroupMember implements Consumption {
         resolveOffset(message.offset);
       }
     } finally {
-      // Before kafkajs fetches again, rejoins or leaves: what was marked so far is committed.
-      await this.#commits.drain();
+      // A failed commit fails the batch, so kafkajs rejoins (or retries) as it would for its own.
+      // Not a drain: under load, records finishing in other partitions would keep it waiting,
+      // and kafkajs fetches nothing meanwhile.
+      this.#commits.rethrow();
     }
   }
 
