@@ -42,12 +42,19 @@ export function runRequestConsumer(
   consumer: RequestConsumer,
   pool: WorkerPool,
 ): Promise<Subscription> {
-  const topic = runtime.catalog.topicReadBy(consumer.group).name;
-  return runtime.bus.serve<ServiceRequest, unknown>(topic, consumer.group, (message, signal) =>
-    pool.run(consumer.group, message.value.operation, message.value.input, {
-      correlationId: message.headers['x-correlation-id'],
-      deadline: deadlineOf(message.headers),
-      signal,
-    }),
+  const topic = runtime.catalog.topicReadBy(consumer.group);
+  // Requests of one partition run side by side, at least one per worker (topics.yaml may give
+  // more; the pool queues them): a slow request holds back no other while a worker is free.
+  const concurrency = Math.max(topic.concurrency, pool.size);
+  return runtime.bus.serve<ServiceRequest, unknown>(
+    topic.name,
+    consumer.group,
+    (message, signal) =>
+      pool.run(consumer.group, message.value.operation, message.value.input, {
+        correlationId: message.headers['x-correlation-id'],
+        deadline: deadlineOf(message.headers),
+        signal,
+      }),
+    { concurrency },
   );
 }

@@ -112,7 +112,7 @@ export class TransportBus implements Bus {
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
     const spec = this.#catalog.topic(topic);
-    return this.#consume(spec, group, async (record, signal) => {
+    return this.#consume(spec, group, options, async (record, signal) => {
       const message = await this.#decode<T>(record, group);
       if (!message) return;
       const outcome = await this.#attempt(spec, group, options, signal, () => handler(message, signal));
@@ -127,7 +127,7 @@ export class TransportBus implements Bus {
     options: SubscribeOptions = {},
   ): Promise<Subscription> {
     const spec = this.#catalog.topic(topic);
-    return this.#consume(spec, group, async (record, signal) => {
+    return this.#consume(spec, group, options, async (record, signal) => {
       const message = await this.#decode<T>(record, group);
       if (!message)
         return this.#reply(record, { ok: false, status: 500, detail: 'request refused by its schema' });
@@ -216,9 +216,15 @@ export class TransportBus implements Bus {
   async #consume(
     spec: TopicSpec,
     group: string,
+    options: SubscribeOptions,
     handle: (record: RawRecord, signal: AbortSignal) => Promise<void>,
   ): Promise<Subscription> {
-    const consumption = await this.#transport.consume(spec.name, group, handle);
+    const concurrency = options.concurrency ?? spec.concurrency;
+    if (!Number.isInteger(concurrency) || concurrency < 1)
+      throw new Error(
+        `concurrency of ${group} on ${spec.name} must be a whole number ≥ 1, got ${concurrency}`,
+      );
+    const consumption = await this.#transport.consume(spec.name, group, handle, { concurrency });
     this.#consumptions.add(consumption);
     return {
       assignment: () => consumption.assignment(),

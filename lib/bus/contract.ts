@@ -31,12 +31,18 @@ export interface SubscribeOptions {
   maxAttempts?: number;
   /** First retry delay; doubled on each further attempt (default: topics.yaml). */
   backoffMs?: number;
+  /**
+   * Messages of one partition handled at once (default: topics.yaml's `concurrency`, else 1).
+   * Above 1 a partition's messages start in offset order but may finish out of order, so one
+   * key's order is kept only at 1 (event topics); see RecordHandler for what is committed.
+   */
+  concurrency?: number;
 }
 
 export interface Subscription {
   /** Partitions of the topic this member owns right now. */
   assignment(): number[];
-  /** Finish the message in flight, commit it, and leave the group. */
+  /** Finish the messages in flight (their signals aborted), commit what finished, and leave the group. */
   close(): Promise<void>;
 }
 
@@ -57,7 +63,8 @@ export interface Bus {
   /** Validate against the topic's schema and append; refused with a SchemaViolation naming the field. */
   publish<T>(topic: string, value: T, options?: PublishOptions): Promise<Delivery>;
   /**
-   * Join `group` on `topic`. At-least-once: the offset is committed after `handler` resolves.
+   * Join `group` on `topic`. At-least-once: the offset is committed after `handler` resolved
+   * for the message and for every earlier one of its partition (see RecordHandler).
    * A failing handler is retried with backoff; after the last attempt, or at once for a
    * message that fails its schema or a ClientError, the message goes to the dead-letter topic.
    */
@@ -118,17 +125,33 @@ export interface Consumption {
 }
 
 /**
- * The record handler a transport calls. Per partition one at a time, in offset order; the
- * transport commits offset+1 after it resolves. If it rejects (or `signal` was aborted
- * because the partition was revoked) nothing is committed and the record is delivered again.
+ * The record handler a transport calls. Per partition up to `concurrency` records running at
+ * once, started in offset order (at 1: one after the other, so one key's records stay in
+ * order). The committed offset only moves over the contiguous prefix of finished records:
+ * after a record's handler resolves, the transport commits the offset past the last record of
+ * that prefix, never past a record still running (finished records behind it wait for it). A handler that rejects is called again for the
+ * same record; if `signal` is aborted (the partition revoked, the consumption stopped) a
+ * rejection ends it unfinished. So after a revocation, stop or crash, the unfinished records
+ * AND every finished record behind the first unfinished one are delivered again
+ * (at-least-once): a fast record that finished while a slow one before it ran comes twice.
  */
 export type RecordHandler = (record: RawRecord, signal: AbortSignal) => Promise<void>;
+
+export interface ConsumeOptions {
+  /** Records of one partition whose handler runs at once (at least 1). */
+  concurrency: number;
+}
 
 export interface Transport {
   readonly clientId: string;
   ensureTopics(topics: TopicDeclaration[]): Promise<void>;
   send(topic: string, records: OutgoingRecord[]): Promise<Delivery[]>;
-  consume(topic: string, group: string, handler: RecordHandler): Promise<Consumption>;
+  consume(
+    topic: string,
+    group: string,
+    handler: RecordHandler,
+    options?: ConsumeOptions,
+  ): Promise<Consumption>;
   resetOffsets(topic: string, group: string, from: ReplayFrom): Promise<void>;
   ready(): Promise<boolean>;
   close(): Promise<void>;

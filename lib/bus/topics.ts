@@ -21,6 +21,8 @@ export interface TopicSpec {
   perInstance: boolean;
   maxAttempts: number;
   backoffMs: number;
+  /** Messages of one partition a consumer handles at once; 1 keeps each key's order. */
+  concurrency: number;
 }
 
 export class TopicsFileError extends Error {
@@ -55,6 +57,7 @@ const fileShape = {
         retention: { type: 'string' },
         max_attempts: { type: 'integer', minimum: 1 },
         backoff_ms: { type: 'integer', minimum: 0 },
+        concurrency: { type: 'integer', minimum: 1 },
       },
     },
     topics: {
@@ -74,6 +77,7 @@ const fileShape = {
           per_instance: { type: 'boolean' },
           max_attempts: { type: 'integer', minimum: 1 },
           backoff_ms: { type: 'integer', minimum: 0 },
+          concurrency: { type: 'integer', minimum: 1 },
         },
       },
     },
@@ -91,9 +95,16 @@ interface RawTopic {
   per_instance?: boolean;
   max_attempts?: number;
   backoff_ms?: number;
+  concurrency?: number;
 }
 interface RawFile {
-  defaults?: { partitions?: number; retention?: string; max_attempts?: number; backoff_ms?: number };
+  defaults?: {
+    partitions?: number;
+    retention?: string;
+    max_attempts?: number;
+    backoff_ms?: number;
+    concurrency?: number;
+  };
   topics: RawTopic[];
 }
 
@@ -199,6 +210,7 @@ export function loadTopics(file: string, schemaDir = join(dirname(resolve(file))
       perInstance: t.per_instance ?? false,
       maxAttempts: t.max_attempts ?? d.max_attempts ?? 5,
       backoffMs: t.backoff_ms ?? d.backoff_ms ?? 200,
+      concurrency: t.concurrency ?? d.concurrency ?? 1,
     };
   });
   for (const t of topics) {

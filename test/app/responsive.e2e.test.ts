@@ -53,8 +53,8 @@ describe(`labld stays responsive during a heavy request (${testTransport()})`, (
       },
     );
     await sleep(200); // the heavy request is on its way to a worker
-    // The ordinary request runs in the other worker — unless its key put it on the heavy
-    // request's partition, whose records are handled one after the other: then it waits.
+    // The ordinary request runs in the other worker, whichever partition its key put it on
+    // (requests of one partition run side by side).
     const sent = performance.now();
     let ordinaryMs = 0;
     const ordinary = fetch(`${labld.url}/mapper/api/types?url=${encodeURIComponent(small)}`).then(

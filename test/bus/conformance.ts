@@ -15,6 +15,7 @@ import { SchemaViolation } from '../../lib/bus/payloads.ts';
 import { busDeadLettered, busLateReplies } from '../../lib/metrics.ts';
 import { deadlineOf } from '../../lib/bus/bus.ts';
 import { waitFor, sleep } from '../support/wait.ts';
+import { windowConformance } from './conformance-window.ts';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 export const TOPICS = join(FIXTURES, 'topics.yaml');
@@ -505,5 +506,7 @@ export function busConformance(env: ConformanceEnvironment): void {
       await waitFor('the dead letter', () => dead.seen.length === 1);
       assert.deepEqual(dead.seen[0]!.value, { entity: 'z', seq: 0 });
     });
+
+    windowConformance(fresh);
   });
 }

@@ -70,3 +70,25 @@ test('durations', () => {
   assert.equal(parseDuration('forever'), Number.POSITIVE_INFINITY);
   assert.throws(() => parseDuration('1w'));
 });
+
+test('concurrency: per topic, from the defaults, else 1; request topics of the product take several', () => {
+  const file = catalogDir(
+    'defaults: {concurrency: 2}\ntopics:\n  - {name: t1, schema: a.schema.json}\n' +
+      '  - {name: t2, schema: a.schema.json, concurrency: 5}\n',
+  );
+  const catalog = loadTopics(file);
+  assert.deepEqual(
+    catalog.all().map((t) => t.concurrency),
+    [2, 5],
+  );
+  assert.equal(
+    loadTopics(catalogDir('topics:\n  - {name: t1, schema: a.schema.json}\n')).topic('t1').concurrency,
+    1,
+  );
+  assert.throws(
+    () => loadTopics(catalogDir('topics:\n  - {name: t1, schema: a.schema.json, concurrency: 0}\n')),
+    /\/topics\/0\/concurrency/,
+  );
+  const product = loadTopics('topics.yaml');
+  for (const group of product.groups()) assert.ok(product.topicReadBy(group).concurrency > 1, group);
+});

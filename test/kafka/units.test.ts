@@ -120,3 +120,17 @@ test('the kafkajs request-queue fix arms no timer while nothing waits', async ()
   await new Promise((resolve) => setTimeout(resolve, 30));
   assert.equal(checked, 1);
 });
+
+test('offset commits: rethrow reports the failure of an ended commit once, without waiting for the next', async () => {
+  const commits = new OffsetCommits('t');
+  commits.mark(0, 1, async () => {
+    throw new Error('coordinator gone');
+  });
+  await new Promise((resolve) => setImmediate(resolve));
+  let release = () => {};
+  commits.mark(0, 2, () => new Promise<void>((resolve) => (release = resolve)));
+  assert.throws(() => commits.rethrow(), /coordinator gone/);
+  commits.rethrow();
+  release();
+  await commits.drain();
+});

@@ -1,8 +1,10 @@
 // Consumer groups of the embedded bus: members of one group on one topic share its
 // partitions (round-robin by join order); a join or a leave rebalances. Each owned partition
-// runs one record at a time and commits offset+1 only after the handler resolved.
+// has up to `concurrency` records running in the handler at once, started in offset order, and
+// commits the offset past the contiguous prefix of finished records (the contract's
+// RecordHandler): a finished record behind a running one waits for it to be committed.
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { RecordHandler } from '../contract.ts';
+import type { RawRecord, RecordHandler } from '../contract.ts';
 import type { PartitionLog } from './partition-log.ts';
 import type { OffsetStore } from './offset-store.ts';
 import { log } from '../../log.ts';
@@ -10,58 +12,125 @@ import { busLag } from '../../metrics.ts';
 
 const HANDLER_FAILURE_PAUSE_MS = 500;
 
+/** A record handed to the handler and not yet committed. */
+interface Entry {
+  offset: number;
+  done: boolean;
+}
+
 class PartitionRunner {
   readonly #controller = new AbortController();
   #loop: Promise<void> = Promise.resolve();
+  /** Records handed out and not committed, in offset order. */
+  readonly #window: Entry[] = [];
+  readonly #running = new Set<Promise<void>>();
+  /** Resolved when a record finishes (or the runner stops): room for the next one. */
+  #changed = Promise.withResolvers<void>();
+  /** The next offset to commit: every record before it finished. */
+  #committed = 0;
 
   readonly partition: PartitionLog;
   readonly group: GroupState;
   readonly handler: RecordHandler;
+  readonly concurrency: number;
 
-  constructor(partition: PartitionLog, group: GroupState, handler: RecordHandler) {
+  constructor(partition: PartitionLog, group: GroupState, handler: RecordHandler, concurrency: number) {
     this.partition = partition;
     this.group = group;
     this.handler = handler;
+    this.concurrency = concurrency;
   }
 
   start(): void {
     this.#loop = this.#run();
   }
 
-  /** Finish the record in flight (committing it if it succeeded) and stop. */
+  /** Abort the records in flight, let them finish (committing the finished prefix) and stop. */
   async stop(): Promise<void> {
     this.#controller.abort();
+    this.#notify();
     await this.#loop;
   }
 
   async #run(): Promise<void> {
     const { partition: p } = this;
-    const { name: group, offsets, persist } = this.group;
+    const { name: group, offsets } = this.group;
     const signal = this.#controller.signal;
     let position = Math.max(offsets.committed(group, p.topic, p.partition) ?? p.startOffset, p.startOffset);
-    const lag = busLag.labels({ topic: p.topic, group, partition: String(p.partition) });
-    while (!signal.aborted) {
-      const record = p.read(position);
-      if (!record) {
-        lag.set(0);
-        await p.waitForAppend(signal);
-        continue;
+    this.#committed = position;
+    try {
+      while (!signal.aborted) {
+        if (this.#running.size >= this.concurrency) {
+          await this.#changed.promise;
+          continue;
+        }
+        const record = p.read(position);
+        this.#lag();
+        if (!record) {
+          await p.waitForAppend(signal);
+          continue;
+        }
+        position += 1;
+        this.#start(record, signal);
       }
-      lag.set(p.endOffset - position);
+    } finally {
+      await Promise.all(this.#running);
+    }
+  }
+
+  #start(record: RawRecord, signal: AbortSignal): void {
+    const entry: Entry = { offset: record.offset, done: false };
+    this.#window.push(entry);
+    const task = this.#handle(record, entry, signal).finally(() => {
+      this.#running.delete(task);
+      this.#notify();
+    });
+    this.#running.add(task);
+  }
+
+  /** Call the handler until it resolves; a rejection after the abort leaves the record unfinished. */
+  async #handle(record: RawRecord, entry: Entry, signal: AbortSignal): Promise<void> {
+    for (;;) {
       try {
         await this.handler(record, signal);
+        break;
       } catch (error) {
         if (signal.aborted) return; // revoked mid-record: not committed, delivered again
+        const { topic, partition, offset } = record;
         log.error(
-          { topic: p.topic, partition: p.partition, offset: position, group, err: String(error) },
+          { topic, partition, offset, group: this.group.name, err: String(error) },
           'record handler failed; retrying the record',
         );
         await sleep(HANDLER_FAILURE_PAUSE_MS, undefined, { signal }).catch(() => {});
-        continue;
+        if (signal.aborted) return;
       }
-      position += 1;
-      offsets.commit(group, p.topic, p.partition, position, persist);
     }
+    entry.done = true;
+    this.#commitPrefix();
+  }
+
+  /** Commit past the finished records at the front of the window; a record still running holds the rest back. */
+  #commitPrefix(): void {
+    let next: number | undefined;
+    while (this.#window[0]?.done) next = this.#window.shift()!.offset + 1;
+    if (next === undefined) return;
+    const { topic, partition } = this.partition;
+    this.group.offsets.commit(this.group.name, topic, partition, next, this.group.persist);
+    this.#committed = next;
+    this.#lag();
+  }
+
+  /** Records not yet committed: waiting in the log or in flight. */
+  #lag(): void {
+    const p = this.partition;
+    busLag
+      .labels({ topic: p.topic, group: this.group.name, partition: String(p.partition) })
+      .set(Math.max(0, p.endOffset - this.#committed));
+  }
+
+  #notify(): void {
+    this.#changed.resolve();
+    this.#changed = Promise.withResolvers<void>();
   }
 }
 
@@ -75,6 +144,7 @@ export interface GroupState {
 export interface Member {
   readonly id: number;
   readonly handler: RecordHandler;
+  readonly concurrency: number;
   readonly runners: Map<number, PartitionRunner>;
 }
 
@@ -98,8 +168,8 @@ export class ConsumerGroup implements GroupState {
     return this.#members.length;
   }
 
-  async join(handler: RecordHandler): Promise<Member> {
-    const member: Member = { id: this.#nextId++, handler, runners: new Map() };
+  async join(handler: RecordHandler, concurrency = 1): Promise<Member> {
+    const member: Member = { id: this.#nextId++, handler, concurrency, runners: new Map() };
     this.#members.push(member);
     await this.rebalance();
     return member;
@@ -132,7 +202,7 @@ export class ConsumerGroup implements GroupState {
       for (const log of logs) {
         const member = owner(log.partition);
         if (!member || member.runners.has(log.partition)) continue;
-        const runner = new PartitionRunner(log, this, member.handler);
+        const runner = new PartitionRunner(log, this, member.handler, member.concurrency);
         member.runners.set(log.partition, runner);
         runner.start();
       }

@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import type {
+  ConsumeOptions,
   Consumption,
   Delivery,
   OutgoingRecord,
@@ -45,10 +46,15 @@ export class EmbeddedTransport implements Transport {
     });
   }
 
-  async consume(topic: string, groupName: string, handler: RecordHandler): Promise<Consumption> {
+  async consume(
+    topic: string,
+    groupName: string,
+    handler: RecordHandler,
+    options: ConsumeOptions = { concurrency: 1 },
+  ): Promise<Consumption> {
     this.#open();
     const group = this.#broker.group(groupName, topic);
-    const member = await group.join(handler);
+    const member = await group.join(handler, options.concurrency);
     const consumption: Consumption = {
       assignment: () => [...member.runners.keys()].sort((a, b) => a - b),
       stop: async () => {

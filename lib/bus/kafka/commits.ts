@@ -1,8 +1,9 @@
 // Offset commits of one group member. A record's offset+1 is marked only after its handler
-// resolved; marks are sent to the group coordinator one request at a time, and marks made
+// and those of every earlier record of its partition resolved (consumer.ts); marks are sent to the group coordinator one request at a time, and marks made
 // while a request is in flight go together in the next one (the latest per partition). So an
 // idle member commits each record at once, a busy one does not wait a round trip per record.
-// A member drains (awaits) its commits before it gives a partition up or leaves the group.
+// A member reports a failed commit to kafkajs after each batch, and drains (awaits) its commits
+// before it leaves the group.
 import type { Offsets } from 'kafkajs';
 
 export type Commit = (offsets: Offsets) => Promise<void>;
@@ -29,11 +30,15 @@ export class OffsetCommits {
   /** Resolves when every mark is committed; rejects if a commit failed (those records come again). */
   async drain(): Promise<void> {
     while (this.#flushing) await this.#flushing;
-    if (this.#failure !== undefined) {
-      const failure = this.#failure;
-      this.#failure = undefined;
-      throw failure;
-    }
+    this.rethrow();
+  }
+
+  /** Throws, once, the failure of a commit that has ended, without waiting for the one in flight. */
+  rethrow(): void {
+    if (this.#failure === undefined) return;
+    const failure = this.#failure;
+    this.#failure = undefined;
+    throw failure;
   }
 
   async #flush(): Promise<void> {

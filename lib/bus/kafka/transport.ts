@@ -5,6 +5,7 @@
 // Per-instance topics (this instance's reply topic) are created with their short retention
 // and deleted again, with the group that read them, when the transport closes.
 import type {
+  ConsumeOptions,
   Consumption,
   Delivery,
   OutgoingRecord,
@@ -69,7 +70,12 @@ export class KafkaTransport implements Transport {
     return placements.map(({ partition, offset }) => ({ topic, partition, offset }));
   }
 
-  async consume(topic: string, group: string, handler: RecordHandler): Promise<Consumption> {
+  async consume(
+    topic: string,
+    group: string,
+    handler: RecordHandler,
+    options?: ConsumeOptions,
+  ): Promise<Consumption> {
     this.#open();
     if (this.#ephemeral.has(topic) && (await this.#admin.groupMembers(group)) > 0) {
       // Two live instances with one client id would split each other's replies.
@@ -77,12 +83,13 @@ export class KafkaTransport implements Transport {
         `client id ${this.clientId} is in use by another running instance (${topic} has a reader)`,
       );
     }
-    const member = await GroupMember.join(topic, group, handler, {
-      kafka: this.#kafka,
-      names: this.#names,
-      options: this.#options,
-      logger: this.#log,
-    });
+    const member = await GroupMember.join(
+      topic,
+      group,
+      handler,
+      { kafka: this.#kafka, names: this.#names, options: this.#options, logger: this.#log },
+      options,
+    );
     this.#members.add(member);
     if (this.#ephemeral.has(topic)) {
       this.#owned.add(topic);
