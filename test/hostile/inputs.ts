@@ -50,8 +50,8 @@ export function deepYamlFlow(depth: number): string {
 export function deepYamlBlock(depth: number): string {
   const mappingLevels = Math.min(depth, 2_000);
   const lines = [`prefixes:\n  ex: "${EX}"\nmappings:`];
-  for (let i = 1; i < mappingLevels; i++) lines.push(`${' '.repeat(i)}m${i}:`);
-  lines.push(`${' '.repeat(mappingLevels)}${'- '.repeat(depth - mappingLevels)}x`);
+  for (let i = 1; i <= mappingLevels; i++) lines.push(`${' '.repeat(i)}m${i}:`);
+  lines.push(`${' '.repeat(mappingLevels + 1)}${'- '.repeat(depth - mappingLevels)}x`);
   return lines.join('\n') + '\n';
 }
 
@@ -98,7 +98,7 @@ export function longCsv(columns: number, rows: number): LongCsv {
   for (let r = 0; r < rows; r++) {
     const cells: string[] = [];
     for (let c = 0; c < columns; c++) {
-      const tenths = ((r * 7919 + c * 104729) % 99_991) + 1;
+      const tenths = ((r * 7919 + c * 104729) % 9_991) + 1;
       sumTenths += BigInt(tenths);
       cells.push(`${Math.floor(tenths / 10)}.${tenths % 10}`);
     }

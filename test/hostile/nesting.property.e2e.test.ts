@@ -133,8 +133,10 @@ describe(`random nesting (0..${MAX_DEPTH}) and sizes on every JSON endpoint`, ()
         ),
         {
           numRuns: RUNS,
-          // The extremes every run: the deepest objects beside the fields, arrays as the body.
+          // Every run: the deepest objects beside the fields, arrays as the body, and a shallow
+          // value large enough to travel by claim check.
           examples: [
+            [{ depth: 1, shape: 'mixed', place: 'extra', width: 200, length: 10_000, key: 'x' }],
             [{ depth: MAX_DEPTH, shape: 'object', place: 'extra', width: 0, length: 0, key: 'x' }],
             [{ depth: MAX_DEPTH, shape: 'array', place: 'body', width: 1, length: 300_000, key: 'x' }],
           ],
