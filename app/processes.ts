@@ -8,7 +8,7 @@ import { blobStoreIn } from '../lib/blobs/blob-store.ts';
 import { SERVICES, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/log.ts';
 import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
-import { runRequestConsumer, type RequestConsumer } from '../consumers/room.ts';
+import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
 import { serviceGateway } from '../gateways/services.ts';
 import { catalogueGateway } from '../gateways/catalogue.ts';

@@ -10,7 +10,7 @@ import { openSource, publishStoredFile } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
-import type { OperationEnv } from './room.ts';
+import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 type Inputs = OperationInputs['annotator'];

@@ -11,7 +11,7 @@ import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl } from '../lib/services.ts';
 import { publishStoredFile, textLoader } from '../lib/sources.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
-import type { OperationEnv } from './room.ts';
+import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function converterOperations(env: OperationEnv): ServiceOperations<'converter'> {

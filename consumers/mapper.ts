@@ -13,7 +13,7 @@ import {
   readMappingOptions,
   readTypes,
 } from '../lib/mapper/index.ts';
-import type { OperationEnv } from './room.ts';
+import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function mapperOperations(env: OperationEnv): ServiceOperations<'mapper'> {

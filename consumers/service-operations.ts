@@ -4,7 +4,7 @@
 import { SERVICES, requestGroupOf, serviceInfo, type ServiceName } from '../lib/services.ts';
 import { checkRequest } from '../lib/contracts/requests.ts';
 import type { OperationInputs, OperationName } from '../lib/contracts/operations.ts';
-import type { Operation, OperationEnv } from './room.ts';
+import type { Operation, OperationEnv } from './request-consumer.ts';
 import { annotatorOperations } from './annotator.ts';
 import { mapperOperations } from './mapper.ts';
 import { converterOperations } from './converter.ts';

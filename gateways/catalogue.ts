@@ -1,18 +1,12 @@
 // The catalogue at `/`. For now a placeholder page that links the services; the catalogue
 // issue (datasets, uploads, the automation chain, SPARQL) replaces it.
 import { SERVICES, services } from '../lib/services.ts';
-import { createGateway, route, type Gateway } from './kit/index.ts';
-
-const escape = (text: string) =>
-  text.replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
+import { createGateway, escapeHtml, route, type Gateway } from './kit/index.ts';
 
 function page(): string {
   const rows = SERVICES.map((name) => {
     const s = services[name];
-    return `<li><a href="${s.basePath}/api/docs">${escape(s.title)}</a> ${escape(s.version)} — ${escape(s.description)}</li>`;
+    return `<li><a href="${s.basePath}/api/docs">${escapeHtml(s.title)}</a> ${escapeHtml(s.version)} — ${escapeHtml(s.description)}</li>`;
   }).join('\n      ');
   return `<!doctype html>
 <html lang="en">

@@ -7,7 +7,7 @@ import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
 import { ClientError } from '../../lib/errors.ts';
 import { log } from '../../lib/log.ts';
-import type { Operation, OperationEnv } from '../room.ts';
+import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { toWire, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 
 type OperationsModule = {

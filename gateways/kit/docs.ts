@@ -5,6 +5,7 @@ import { open } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Context } from 'koa';
+import { escapeHtml } from './html.ts';
 
 const DIST = path.dirname(fileURLToPath(import.meta.resolve('swagger-ui-dist/package.json')));
 
@@ -30,10 +31,6 @@ const PAGE_CSP = [
   "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-}
 
 /** `base` is the mount prefix ('' at the root); every link is absolute on this host. */
 export function docsPage(base: string, title: string): string {

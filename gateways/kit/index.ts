@@ -27,3 +27,4 @@ export {
 } from './server.ts';
 export type { ReadinessCheck } from './health.ts';
 export { toErrorAnswer, type ErrorAnswer } from './errors.ts';
+export { escapeHtml } from './html.ts';

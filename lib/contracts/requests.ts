@@ -3,7 +3,7 @@
 // schemas/<service>-request.schema.json is this schema written out (tools/contracts.ts), self-
 // contained, because the Kafka schema registry gets each topic's schema as one document.
 import { ClientError } from '../errors.ts';
-import { createPayloadAjv, describeAjvError } from '../bus/payloads.ts';
+import { createAjv, describeAjvError } from '../json-schema.ts';
 import { SERVICES, type ServiceName } from '../services.ts';
 import { OPERATIONS, type OperationInputs, type OperationName } from './operations.ts';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
@@ -62,7 +62,7 @@ export function requestSchema(service: ServiceName): Record<string, unknown> {
   };
 }
 
-const ajv = createPayloadAjv();
+const ajv = createAjv();
 const validators = new Map<ServiceName, ValidateFunction>(
   SERVICES.map((service) => [service, ajv.compile(requestSchema(service))]),
 );

@@ -12,7 +12,7 @@ import { failure, readData, type DataDocument, type Loader } from './data.ts';
 import {
   firstAccess,
   hasUnsupportedIterator,
-  readMapping,
+  readYarrrmlMapping,
   ruleOf,
   sourceDeclaration,
   type YarrrmlMapping,
@@ -238,7 +238,7 @@ export interface CheckRequest {
 
 /** Loads the mapping and the data, then checks; data that cannot be read is 422 (original). */
 export async function checkMappingAt(request: CheckRequest, load: Loader): Promise<CheckResult> {
-  const mapping = readMapping((await load(request.mappingUrl, 'mapping_url')).text);
+  const mapping = readYarrrmlMapping((await load(request.mappingUrl, 'mapping_url')).text);
   if (hasUnsupportedIterator(mapping)) return { rules_applicable: 0, rules_skipped: mapping.rules.length };
   const dataUrl = request.dataUrl ?? firstAccess(mapping);
   if (!dataUrl)

@@ -17,14 +17,14 @@ import { readData, type DataDocument, type Loaded, type Loader } from './data.ts
 import {
   firstAccess,
   overrideData,
-  readMapping,
+  readYarrrmlMapping,
   refuseUnsupportedIterator,
   templatePrefix,
   type YarrrmlMapping,
 } from './mapping.ts';
 import { expressionFailure, rulesReading, sourceFailure } from './mapping-errors.ts';
 import { provenance } from './provenance.ts';
-import { loadTemplate, renameQuad, type Template } from './template.ts';
+import { loadTemplate, renameQuad, type TemplateGraph } from './template.ts';
 
 const { namedNode, quad: makeQuad } = DataFactory;
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -205,7 +205,7 @@ function quantityValues(entities: Set<string>, data: Quad[]): Quad[] {
 
 function outputPrefixes(
   mapping: YarrrmlMapping,
-  template: Template | undefined,
+  template: TemplateGraph | undefined,
   data: DataDocument,
 ): Record<string, string> {
   const fromData: Record<string, string> = {};
@@ -227,7 +227,7 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   const { logs } = request;
   const format = returnTypeInfo(request.returnType ?? 'turtle');
   note(logs, 'INFO', `reading the mapping ${request.mappingUrl}`);
-  let mapping = readMapping((await load(request.mappingUrl, 'mapping_url')).text);
+  let mapping = readYarrrmlMapping((await load(request.mappingUrl, 'mapping_url')).text);
   refuseUnsupportedIterator(mapping);
   if (request.dataUrl) mapping = overrideData(mapping, request.dataUrl);
   const dataUrl = request.dataUrl ?? firstAccess(mapping);
@@ -255,7 +255,7 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   );
 
   const prefix = templatePrefix(mapping);
-  let template: Template | undefined;
+  let template: TemplateGraph | undefined;
   if (prefix) {
     note(logs, 'INFO', `reading the template ${prefix.namespace}`);
     template = await loadTemplate(prefix.namespace, load);

@@ -16,5 +16,5 @@ export {
   type RuleOutcome,
 } from './createrdf.ts';
 export { readData, type DataDocument, type Loaded, type Loader } from './data.ts';
-export { readMapping, firstAccess, type YarrrmlMapping } from './mapping.ts';
+export { readYarrrmlMapping, firstAccess, type YarrrmlMapping } from './mapping.ts';
 export { testMapping, type RuleReport, type TestReport } from './diagnose.ts';

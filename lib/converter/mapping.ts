@@ -86,7 +86,7 @@ export function sourceDeclaration(name: string | undefined, value: unknown): Sou
 }
 
 /** Parses YARRRML text into the converter's view; non-YAML, non-YARRRML and alias bombs are 422. */
-export function readMapping(text: string, field = 'mapping_url'): YarrrmlMapping {
+export function readYarrrmlMapping(text: string, field = 'mapping_url'): YarrrmlMapping {
   let document: Record<string, unknown>;
   try {
     document = readYarrrml(text, field);
@@ -175,7 +175,7 @@ const strip = (url: string) => url.replace(/\/+$/, '');
 export function overrideData(mapping: YarrrmlMapping, dataUrl: string): YarrrmlMapping {
   const access = firstAccess(mapping);
   const text = access ? mapping.text.split(strip(access)).join(strip(dataUrl)) : mapping.text;
-  const replaced = readMapping(text);
+  const replaced = readYarrrmlMapping(text);
   replaced.document.base = `${strip(dataUrl)}#`;
   replaced.base = replaced.document.base as string;
   return replaced;

@@ -1,12 +1,10 @@
-// SHACL validation for /api/rdfvalidator. Two maintained engines are wired here behind one
-// signature; `bench/shacl.ts` measures both on the W3C core suite and the converter uses the
-// one chosen there (README, dependency table). The other stays as a cross-check in tests.
+// SHACL validation for /api/rdfvalidator with shacl-engine, the engine `bench/shacl.ts` chose
+// on the W3C core suite (README, dependency table). rdf-validate-shacl, the other maintained
+// engine, is a devDependency: the cross-check in the tests and the bench's second engine
+// (test/converter/shacl-suite.ts).
 import type * as RDF from '@rdfjs/types';
 import rdf from '@zazuko/env';
-import SHACLValidator from 'rdf-validate-shacl';
 import { Validator } from 'shacl-engine';
-
-export type ShaclEngine = 'shacl-engine' | 'rdf-validate-shacl';
 
 export interface ShaclReport {
   conforms: boolean;
@@ -14,7 +12,8 @@ export interface ShaclReport {
   report: RDF.Quad[];
 }
 
-function dataset(quads: Iterable<RDF.Quad>) {
+/** The RDF/JS dataset (of `@zazuko/env`, the factory both engines take) holding `quads`. */
+export function shaclDataset(quads: Iterable<RDF.Quad>) {
   const out = rdf.dataset();
   for (const q of quads) out.add(q);
   return out;
@@ -24,14 +23,8 @@ function dataset(quads: Iterable<RDF.Quad>) {
 export async function validateShacl(
   shapes: Iterable<RDF.Quad>,
   data: Iterable<RDF.Quad>,
-  engine: ShaclEngine = 'shacl-engine',
 ): Promise<ShaclReport> {
-  if (engine === 'shacl-engine') {
-    const validator = new Validator(dataset(shapes), { factory: rdf });
-    const report = await validator.validate({ dataset: dataset(data) });
-    return { conforms: report.conforms, report: [...report.dataset] };
-  }
-  const validator = new SHACLValidator(dataset(shapes), { factory: rdf });
-  const report = await validator.validate(dataset(data));
+  const validator = new Validator(shaclDataset(shapes), { factory: rdf });
+  const report = await validator.validate({ dataset: shaclDataset(data) });
   return { conforms: report.conforms, report: [...report.dataset] };
 }

@@ -6,7 +6,7 @@
 // the parser makes, so every YARRRML shorthand is covered.
 import { yarrrmlToMapping, type ExpressionMap, type TermMap, type TriplesMap } from '../rml/index.ts';
 import { ClientError } from '../errors.ts';
-import { readMapping, templatePrefix, type YarrrmlMapping } from './mapping.ts';
+import { readYarrrmlMapping, templatePrefix, type YarrrmlMapping } from './mapping.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 
@@ -122,7 +122,7 @@ function branch(
 
 /** The SELECT for a YARRRML mapping's text. */
 export function yarrrmlToSparql(text: string, field = 'mapping_url'): string {
-  const mapping = readMapping(text, field);
+  const mapping = readYarrrmlMapping(text, field);
   let model;
   try {
     model = yarrrmlToMapping(mapping.document);

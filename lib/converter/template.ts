@@ -8,7 +8,7 @@ import { ClientError } from '../errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import type { Loaded, Loader } from './data.ts';
 
-export interface Template {
+export interface TemplateGraph {
   /** The prefix value as written in the mapping (what prov names). */
   namespace: string;
   quads: Quad[];
@@ -25,7 +25,7 @@ export async function loadTemplate(
   namespace: string,
   load: Loader,
   field = 'mapping_url',
-): Promise<Template> {
+): Promise<TemplateGraph> {
   const candidates = [...new Set([namespace.replace(/\/+$/, ''), namespace])].filter(Boolean);
   let loaded: Loaded | undefined;
   let firstError: unknown;

@@ -3,7 +3,7 @@
 // converter's checks first (YAML, alias bombs, a mappings block), so bad input is a 422.
 import { normalizeYarrrmlText, yarrrmlToRml } from '../rml/index.ts';
 import { ClientError } from '../errors.ts';
-import { readMapping } from './mapping.ts';
+import { readYarrrmlMapping } from './mapping.ts';
 import { yarrrmlToSparql } from './sparql.ts';
 
 export interface TextDownload {
@@ -15,7 +15,7 @@ const stem = (fileName: string) => (fileName || 'mapping').replace(/\.ya?ml$/i, 
 
 /** RML in Turtle, named `<mapping>-rml.ttl` (the original kept `.yml` in the name). */
 export async function yarrrmlToRmlText(text: string, fileName: string): Promise<TextDownload> {
-  const mapping = readMapping(text);
+  const mapping = readYarrrmlMapping(text);
   let body: string;
   try {
     body = await yarrrmlToRml(mapping.document);
@@ -30,7 +30,7 @@ export async function yarrrmlToRmlText(text: string, fileName: string): Promise<
 /** The branch's text-level rewrite of two-line nested lists; the result must be a mapping. */
 export function normalizeYarrrml(text: string, fileName: string, field = 'file'): TextDownload {
   const body = normalizeYarrrmlText(text);
-  readMapping(body, field);
+  readYarrrmlMapping(body, field);
   return { body, filename: `${stem(fileName)}.yaml` };
 }
 

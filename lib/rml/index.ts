@@ -5,7 +5,7 @@ import { parseMapping } from './mapping.ts';
 import { NQuadsCollector } from './sink.ts';
 
 export { executeMapping, DEFAULT_BASE_IRI, type ExecuteOptions, type ExecutionResult } from './executor.ts';
-export { parseMapping, readMapping, type ParseMappingOptions } from './mapping.ts';
+export { parseMapping, readRmlMapping, type ParseMappingOptions } from './mapping.ts';
 export type * from './model.ts';
 export { NQuadsCollector, NQuadsWriter, parseTerm, rdfjsSink, type QuadSink } from './sink.ts';
 export type { RuleStatistics, Comparison } from './stats.ts';

@@ -26,10 +26,10 @@ export interface ParseMappingOptions {
 
 /** Parses an RML mapping written in Turtle. */
 export function parseMapping(turtle: string, options: ParseMappingOptions = {}): Mapping {
-  return readMapping(MappingGraph.parse(turtle, options.baseIri ?? 'http://example.com/'));
+  return readRmlMapping(MappingGraph.parse(turtle, options.baseIri ?? 'http://example.com/'));
 }
 
-export function readMapping(graph: MappingGraph): Mapping {
+export function readRmlMapping(graph: MappingGraph): Mapping {
   const reader = new TermReader(graph);
   // Old FnML function values look like triples maps (logical source + POMs) but are not.
   const functionValues = new Set(

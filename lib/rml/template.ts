@@ -3,13 +3,13 @@
 // outside the braces; an unescaped brace that does not open or close a reference is an error.
 import { mappingError } from './errors.ts';
 
-export interface Template {
+export interface StringTemplate {
   /** Literal text around the references: `literals.length === references.length + 1`. */
   literals: string[];
   references: string[];
 }
 
-export function parseTemplate(template: string): Template {
+export function parseTemplate(template: string): StringTemplate {
   const literals: string[] = [];
   const references: string[] = [];
   let current = '';

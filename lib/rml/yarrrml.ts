@@ -9,7 +9,7 @@ import type { Quad } from 'n3';
 import { Writer } from 'n3';
 import { ClientError } from '../errors.ts';
 import { MappingGraph } from './graph.ts';
-import { readMapping } from './mapping.ts';
+import { readRmlMapping } from './mapping.ts';
 import type { Mapping } from './model.ts';
 
 interface ParserLogEntry {
@@ -138,7 +138,7 @@ export function yarrrmlToMapping(
   yarrrml: string | Record<string, unknown>,
   options: YarrrmlOptions = {},
 ): Mapping {
-  return readMapping(new MappingGraph(yarrrmlToRmlQuads(yarrrml, options).quads));
+  return readRmlMapping(new MappingGraph(yarrrmlToRmlQuads(yarrrml, options).quads));
 }
 
 /**

@@ -2,7 +2,7 @@
 // allocation without end, recursion without end, client and internal errors).
 import { writeFileSync } from 'node:fs';
 import { ClientError } from '../../lib/errors.ts';
-import type { Operation, OperationEnv } from '../../consumers/room.ts';
+import type { Operation, OperationEnv } from '../../consumers/request-consumer.ts';
 
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation> {
   return {

@@ -2,7 +2,7 @@
 // numbers are the ones the research recorded for the original on the seed files.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkMapping, checkMappingAt, readMapping } from '../../lib/converter/index.ts';
+import { checkMapping, checkMappingAt, readYarrrmlMapping } from '../../lib/converter/index.ts';
 import { BATCH_MAPPING_URL, CSVW_MAPPING_URL, DESCRIPTOR_URL, readSeed, seedLoader } from './support.ts';
 
 const descriptor = () => JSON.parse(readSeed('csvtocsvw/example-metadata.json')) as unknown;
@@ -61,7 +61,7 @@ test('names are compared case-sensitively, character for character', () => {
     ['[str2, Prüfgeschwindigkeit]', '[str2, Pruefgeschwindigkeit]'],
   ] as const) {
     assert.ok(text.includes(from));
-    assert.deepEqual(checkMapping(readMapping(text.replace(from, to)), descriptor()), {
+    assert.deepEqual(checkMapping(readYarrrmlMapping(text.replace(from, to)), descriptor()), {
       rules_applicable: 6,
       rules_skipped: 1,
     });
@@ -70,7 +70,7 @@ test('names are compared case-sensitively, character for character', () => {
 
 test('conditions: idlab-fn names and parameter aliases, notEqual, unknown functions count as true', () => {
   const mapping = (condition: string) =>
-    readMapping(`
+    readYarrrmlMapping(`
 sources:
   notes: {access: 'https://x.org/d.json', iterator: '$.notes[*]', referenceFormulation: jsonpath}
 mappings:
@@ -108,7 +108,7 @@ ${condition}
 });
 
 test('without a condition: the subject references must all have values in some item', () => {
-  const mapping = readMapping(`
+  const mapping = readYarrrmlMapping(`
 sources:
   root: {access: 'https://x.org/d.json', iterator: '$', referenceFormulation: jsonpath}
   items: {access: 'https://x.org/d.json', iterator: '$.items[*]', referenceFormulation: jsonpath}

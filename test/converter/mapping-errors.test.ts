@@ -3,7 +3,7 @@
 // the guarded fetch refuses names that source and its rule, not the mapping.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkRules, createRdf, readMapping, type Loader } from '../../lib/converter/index.ts';
+import { checkRules, createRdf, readYarrrmlMapping, type Loader } from '../../lib/converter/index.ts';
 import { guardedFetch, policyFromEnv } from '../../lib/fetch/guarded-fetch.ts';
 import { seedLoader } from './support.ts';
 
@@ -49,7 +49,7 @@ test('a JSONPath reference that cannot be read names the rule and the reference 
 });
 
 test('the test endpoint’s reasons of checkmapping say why an iterator cannot be read', () => {
-  const mapping = readMapping(yarrrml('$.a[', 'b'));
+  const mapping = readYarrrmlMapping(yarrrml('$.a[', 'b'));
   const [check] = checkRules(mapping, { a: [{ b: 1 }] });
   assert.equal(check?.applicable, false); // the original skips such a rule (research §3.6)
   assert.match(

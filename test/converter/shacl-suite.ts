@@ -6,8 +6,25 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type * as RDF from '@rdfjs/types';
+import rdf from '@zazuko/env';
 import { Parser, type Quad } from 'n3';
+import SHACLValidator from 'rdf-validate-shacl';
+import { shaclDataset, validateShacl, type ShaclReport } from '../../lib/converter/shacl.ts';
 import { peerSuite } from '../support/shared.ts';
+
+/** The SHACL engines measured and cross-checked: the converter's, then rdf-validate-shacl (a devDependency). */
+export const SHACL_ENGINES = {
+  'shacl-engine': validateShacl,
+  'rdf-validate-shacl': async (
+    shapes: Iterable<RDF.Quad>,
+    data: Iterable<RDF.Quad>,
+  ): Promise<ShaclReport> => {
+    const validator = new SHACLValidator(shaclDataset(shapes), { factory: rdf });
+    const report = await validator.validate(shaclDataset(data));
+    return { conforms: report.conforms, report: [...report.dataset] };
+  },
+};
+export type ShaclEngine = keyof typeof SHACL_ENGINES;
 
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const SH = 'http://www.w3.org/ns/shacl#';

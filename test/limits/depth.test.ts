@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { checkIn } from '../../lib/blobs/claim-check.ts';
-import { readData, readMapping } from '../../lib/converter/index.ts';
+import { readData, readYarrrmlMapping } from '../../lib/converter/index.ts';
 import { csvwToRdf } from '../../lib/csvw/index.ts';
 import { jsonSources } from '../../lib/mapper/index.ts';
 import { ClientError } from '../../lib/errors.ts';
@@ -218,7 +218,7 @@ describe('YAML mappings', () => {
 
   it('refuses 100,000 levels of flow collections and deep block nesting with the limit', () => {
     assert.throws(() => readYarrrml(flow(DEEP), 'mapping_url'), refusedDeep('mapping_url'));
-    assert.throws(() => readMapping(flow(DEEP), 'mapping_url'), refusedDeep('mapping_url'));
+    assert.throws(() => readYarrrmlMapping(flow(DEEP), 'mapping_url'), refusedDeep('mapping_url'));
     assert.throws(() => readYarrrml(block(LIMIT + 10), 'file'), refusedDeep('file'));
   });
 

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { test } from 'node:test';
 import { DataFactory, Parser, type Quad } from 'n3';
-import { executeMapping, NQuadsCollector, readMapping } from '../../lib/rml/index.ts';
+import { executeMapping, NQuadsCollector, readRmlMapping } from '../../lib/rml/index.ts';
 import { MappingGraph } from '../../lib/rml/graph.ts';
 import { yarrrmlToRmlQuads, type YarrrmlOptions } from '../../lib/rml/yarrrml.ts';
 import { PEER_SUITES } from './peer.ts';
@@ -64,7 +64,7 @@ let refused = 0;
 async function execute(quads: Quad[], dir: string): Promise<string> {
   try {
     const sink = new NQuadsCollector();
-    await executeMapping(readMapping(new MappingGraph(quads)), sink, { mappingDir: dir, cwd: dir });
+    await executeMapping(readRmlMapping(new MappingGraph(quads)), sink, { mappingDir: dir, cwd: dir });
     return await canonical(readNQuads(sink.text()));
   } catch (error) {
     return `error: ${(error as Error).message}`;

@@ -9,8 +9,7 @@
 // make a dead-letter topic unreadable: it holds messages that failed their schema.)
 import { readFileSync } from 'node:fs';
 import { SchemaRegistry, SchemaType } from '@kafkajs/confluent-schema-registry';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { createAjv } from '../../json-schema.ts';
 import type { PayloadCodec } from '../contract.ts';
 import type { TopicCatalog } from '../topics.ts';
 
@@ -40,9 +39,7 @@ export function unframe(topic: string, bytes: Buffer): { schemaId: number; json:
 /** The library compiles each schema it registers; ours are draft 2020-12 and carry `$id`s, so each gets a fresh compiler. */
 const draft2020 = {
   compile(schema: object) {
-    const ajv = new Ajv2020({ strict: false });
-    (addFormats as unknown as (ajv: Ajv2020) => void)(ajv);
-    return ajv.compile(schema);
+    return createAjv({ strict: false }).compile(schema);
   },
   addSchema() {
     throw new Error('schema references are not used by labld');

@@ -1,5 +1,5 @@
-// The shell around request consumers: read the group's topic from topics.yaml and hand each
-// request to the worker pool, which runs the operation it names off the main thread; reply
+// Runs a request consumer's group: subscribe to the group's topic from topics.yaml, hand each
+// request to the worker pool, which runs the operation it names off the main thread, and reply
 // with the result. Operations are domain functions; this file knows the bus, they do not.
 import type { Subscription } from '../lib/bus/contract.ts';
 import { deadlineOf } from '../lib/bus/bus.ts';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { catalogOf, openBus } from '../../lib/bus/open.ts';
 import type { TransportBus } from '../../lib/bus/bus.ts';
-import { runRequestConsumer } from '../../consumers/room.ts';
+import { runRequestConsumer } from '../../consumers/request-consumer.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { ClientError, TimeoutError } from '../../lib/errors.ts';
@@ -21,7 +21,7 @@ const GROUP = 'conformance-servers';
 const consumer = { group: GROUP, module: new URL('./fixture-operations.ts', import.meta.url).href };
 
 describe('request consumer on workers', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'labld-room-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'labld-request-consumer-'));
   const pool = new WorkerPool({ sources: [consumer], dataDir, size: 1, memoryMb: 64 });
   let bus: TransportBus;
   let topic: string;
