@@ -3,7 +3,7 @@
 // denial-of-service risk on untrusted input, and one clear message is what a client fixes).
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
-import { ClientError } from '../../lib/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import type { JSONSchema } from './types.ts';
 
 /** Where a value came from; the prefix of the field name in error details. */
@@ -38,7 +38,7 @@ export type Validator = (value: unknown) => unknown;
 
 /**
  * Compile a schema once, at gateway creation (a bad schema fails at startup, not per request).
- * The validator returns the value with defaults applied, or throws a ClientError(422).
+ * The validator returns the value with defaults applied, or throws a DomainError(422).
  */
 export function compile(schema: JSONSchema, location: Location, options: { text: boolean }): Validator {
   const validate: ValidateFunction = (options.text ? textAjv : jsonAjv).compile(schema);
@@ -47,7 +47,7 @@ export function compile(schema: JSONSchema, location: Location, options: { text:
     if (validate(value)) return value;
     const first = validate.errors?.[0];
     const field = first ? fieldName(location, first) : location;
-    throw new ClientError(422, `${field}: ${first ? problem(first) : 'is invalid'}`, field);
+    throw invalid(`${field}: ${first ? problem(first) : 'is invalid'}`, field);
   };
 }
 

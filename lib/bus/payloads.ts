@@ -3,13 +3,13 @@
 import { readFileSync } from 'node:fs';
 import { Ajv2020, type ValidateFunction, type ErrorObject } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { ClientError } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 import type { TopicCatalog } from './topics.ts';
 
 /** A payload that does not fit its schema; `field` is the JSON pointer of the offending value. */
-export class SchemaViolation extends ClientError {
+export class SchemaViolation extends DomainError {
   constructor(topic: string, field: string, problem: string) {
-    super(422, `message for ${topic}: ${field || '(payload)'} ${problem}`, field);
+    super('invalid', `message for ${topic}: ${field || '(payload)'} ${problem}`, field);
     this.name = 'SchemaViolation';
   }
 }
