@@ -1,6 +1,7 @@
 // What the main thread and an operation worker say to each other, and how errors cross the
-// thread boundary: structured clone keeps only plain data, so an error travels as its kind
-// (client, timeout, internal) and is rebuilt on the main thread as the bus expects it.
+// thread boundary: structured clone keeps only plain data, so an error travels as its kind (a
+// domain error's kind and field, timeout or internal) and is rebuilt on the main thread as the
+// bus expects it.
 import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/errors.ts';
 
 /** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
@@ -73,7 +74,7 @@ function deepField(input: unknown): string | undefined {
   return undefined;
 }
 
-/** "Maximum call stack size exceeded" in words: a 422 naming the field when it is known. */
+/** "Maximum call stack size exceeded" in words: an invalid error naming the field when known. */
 export function tooDeep(error: unknown, input: unknown): DomainError {
   const field = (error instanceof DomainError ? error.field : undefined) ?? deepField(input);
   const what = field
