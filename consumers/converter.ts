@@ -6,10 +6,11 @@ import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
-import { ClientError, isStringLengthError } from '../lib/errors.ts';
+import { isStringLengthError, tooLarge } from '../lib/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl } from '../lib/services.ts';
 import { publishStoredFile, textLoader } from '../lib/sources.ts';
+import { statusLine } from '../gateways/kit/status.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
 import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';
@@ -30,8 +31,7 @@ export function converterOperations(env: OperationEnv): ServiceOperations<'conve
       json = JSON.stringify(value);
     } catch (error) {
       if (!isStringLengthError(error)) throw error;
-      throw new ClientError(
-        413,
+      throw tooLarge(
         'return_type: the answer holds the graph as one JSON string, and this graph is longer than a string can hold (about 512 MiB)',
         'return_type',
       );
@@ -87,7 +87,7 @@ export function converterOperations(env: OperationEnv): ServiceOperations<'conve
     },
     checkmapping: async (input, { signal }) =>
       checkMappingAt({ mappingUrl: input.mapping_url, dataUrl: input.data_url }, loader(signal)),
-    test: async (input, { signal }) => testMapping(request(input), loader(signal)),
+    test: async (input, { signal }) => testMapping(request(input), loader(signal), statusLine),
     rdfvalidator: async (input, { signal }) =>
       validateRdf({ shapesUrl: input.shapes_url, rdfUrl: input.rdf_url }, loader(signal)),
     yarrrmltorml: async (input, { signal }) => {

@@ -3,7 +3,7 @@
 // JSON body — all or nothing, as the original read them (research §3.2).
 import type { Runtime } from '../lib/runtime.ts';
 import { isDownload } from '../lib/blobs/download.ts';
-import { ClientError } from '../lib/errors.ts';
+import { invalid } from '../lib/errors.ts';
 import { route, type Result, type Route, type RouteInput, type UploadedFile } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
 import { converter, type OperationName } from '../lib/contracts/operations.ts';
@@ -101,8 +101,7 @@ export function converterRoutes(runtime: Runtime, forward: Forwarder<'converter'
         const file = input.file as UploadedFile | undefined;
         if (!file && input.body === undefined) {
           // Neither form came: name the spec's one, and the original's as the alternative.
-          throw new ClientError(
-            422,
+          throw invalid(
             'body.file: is required: send the data as the multipart field "file", or the JSON form ' +
               '{mapping_url, data_url, data_content}',
             'body.file',

@@ -1,19 +1,67 @@
-// Errors that carry an HTTP meaning. Domain code throws them; gateways turn them into
-// `{"detail": …}` with the status; the bus sends them back as error replies without retrying
-// (a bad request stays bad however often it is tried).
+// Errors of the domain, by kind. Domain code says what went wrong (the input is invalid, a
+// file is not found, an upstream is unreachable, …) and which field it concerns; only the edges
+// turn a kind into an answer: gateways/kit/errors.ts a status and `{"detail": …}`,
+// gateways/kit/ckan-errors.ts a CKAN Action API error, consumers/step-status.ts a chain step's
+// status. The bus sends them back as error replies without retrying (a bad request stays bad
+// however often it is tried).
 
-export class ClientError extends Error {
-  readonly status: number;
+/** Every kind a domain error can have; the edges map each of them. */
+export const ERROR_KINDS = [
+  'malformed', // the request cannot be read at all: not JSON, not a URL, broken off
+  'unauthorized', // credentials are missing or wrong
+  'forbidden', // allowed to no one: an address the fetch policy refuses
+  'not-found', // what the request names does not exist
+  'slow-client', // the client stopped sending its request
+  'conflict', // the request contradicts the current state
+  'too-large', // past a size limit
+  'unsupported', // a media type, encoding or charset labld does not read
+  'invalid', // readable, but wrong: a field's value, a mapping, a document
+  'unreachable', // an upstream gave nothing usable
+  'upstream-timeout', // an upstream did not answer in time
+] as const;
+
+export type ErrorKind = (typeof ERROR_KINDS)[number];
+
+export class DomainError extends Error {
+  readonly kind: ErrorKind;
   readonly field: string | undefined;
 
-  constructor(status: number, detail: string, field?: string) {
+  constructor(kind: ErrorKind, detail: string, field?: string) {
     super(detail);
-    this.name = 'ClientError';
-    this.status = status;
+    this.name = 'DomainError';
+    this.kind = kind;
     this.field = field;
+  }
+
+  /** The message as a client reads it: a field it does not mention yet is put in front. */
+  get detail(): string {
+    return this.field && !this.message.includes(this.field) ? `${this.field}: ${this.message}` : this.message;
   }
 }
 
+/** A constructor of errors of one kind: `invalid('x: must be a number', 'x')`. */
+const of =
+  (kind: ErrorKind) =>
+  (detail: string, field?: string): DomainError =>
+    new DomainError(kind, detail, field);
+
+export const malformed = of('malformed');
+export const unauthorized = of('unauthorized');
+export const forbidden = of('forbidden');
+export const notFound = of('not-found');
+export const slowClient = of('slow-client');
+export const conflict = of('conflict');
+export const tooLarge = of('too-large');
+export const unsupported = of('unsupported');
+export const invalid = of('invalid');
+export const unreachable = of('unreachable');
+export const upstreamTimeout = of('upstream-timeout');
+
+export function isErrorKind(value: unknown): value is ErrorKind {
+  return (ERROR_KINDS as readonly unknown[]).includes(value);
+}
+
+/** The requester stopped waiting (a bus request's deadline); not the client's fault. */
 export class TimeoutError extends Error {
   constructor(detail: string) {
     super(detail);
@@ -26,6 +74,6 @@ export function isStringLengthError(error: unknown): boolean {
   return error instanceof RangeError && /invalid string length/i.test(error.message);
 }
 
-export function isClientError(error: unknown): error is ClientError {
-  return error instanceof ClientError;
+export function isDomainError(error: unknown): error is DomainError {
+  return error instanceof DomainError;
 }

@@ -1,10 +1,10 @@
 // Limits on hostile input shapes (issue 11): nesting depth of JSON, JSON-LD, XML and YAML, and
 // columns per CSV row. Each is read from its environment variable (lib/config.ts), set far
-// above anything a lab produces, and refused with a ClientError whose detail names the limit,
+// above anything a lab produces, and refused with a DomainError whose detail names the limit,
 // its value and its variable. The checks are linear scans without recursion, run before any
 // parser that recurses per level or slows down with depth sees the text.
 import { intSetting } from './config.ts';
-import { ClientError } from './errors.ts';
+import { DomainError, type ErrorKind } from './errors.ts';
 
 export const DEPTH_VARIABLE = 'LABLD_MAX_DEPTH';
 export const COLUMNS_VARIABLE = 'LABLD_MAX_COLUMNS';
@@ -20,22 +20,22 @@ export function maxColumns(env: NodeJS.ProcessEnv = process.env): number {
 }
 
 /** A refusal by one of these limits (so code that swallows parse errors can let it through). */
-export class LimitError extends ClientError {
-  constructor(status: number, detail: string, field: string | undefined) {
-    super(status, detail, field);
+export class LimitError extends DomainError {
+  constructor(kind: ErrorKind, detail: string, field: string | undefined) {
+    super(kind, detail, field);
     this.name = 'LimitError';
   }
 }
 
-/** 422: `what` (a field, a property of one, a source) nests deeper than the limit. */
+/** Invalid: `what` (a field, a property of one, a source) nests deeper than the limit. */
 export function tooDeep(field: string | undefined, limit: number, what = field ?? 'document'): LimitError {
-  return new LimitError(422, `${what}: nested deeper than ${limit} levels (${DEPTH_VARIABLE})`, field);
+  return new LimitError('invalid', `${what}: nested deeper than ${limit} levels (${DEPTH_VARIABLE})`, field);
 }
 
-/** 413: a CSV row wider than the limit (`where` says which row of which file). */
+/** Too large: a CSV row wider than the limit (`where` says which row of which file). */
 export function tooWide(field: string | undefined, limit: number, where: string): LimitError {
   return new LimitError(
-    413,
+    'too-large',
     `${field === undefined ? '' : `${field}: `}${where} has more than ${limit} columns (${COLUMNS_VARIABLE})`,
     field,
   );
@@ -95,7 +95,7 @@ function readKey(literal: string): string | undefined {
 }
 
 /**
- * Refuses JSON text nesting deeper than the limit: a 422 naming `field`, or with `useKey` the
+ * Refuses JSON text nesting deeper than the limit: an invalid error naming `field`, or with `useKey` the
  * top-level property it happens under (a request body's `x`).
  */
 export function checkJsonDepth(text: string, field: string, limit = maxDepth(), useKey = false): void {
@@ -191,17 +191,17 @@ function skipPast(text: string, end: string, from: number): number {
 function dtd(field: string | undefined, what: string, start: string): LimitError {
   const found = start.startsWith('<!DOCTYPE') ? 'a document type declaration (<!DOCTYPE …>)' : `"${start}…"`;
   return new LimitError(
-    422,
+    'invalid',
     `${what}: the XML has ${found}; DTDs are refused (their entities would be expanded or fetched)`,
     field,
   );
 }
 
 /**
- * The limit for js-yaml's own `maxDepth` option, and the 422 for its depth error: js-yaml
+ * The limit for js-yaml's own `maxDepth` option, and the invalid error for its depth error: js-yaml
  * counts nesting while it reads (without recursing past it), so no pre-scan is needed.
  */
-export function yamlDepthError(error: unknown, field: string, limit: number): ClientError | undefined {
+export function yamlDepthError(error: unknown, field: string, limit: number): DomainError | undefined {
   const message = error instanceof Error ? error.message : '';
   return message.startsWith('nesting exceeded maxDepth') ? tooDeep(field, limit) : undefined;
 }

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { publish, published } from './blobs/published.ts';
-import { ClientError } from './errors.ts';
+import { notFound, invalid } from './errors.ts';
 import type { Loader } from './loader.ts';
 import { guardedFetch, type FetchPolicy } from './fetch/guarded-fetch.ts';
 import { baseUrl } from './services.ts';
@@ -74,7 +74,7 @@ function safeDecode(segment: string): string {
  */
 export async function storedFile(blobs: BlobStore, id: string, name: string, field: string) {
   const entry = await published(blobs, id);
-  if (!entry || entry.name !== name) throw new ClientError(404, 'no such stored file', field);
+  if (!entry || entry.name !== name) throw notFound('no such stored file', field);
   return entry;
 }
 
@@ -110,8 +110,7 @@ export async function openSource(url: string, options: SourceOptions): Promise<S
 /** The Loader the domains are handed: a client URL (or a stored file) read as text. */
 export function textLoader(options: Omit<SourceOptions, 'field'>): Loader {
   return async (url, field) => {
-    if (!URL.canParse(url))
-      throw new ClientError(422, `${field}: ${JSON.stringify(url)} is not a URL`, field);
+    if (!URL.canParse(url)) throw invalid(`${field}: ${JSON.stringify(url)} is not a URL`, field);
     const source = await openSource(url, { ...options, field });
     return {
       url: source.url,

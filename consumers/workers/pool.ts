@@ -14,7 +14,8 @@
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { intSetting, setting } from '../../lib/config.ts';
-import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import type { DomainError } from '../../lib/errors.ts';
+import { TimeoutError, tooLarge } from '../../lib/errors.ts';
 import { log } from '../../lib/log.ts';
 import { workerQueue, workerStopped } from '../../lib/metrics.ts';
 import {
@@ -302,9 +303,8 @@ export class WorkerPool {
     else job.resolve(value);
   }
 
-  #outOfMemory(): ClientError {
-    return new ClientError(
-      413,
+  #outOfMemory(): DomainError {
+    return tooLarge(
       `the request needs more memory than an operation may use (${this.memoryMb} MB, LABLD_WORKER_MEMORY_MB)`,
     );
   }

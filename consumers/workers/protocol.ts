@@ -1,7 +1,8 @@
 // What the main thread and an operation worker say to each other, and how errors cross the
-// thread boundary: structured clone keeps only plain data, so an error travels as its kind
-// (client, timeout, internal) and is rebuilt on the main thread as the bus expects it.
-import { ClientError, TimeoutError } from '../../lib/errors.ts';
+// thread boundary: structured clone keeps only plain data, so an error travels as its kind (a
+// domain error's kind and field, timeout or internal) and is rebuilt on the main thread as the
+// bus expects it.
+import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/errors.ts';
 
 /** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
 export interface OperationsSource {
@@ -26,7 +27,7 @@ export interface RunJob {
 }
 
 export type WireError =
-  | { kind: 'client'; status: number; detail: string; field?: string | undefined }
+  | { kind: ErrorKind; detail: string; field?: string | undefined }
   | { kind: 'timeout'; detail: string }
   /** `summary` is name and message for the dead-letter record; the client sees a generic 500. */
   | { kind: 'internal'; summary: string };
@@ -73,20 +74,20 @@ function deepField(input: unknown): string | undefined {
   return undefined;
 }
 
-/** "Maximum call stack size exceeded" in words: a 422 naming the field when it is known. */
-export function tooDeep(error: unknown, input: unknown): ClientError {
-  const field = (error instanceof ClientError ? error.field : undefined) ?? deepField(input);
+/** "Maximum call stack size exceeded" in words: an invalid error naming the field when known. */
+export function tooDeep(error: unknown, input: unknown): DomainError {
+  const field = (error instanceof DomainError ? error.field : undefined) ?? deepField(input);
   const what = field
     ? `${field}: nested too deeply to process`
     : 'the request or a document it names is nested too deeply to process';
-  return new ClientError(422, `${what} (more levels than labld can follow); flatten the structure`, field);
+  return invalid(`${what} (more levels than labld can follow); flatten the structure`, field);
 }
 
 /** An error as it crosses to the main thread; `input` helps name the field of a stack overflow. */
 export function toWire(error: unknown, input: unknown): WireError {
   if (isStackOverflow(error)) error = tooDeep(error, input);
-  if (error instanceof ClientError) {
-    return { kind: 'client', status: error.status, detail: error.message, field: error.field };
+  if (error instanceof DomainError) {
+    return { kind: error.kind, detail: error.message, field: error.field };
   }
   if (error instanceof TimeoutError) return { kind: 'timeout', detail: error.message };
   return {
@@ -97,7 +98,7 @@ export function toWire(error: unknown, input: unknown): WireError {
 
 /** The error as the bus and the gateways know it. */
 export function fromWire(wire: WireError): Error {
-  if (wire.kind === 'client') return new ClientError(wire.status, wire.detail, wire.field);
   if (wire.kind === 'timeout') return new TimeoutError(wire.detail);
-  return new Error(wire.summary);
+  if (wire.kind === 'internal') return new Error(wire.summary);
+  return new DomainError(wire.kind, wire.detail, wire.field);
 }

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { notFound } from '../../lib/errors.ts';
 import { log } from '../../lib/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { toWire, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
@@ -31,8 +31,7 @@ const never = new AbortController().signal;
 async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
   const operations = groups.get(job.group) ?? {};
   const operation = Object.hasOwn(operations, job.operation) ? operations[job.operation] : undefined;
-  if (!operation)
-    throw new ClientError(404, `operation ${job.operation} is not offered by ${job.group}`, 'operation');
+  if (!operation) throw notFound(`operation ${job.operation} is not offered by ${job.group}`, 'operation');
   const fields = (await checkOut(env.blobs, job.input)) as Record<string, unknown>;
   seen.fields = fields;
   const value = await operation(fields as never, { correlationId: job.correlationId, signal: never });

@@ -3,7 +3,8 @@
 // (LABLD_MAX_DEPTH: what is built from the value later recurses, e.g. JSON.stringify), then parsed.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import { ClientError } from '../../lib/errors.ts';
+import type { DomainError } from '../../lib/errors.ts';
+import { malformed, slowClient, tooLarge, unsupported } from '../../lib/errors.ts';
 import { checkJsonDepth, maxDepth } from '../../lib/limits.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -25,8 +26,8 @@ export function formatBytes(bytes: number): string {
   return `${bytes} bytes`;
 }
 
-export function tooLarge(what: string, limit: number): ClientError {
-  return new ClientError(413, `${what}: larger than the limit of ${formatBytes(limit)}`, 'body');
+export function bodyTooLarge(what: string, limit: number): DomainError {
+  return tooLarge(`${what}: larger than the limit of ${formatBytes(limit)}`, 'body');
 }
 
 /**
@@ -37,15 +38,14 @@ export function tooLarge(what: string, limit: number): ClientError {
 export function idleTimer(
   req: IncomingMessage,
   ms: number,
-  onIdle: (error: ClientError) => void,
+  onIdle: (error: DomainError) => void,
 ): { touch(): void; stop(): void } {
   if (ms <= 0) return { touch() {}, stop() {} };
   let timer: NodeJS.Timeout | undefined;
   const fire = (): void => {
     if (req.isPaused()) return touch();
     onIdle(
-      new ClientError(
-        408,
+      slowClient(
         `body: no bytes received for ${ms} ms, the request was given up (LABLD_BODY_IDLE_TIMEOUT_MS)`,
         'body',
       ),
@@ -63,7 +63,7 @@ export function idleTimer(
 export function assertIdentityEncoding(req: IncomingMessage): void {
   const encoding = req.headers['content-encoding'];
   if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
-    throw new ClientError(415, `body: Content-Encoding ${encoding} is not supported`, 'body');
+    throw unsupported(`body: Content-Encoding ${encoding} is not supported`, 'body');
   }
 }
 
@@ -80,11 +80,11 @@ export async function readJson(
   if (!hasBody(ctx.req)) return undefined;
   const type = ctx.request.type;
   if (type !== '' && type !== 'application/json' && !/^application\/[\w.+-]+\+json$/.test(type)) {
-    throw new ClientError(415, `body: expected application/json, got ${type}`, 'body');
+    throw unsupported(`body: expected application/json, got ${type}`, 'body');
   }
   const charset = ctx.request.charset;
   if (charset !== '' && charset.toLowerCase() !== 'utf-8' && charset.toLowerCase() !== 'utf8') {
-    throw new ClientError(415, `body: charset ${charset} is not supported, send UTF-8`, 'body');
+    throw unsupported(`body: charset ${charset} is not supported, send UTF-8`, 'body');
   }
   assertIdentityEncoding(ctx.req);
   const bytes = await readLimited(ctx.req, limit, idleMs);
@@ -93,19 +93,19 @@ export async function readJson(
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new ClientError(400, 'body: invalid JSON (not UTF-8)', 'body');
+    throw malformed('body: invalid JSON (not UTF-8)', 'body');
   }
   checkJsonDepth(text, 'body', depth, true);
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ClientError(400, `body: invalid JSON (${(error as Error).message})`, 'body');
+    throw malformed(`body: invalid JSON (${(error as Error).message})`, 'body');
   }
 }
 
 /** All bytes of the request, or a 413 as soon as they pass `limit` (the rest is left unread). */
 function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promise<Buffer> {
-  if (Number(req.headers['content-length']) > limit) return Promise.reject(tooLarge('body', limit));
+  if (Number(req.headers['content-length']) > limit) return Promise.reject(bodyTooLarge('body', limit));
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -123,7 +123,7 @@ function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promi
       if (size <= limit) return void chunks.push(chunk);
       stop();
       req.pause();
-      reject(tooLarge('body', limit));
+      reject(bodyTooLarge('body', limit));
     };
     const onEnd = (): void => {
       stop();
@@ -131,7 +131,7 @@ function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promi
     };
     const onAbort = (): void => {
       stop();
-      reject(new ClientError(400, 'body: request aborted before it was complete', 'body'));
+      reject(malformed('body: request aborted before it was complete', 'body'));
     };
     const onClose = (): void => {
       if (!req.complete) onAbort();

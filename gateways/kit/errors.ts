@@ -1,8 +1,10 @@
-// Every error becomes `{"detail": "…"}` with its status. Client errors say what is wrong with
-// the request; anything unexpected is a 500 with a generic detail, and the error (with its
-// stack) goes to the log only, under the request's correlation id.
+// Every error becomes `{"detail": "…"}` with its status. A DomainError says what is wrong with
+// the request and gets the status of its kind (./status.ts); a bus TimeoutError is a 504;
+// anything unexpected is a 500 with a generic detail, and the error (with its stack) goes to
+// the log only, under the request's correlation id.
 import type { Context, Middleware } from 'koa';
-import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../lib/errors.ts';
+import { statusOf } from './status.ts';
 import type { Logger } from '../../lib/log.ts';
 import { hasBody } from './body.ts';
 import { SECURITY_HEADERS } from './observe.ts';
@@ -24,11 +26,8 @@ const KEPT_HEADERS = new Set([
 ]);
 
 export function toErrorAnswer(error: unknown): ErrorAnswer {
-  if (error instanceof ClientError) {
-    const status = error.status >= 400 && error.status <= 599 ? error.status : 500;
-    // A field the message does not mention yet is put in front: `data_url: not reachable`.
-    const named = error.field && !error.message.includes(error.field);
-    return { status, detail: clip(named ? `${error.field}: ${error.message}` : error.message) };
+  if (error instanceof DomainError) {
+    return { status: statusOf(error.kind), detail: clip(error.detail) };
   }
   if (error instanceof TimeoutError) return { status: 504, detail: clip(error.message) };
   // Koa's ctx.throw / http-errors: a client error whose message is meant for the client.

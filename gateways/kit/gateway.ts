@@ -2,7 +2,7 @@
 // under any prefix: its base path in the composed server, and also `/` in single-service mode.
 import { Router, type RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { ClientError } from '../../lib/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import { readJson } from './body.ts';
 import { serveDocsAsset, serveDocsPage } from './docs.ts';
 import { answerError } from './errors.ts';
@@ -192,7 +192,7 @@ async function handle(ctx: Context, entry: Compiled, mount: MountOptions): Promi
   } else if (route.body) {
     const raw = await readJson(ctx, mount.limits.body, mount.limits.bodyIdleMs);
     if (raw !== undefined) body = entry.body?.(raw);
-    else if (route.body.required !== false) throw new ClientError(422, 'body: is required', 'body');
+    else if (route.body.required !== false) throw invalid('body: is required', 'body');
   }
 
   const aborted = new AbortController();

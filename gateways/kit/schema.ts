@@ -1,7 +1,7 @@
 // JSON Schema validation of request parts (lib/json-schema.ts), and the one-line 422 detail
 // that names the field: `body.data_url: must be string`.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { ClientError } from '../../lib/errors.ts';
+import { invalid } from '../../lib/errors.ts';
 import { createAjv, describeAjvError } from '../../lib/json-schema.ts';
 import type { JSONSchema } from './types.ts';
 
@@ -27,7 +27,7 @@ export type Validator = (value: unknown) => unknown;
 
 /**
  * Compile a schema once, at gateway creation (a bad schema fails at startup, not per request).
- * The validator returns the value with defaults applied, or throws a ClientError(422).
+ * The validator returns the value with defaults applied, or throws a DomainError(422).
  */
 export function compile(schema: JSONSchema, location: Location, options: { text: boolean }): Validator {
   const validate: ValidateFunction = (options.text ? textAjv : jsonAjv).compile(schema);
@@ -38,6 +38,6 @@ export function compile(schema: JSONSchema, location: Location, options: { text:
     const { field, problem } = first
       ? describeAjvError(first, location)
       : { field: location, problem: 'is invalid' };
-    throw new ClientError(422, `${field}: ${problem}`, field);
+    throw invalid(`${field}: ${problem}`, field);
   };
 }

@@ -7,8 +7,8 @@ import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import formidable, { errors as formidableErrors, type Part } from 'formidable';
 import type { Context } from 'koa';
-import { ClientError } from '../../lib/errors.ts';
-import { assertIdentityEncoding, hasBody, idleTimer, tooLarge } from './body.ts';
+import { malformed, tooLarge, unsupported, invalid } from '../../lib/errors.ts';
+import { assertIdentityEncoding, hasBody, idleTimer, bodyTooLarge } from './body.ts';
 import type { KitState } from './observe.ts';
 import type { UploadedFile } from './types.ts';
 
@@ -54,18 +54,13 @@ export async function receiveUpload(
   uploadRoot: string,
   limits: UploadLimits,
 ): Promise<ReceivedUpload> {
-  const missing = new ClientError(
-    422,
+  const missing = invalid(
     `body.${fileField}: is required: the multipart form has no "${fileField}" part`,
     `body.${fileField}`,
   );
   if (!hasBody(ctx.req)) throw missing;
   if (!ctx.is('multipart/form-data')) {
-    throw new ClientError(
-      415,
-      `body: expected multipart/form-data, got ${ctx.request.type || 'nothing'}`,
-      'body',
-    );
+    throw unsupported(`body: expected multipart/form-data, got ${ctx.request.type || 'nothing'}`, 'body');
   }
   assertIdentityEncoding(ctx.req);
 
@@ -159,8 +154,7 @@ function limitPartHeaders(form: object, fail: (error: Error) => void): boolean {
       bytes += (event.end ?? 0) - (event.start ?? 0);
       if (bytes > MAX_PART_HEADER_BYTES) {
         fail(
-          new ClientError(
-            413,
+          tooLarge(
             `body: a multipart part's headers are larger than the limit of ${MAX_PART_HEADER_BYTES / 1024} KB`,
             'body',
           ),
@@ -168,8 +162,7 @@ function limitPartHeaders(form: object, fail: (error: Error) => void): boolean {
       }
     } else if (event.name === 'headerEnd' && ++headers > MAX_PART_HEADERS) {
       fail(
-        new ClientError(
-          413,
+        tooLarge(
           `body: a multipart part has more than ${MAX_PART_HEADERS} headers (the limit per part)`,
           'body',
         ),
@@ -207,7 +200,7 @@ export async function sweepUploads(uploadRoot: string, now = Date.now()): Promis
 }
 
 /** formidable's parser messages (`…: state = START`) in words a client can act on. */
-function malformed(error: Error): string {
+function parserWords(error: Error): string {
   if (/stream ended unexpectedly/.test(error.message)) {
     return 'the body ends before the closing boundary line, or its parts do not start with the boundary';
   }
@@ -219,26 +212,22 @@ function malformed(error: Error): string {
 function uploadError(error: unknown, fileField: string, limits: UploadLimits): unknown {
   const code = (error as { code?: unknown }).code;
   if (code === 'ECONNRESET' || (error as Error).message === 'aborted') {
-    return new ClientError(400, 'body: request aborted before it was complete', 'body');
+    return malformed('body: request aborted before it was complete', 'body');
   }
   if (typeof code !== 'number' || !('httpCode' in (error as object))) return error;
   switch (code) {
     case formidableErrors.biggerThanMaxFileSize:
     case formidableErrors.biggerThanTotalMaxFileSize:
-      return tooLarge(`body.${fileField}`, limits.file);
+      return bodyTooLarge(`body.${fileField}`, limits.file);
     case formidableErrors.maxFieldsSizeExceeded:
-      return tooLarge('body (form fields)', limits.fields);
+      return bodyTooLarge('body (form fields)', limits.fields);
     case formidableErrors.maxFieldsExceeded:
-      return new ClientError(413, 'body: too many form fields', 'body');
+      return tooLarge('body: too many form fields', 'body');
     case formidableErrors.maxFilesExceeded:
-      return new ClientError(422, `body.${fileField}: send exactly one file`, `body.${fileField}`);
+      return invalid(`body.${fileField}: send exactly one file`, `body.${fileField}`);
     case formidableErrors.aborted:
-      return new ClientError(400, 'body: request aborted before it was complete', 'body');
+      return malformed('body: request aborted before it was complete', 'body');
     default:
-      return new ClientError(
-        400,
-        `body: malformed multipart/form-data (${malformed(error as Error)})`,
-        'body',
-      );
+      return malformed(`body: malformed multipart/form-data (${parserWords(error as Error)})`, 'body');
   }
 }

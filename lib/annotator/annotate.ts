@@ -2,7 +2,8 @@
 // chunk, cut into lines and handed to the Segmenter; nothing but the metadata lines, the first
 // lines of each part and per-column counters is kept, whatever the size of the table.
 import type { Readable } from 'node:stream';
-import { ClientError } from '../errors.ts';
+import type { DomainError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { LineBreaks } from '../line-breaks.ts';
 import { maxColumns } from '../limits.ts';
 import { buildDescriptor, type Descriptor, type Provenance } from './descriptor.ts';
@@ -76,8 +77,7 @@ export async function annotate(source: CsvSource, options: AnnotateOptions = {})
     const again = source.open();
     if (opened.includes(again)) {
       const field = source.field ?? 'file';
-      throw new ClientError(
-        422,
+      throw invalid(
         `encoding: the file starts as UTF-8 but has bytes that are not; name its encoding (${field})`,
         'encoding',
       );
@@ -130,11 +130,7 @@ async function pass(
   };
   const decode = (chunk: Buffer): void => {
     if (!wide && chunk.indexOf(0) >= 0) {
-      throw new ClientError(
-        422,
-        `${field}: this is a binary file (it contains NUL bytes), not a CSV text file`,
-        field,
-      );
+      throw invalid(`${field}: this is a binary file (it contains NUL bytes), not a CSV text file`, field);
     }
     let text: string;
     try {
@@ -172,7 +168,7 @@ async function pass(
       if (pendingBytes >= SAMPLE_BYTES) start();
     }
   }
-  if (bytes === 0) throw new ClientError(422, `${field}: the file is empty`, field);
+  if (bytes === 0) throw invalid(`${field}: the file is empty`, field);
   if (!decoder) start();
   feed((decoder as unknown as Decoder).end());
   feed(breaks.end());
@@ -188,11 +184,9 @@ async function pass(
     url: source.csvUrl,
     encoding: label,
   });
-  if (nonBlankLines === 0)
-    throw new ClientError(422, `${field}: the file has no content (only blank lines)`, field);
+  if (nonBlankLines === 0) throw invalid(`${field}: the file has no content (only blank lines)`, field);
   if (nonBlankLines === 1 && tables.length === 0) {
-    throw new ClientError(
-      422,
+    throw invalid(
       `${field}: the file has a single line (a header without data rows); nothing to annotate`,
       field,
     );
@@ -209,9 +203,8 @@ async function pass(
   return { descriptor, metadataFileName, encoding: label, bytes, lines };
 }
 
-function tooLong(field: string, line: number, max: number): ClientError {
-  return new ClientError(
-    422,
+function tooLong(field: string, line: number, max: number): DomainError {
+  return invalid(
     `${field}: line ${line + 1} is longer than ${max} characters; this is not a line-oriented CSV file`,
     field,
   );

@@ -5,7 +5,7 @@
 import { isAscii } from 'node:buffer';
 import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 
 // prettier-ignore
 export const ENCODINGS = [
@@ -24,11 +24,7 @@ export function checkEncoding(value: unknown): EncodingName {
   if (typeof value === 'string' && (ENCODINGS as readonly string[]).includes(value))
     return value as EncodingName;
   const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-  throw new ClientError(
-    422,
-    `encoding: unknown value ${shown}; allowed values are ${ENCODINGS.join(', ')}`,
-    'encoding',
-  );
+  throw invalid(`encoding: unknown value ${shown}; allowed values are ${ENCODINGS.join(', ')}`, 'encoding');
 }
 
 /** Incremental bytes → text. `label` is what the descriptor's dialect.encoding says. */
@@ -73,8 +69,7 @@ function utf8Decoder(provisional: boolean): Decoder {
         return text;
       } catch {
         if (provisional) throw new NotUtf8(bytes, asciiSoFar);
-        throw new ClientError(
-          422,
+        throw invalid(
           `encoding: the file is not valid utf-8 (within bytes ${offset}–${offset + bytes.length}); choose its encoding or auto`,
           'encoding',
         );
@@ -85,8 +80,7 @@ function utf8Decoder(provisional: boolean): Decoder {
         return decoder.decode();
       } catch {
         if (provisional) throw new NotUtf8(Buffer.alloc(0), false);
-        throw new ClientError(
-          422,
+        throw invalid(
           'encoding: the file ends inside a utf-8 character; choose its encoding or auto',
           'encoding',
         );
@@ -103,8 +97,7 @@ function asciiDecoder(): Decoder {
     write(bytes) {
       const at = isAscii(bytes) ? -1 : highByteAt(bytes);
       if (at >= 0) {
-        throw new ClientError(
-          422,
+        throw invalid(
           `encoding: the file is not ascii (byte 0x${(bytes[at] as number).toString(16)} at offset ${offset + at}); choose its encoding or auto`,
           'encoding',
         );

@@ -2,7 +2,7 @@
 // the same separator and separator count. Each part is classified on its first 30 lines;
 // metadata parts are kept whole (they become notes), data parts are streamed into a
 // TableBuilder, so memory stays bounded by the metadata, not by the table.
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { tooWide } from '../limits.ts';
 import { classify, CLASSIFY_SAMPLE, type Classification } from './classify.ts';
 import { metaNotes, type Note } from './meta.ts';
@@ -125,8 +125,7 @@ export class Segmenter {
     part.chars += text.length;
     this.metadataChars += text.length;
     if (this.metadataChars > this.limits.maxMetadataChars) {
-      throw new ClientError(
-        422,
+      throw invalid(
         `${this.field}: the metadata block starting at line ${part.start + 1} is larger than ` +
           `${this.limits.maxMetadataChars} characters; all-text rows are read as metadata, so the file has no numeric table to annotate`,
         this.field,
@@ -139,11 +138,7 @@ export class Segmenter {
       table.addPartLine(text);
     } catch (error) {
       if (!(error instanceof TooManyHeaderLines)) throw error;
-      throw new ClientError(
-        422,
-        `${this.field}: the table at line ${table.start + 1} has no data rows`,
-        this.field,
-      );
+      throw invalid(`${this.field}: the table at line ${table.start + 1} has no data rows`, this.field);
     }
   }
 
@@ -179,8 +174,7 @@ export class Segmenter {
   private checkRagged(part: Part, next: string | undefined, nextSep: LineSep | undefined): void {
     if (next === undefined || nextSep === undefined || nextSep.sep !== part.sep) return;
     if (classOf(splitRaw(next, part.sep)[0] ?? '') !== 'NUMBER') return;
-    throw new ClientError(
-      422,
+    throw invalid(
       `${this.field}: ragged rows: line ${this.line + 1} has ${nextSep.count + 1} fields, ` +
         `the table starting at line ${part.start + 1} has ${part.count + 1}`,
       this.field,

@@ -16,7 +16,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { ClientError } from '../errors.ts';
+import { notFound } from '../errors.ts';
 
 const KEY = /^[0-9a-f]{64}$/;
 
@@ -75,7 +75,7 @@ export class BlobStore {
 
   /** Path of a stored blob; a key that is malformed or unknown is a 404 naming `field`. */
   path(key: string, field = 'blob'): string {
-    if (!this.has(key)) throw new ClientError(404, `no stored file ${JSON.stringify(key)}`, field);
+    if (!this.has(key)) throw notFound(`no stored file ${JSON.stringify(key)}`, field);
     return this.#file(key);
   }
 

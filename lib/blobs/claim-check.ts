@@ -3,7 +3,7 @@
 // travels as `{ $claim: key }`; the receiver swaps it back. Gateways and request consumers do
 // this for every operation, so no service has to think about message sizes.
 import { readFile } from 'node:fs/promises';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { checkValueDepth, DEPTH_VARIABLE, maxDepth } from '../limits.ts';
 import type { BlobStore } from './blob-store.ts';
 
@@ -47,8 +47,7 @@ function stringify(value: unknown, field: string): string | undefined {
     if (!(error instanceof RangeError && /call stack/i.test(error.message))) throw error;
     const limit = maxDepth();
     checkValueDepth(value, field, limit); // throws the limit's 422 when it is the depth
-    throw new ClientError(
-      422,
+    throw invalid(
       `${field}: nested too deeply to be stored (${error.message}; ${DEPTH_VARIABLE} is ${limit})`,
       field,
     );

@@ -3,7 +3,8 @@
 // held to LABLD_MAX_OUTPUT_BYTES: a larger one is a 413 and nothing is stored (a stream is
 // counted as it goes to the store, whose temporary file is removed on any error).
 import { byteSetting } from '../config.ts';
-import { ClientError } from '../errors.ts';
+import type { DomainError } from '../errors.ts';
+import { tooLarge } from '../errors.ts';
 import type { BlobStore } from './blob-store.ts';
 
 export interface Download {
@@ -17,9 +18,8 @@ export function maxOutputBytes(env: NodeJS.ProcessEnv = process.env): number {
   return byteSetting('LABLD_MAX_OUTPUT_BYTES', env);
 }
 
-export function outputTooLarge(limit: number): ClientError {
-  return new ClientError(
-    413,
+export function outputTooLarge(limit: number): DomainError {
+  return tooLarge(
     `output: the answer is larger than the limit of ${limit} bytes (LABLD_MAX_OUTPUT_BYTES); nothing was stored`,
   );
 }

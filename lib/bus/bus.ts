@@ -21,7 +21,7 @@ import type {
 import type { TopicCatalog, TopicSpec } from './topics.ts';
 import { PayloadValidator } from './payloads.ts';
 import { deadLetterOf } from './dead-letter.ts';
-import { ClientError, TimeoutError, isClientError } from '../errors.ts';
+import { DomainError, isDomainError, TimeoutError, type ErrorKind } from '../errors.ts';
 import { log as rootLog, type Logger } from '../log.ts';
 import { busDeadLettered, busHandled, busLateReplies } from '../metrics.ts';
 
@@ -41,7 +41,15 @@ export function deadlineOf(headers: Record<string, string>): number | undefined 
   return Number.isFinite(deadline) && deadline > 0 ? deadline : undefined;
 }
 
-export type ReplyEnvelope = { ok: true; value: unknown } | { ok: false; status: number; detail: string };
+/**
+ * A reply: the value, or the error by kind. A DomainError travels as its kind and field; `timeout`
+ * (the handler ran out of time) and `internal` (anything else, dead-lettered) are the bus's own.
+ */
+export type ReplyEnvelope =
+  | { ok: true; value: unknown }
+  | { ok: false; kind: ErrorKind; detail: string; field?: string }
+  | { ok: false; kind: 'timeout'; detail: string }
+  | { ok: false; kind: 'internal'; detail: string };
 
 type Outcome<R> = { ok: true; value: R } | { ok: false; error: unknown; attempts: number };
 
@@ -130,7 +138,7 @@ export class TransportBus implements Bus {
     return this.#consume(spec, group, options, async (record, signal) => {
       const message = await this.#decode<T>(record, group);
       if (!message)
-        return this.#reply(record, { ok: false, status: 500, detail: 'request refused by its schema' });
+        return this.#reply(record, { ok: false, kind: 'internal', detail: 'request refused by its schema' });
       const outcome = await this.#attempt(
         spec,
         group,
@@ -140,21 +148,23 @@ export class TransportBus implements Bus {
         (error) => error instanceof TimeoutError,
       );
       if (outcome.ok) return this.#reply(record, { ok: true, value: outcome.value });
-      if (isClientError(outcome.error)) {
+      if (isDomainError(outcome.error)) {
+        const { kind, message, field } = outcome.error;
         return this.#reply(record, {
           ok: false,
-          status: outcome.error.status,
-          detail: outcome.error.message,
+          kind,
+          detail: message,
+          ...(field === undefined ? {} : { field }),
         });
       }
       // Out of time: the requester has stopped waiting; trying again or dead-lettering helps no one.
       if (outcome.error instanceof TimeoutError) {
-        return this.#reply(record, { ok: false, status: 504, detail: outcome.error.message });
+        return this.#reply(record, { ok: false, kind: 'timeout', detail: outcome.error.message });
       }
       await this.#deadLetter(record, group, outcome.error, outcome.attempts);
       await this.#reply(record, {
         ok: false,
-        status: 500,
+        kind: 'internal',
         detail: 'internal error; the request was dead-lettered',
       });
     });
@@ -248,7 +258,7 @@ export class TransportBus implements Bus {
     }
   }
 
-  /** Run `fn` until it succeeds, fails with a ClientError or a `final` error, or has used every attempt. */
+  /** Run `fn` until it succeeds, fails with a DomainError or a `final` error, or has used every attempt. */
   async #attempt<R>(
     spec: TopicSpec,
     group: string,
@@ -269,7 +279,7 @@ export class TransportBus implements Bus {
         timer({ outcome: 'error' });
         // A revoked partition: give up without committing; the next owner gets the message.
         if (signal.aborted) throw error;
-        if (isClientError(error) || final(error) || attempt >= maxAttempts)
+        if (isDomainError(error) || final(error) || attempt >= maxAttempts)
           return { ok: false, error, attempts: attempt };
         this.#log.warn({ topic: spec.name, group, attempt, err: String(error) }, 'handler failed; retrying');
         await sleep(backoffMs * 2 ** (attempt - 1), undefined, { signal });
@@ -336,8 +346,8 @@ export class TransportBus implements Bus {
       return;
     }
     if (envelope.ok) pending.resolve(envelope.value);
-    else if (envelope.status < 500) pending.reject(new ClientError(envelope.status, envelope.detail));
-    else if (envelope.status === 504) pending.reject(new TimeoutError(envelope.detail));
-    else pending.reject(new Error(envelope.detail));
+    else if (envelope.kind === 'timeout') pending.reject(new TimeoutError(envelope.detail));
+    else if (envelope.kind === 'internal') pending.reject(new Error(envelope.detail));
+    else pending.reject(new DomainError(envelope.kind, envelope.detail, envelope.field));
   }
 }

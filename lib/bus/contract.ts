@@ -66,7 +66,7 @@ export interface Bus {
    * Join `group` on `topic`. At-least-once: the offset is committed after `handler` resolved
    * for the message and for every earlier one of its partition (see RecordHandler).
    * A failing handler is retried with backoff; after the last attempt, or at once for a
-   * message that fails its schema or a ClientError, the message goes to the dead-letter topic.
+   * message that fails its schema or a DomainError, the message goes to the dead-letter topic.
    */
   subscribe<T>(
     topic: string,
@@ -80,8 +80,8 @@ export interface Bus {
    */
   request<T, R>(topic: string, value: T, options: RequestOptions): Promise<R>;
   /**
-   * Answer requests on `topic` in `group`: the handler's result (or ClientError) is the reply.
-   * A TimeoutError is answered as such (504) at once, neither retried nor dead-lettered.
+   * Answer requests on `topic` in `group`: the handler's result (or DomainError) is the reply.
+   * A TimeoutError is answered as such (a `timeout` reply) at once, neither retried nor dead-lettered.
    */
   serve<T, R>(
     topic: string,

@@ -2,14 +2,14 @@
 // Schema (draft 2020-12). One compiled validator per schema file.
 import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { ClientError } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 import { createAjv, describeAjvError } from '../json-schema.ts';
 import type { TopicCatalog } from './topics.ts';
 
 /** A payload that does not fit its schema; `field` is the JSON pointer of the offending value. */
-export class SchemaViolation extends ClientError {
+export class SchemaViolation extends DomainError {
   constructor(topic: string, field: string, problem: string) {
-    super(422, `message for ${topic}: ${field || '(payload)'} ${problem}`, field);
+    super('invalid', `message for ${topic}: ${field || '(payload)'} ${problem}`, field);
     this.name = 'SchemaViolation';
   }
 }

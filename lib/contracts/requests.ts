@@ -2,7 +2,7 @@
 // the contract of the operation named, so that a refusal names the operation or the field.
 // schemas/<service>-request.schema.json is this schema written out (tools/contracts.ts), self-
 // contained, because the Kafka schema registry gets each topic's schema as one document.
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { createAjv, describeAjvError } from '../json-schema.ts';
 import { SERVICES, type ServiceName } from '../services.ts';
 import { OPERATIONS, type OperationInputs, type OperationName } from './operations.ts';
@@ -77,7 +77,7 @@ export function checkRequest(service: ServiceName, request: { operation: string;
   if (validate(request)) return;
   const { field, problem } = describeAjvError(validate.errors![0]!);
   const name = field.replace(/^input\.?/, '') || field;
-  throw new ClientError(422, `${name}: ${problem}`, name);
+  throw invalid(`${name}: ${problem}`, name);
 }
 
 /** Only the fields an operation declares: a route may receive more (a JSON body's extra keys). */

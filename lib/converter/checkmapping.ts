@@ -4,7 +4,7 @@
 // and a rule counts as applicable when some matched item satisfies its condition (or, without
 // one, gives a value for every reference of its subject). Where the original crashed (an
 // inline source list) the inline iterator is evaluated instead.
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { RmlError } from '../rml/errors.ts';
 import { compileJsonPath } from '../rml/jsonpath.ts';
 import { yarrrmlWords } from './mapping-errors.ts';
@@ -241,13 +241,12 @@ export async function checkMappingAt(request: CheckRequest, load: Loader): Promi
   const mapping = readYarrrmlMapping((await load(request.mappingUrl, 'mapping_url')).text);
   if (hasUnsupportedIterator(mapping)) return { rules_applicable: 0, rules_skipped: mapping.rules.length };
   const dataUrl = request.dataUrl ?? firstAccess(mapping);
-  if (!dataUrl)
-    throw new ClientError(422, 'data_url: the mapping declares no source; give data_url', 'data_url');
+  if (!dataUrl) throw invalid('data_url: the mapping declares no source; give data_url', 'data_url');
   let data: DataDocument;
   try {
     data = await readData(await load(dataUrl, 'data_url'), 'data_url');
   } catch (error) {
-    if (error instanceof ClientError && error.field === 'data_url') throw error;
+    if (error instanceof DomainError && error.field === 'data_url') throw error;
     throw failure('data_url', error);
   }
   return checkMapping(mapping, data.json);

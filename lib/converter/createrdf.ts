@@ -4,7 +4,7 @@
 // Counts are honest: a rule is applied when the engine made triples for it.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { contextPrefixes, returnTypeInfo, serialize } from '../rdf/index.ts';
 import {
   DEFAULT_BASE_IRI,
@@ -139,8 +139,8 @@ async function runMapping(
   try {
     rml = yarrrmlToMapping(mapping.document);
   } catch (error) {
-    if (error instanceof ClientError)
-      throw new ClientError(error.status, `mapping_url: ${error.message}`, 'mapping_url');
+    if (error instanceof DomainError)
+      throw new DomainError(error.kind, `mapping_url: ${error.message}`, 'mapping_url');
     throw error;
   }
   const quads: Quad[] = [];
@@ -231,8 +231,7 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   refuseUnsupportedIterator(mapping);
   if (request.dataUrl) mapping = overrideData(mapping, request.dataUrl);
   const dataUrl = request.dataUrl ?? firstAccess(mapping);
-  if (!dataUrl)
-    throw new ClientError(422, 'data_url: the mapping declares no source; give data_url', 'data_url');
+  if (!dataUrl) throw invalid('data_url: the mapping declares no source; give data_url', 'data_url');
   note(logs, 'INFO', `reading the data ${dataUrl}`);
   const data = await loadData(request, dataUrl, load);
   const filename = joinedFileName(dataUrl, format.extension, request.upload ?? false);

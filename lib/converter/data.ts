@@ -4,7 +4,7 @@
 // step 7, §3.6 step 2), so JSONPath iterators see the same document.
 import jsonld from 'jsonld';
 import type { Quad } from 'n3';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
 import { guessFormat, parse, serialize } from '../rdf/index.ts';
 
@@ -25,7 +25,7 @@ export interface DataDocument {
 /** The original's 422 for data it could not read, naming the field once. */
 export const failure = (field: string, error: unknown) => {
   const message = (error instanceof Error ? error.message : String(error)).replace(`${field}: `, '');
-  return new ClientError(422, `${field}: could not access or parse the data source: ${message}`, field);
+  return invalid(`${field}: could not access or parse the data source: ${message}`, field);
 };
 
 /** Reads the data; JSON-LD is also read as RDF (quietly: plain JSON has no triples). */

@@ -2,7 +2,7 @@
 // rule the condition, the values the engine compared and whether they matched, and the
 // dry-run verdict of checkmapping beside it. Like the original it always answers (a failure
 // is `success: false` with the error), with the original's field names beside the spec's.
-import { isClientError } from '../errors.ts';
+import { isDomainError, type DomainError } from '../errors.ts';
 import { checkRules, type RuleCheck } from './checkmapping.ts';
 import { createRdf, type Conversion, type ConvertRequest, type RuleOutcome } from './createrdf.ts';
 import type { Loader } from './data.ts';
@@ -78,7 +78,15 @@ function report(mapping: YarrrmlMapping, outcome: RuleOutcome, check: RuleCheck 
   };
 }
 
-export async function testMapping(request: ConvertRequest, load: Loader): Promise<TestReport> {
+/**
+ * The test report of a conversion. Bad input is reported in the answer as `describe` words it
+ * (the service says `<status>: <detail>`, as the original did); a fault of labld is thrown.
+ */
+export async function testMapping(
+  request: ConvertRequest,
+  load: Loader,
+  describe: (error: DomainError) => string,
+): Promise<TestReport> {
   const logs: string[] = [];
   const base = {
     logs,
@@ -89,11 +97,8 @@ export async function testMapping(request: ConvertRequest, load: Loader): Promis
   try {
     conversion = await createRdf({ ...request, logs }, load);
   } catch (error) {
-    // Bad input is reported in the answer (the original's behaviour); a fault of labld is not.
-    if (!isClientError(error)) throw error;
-    const status = error.status;
-    const message = error.message;
-    logs.push(`ERROR - converter - ${message}`);
+    if (!isDomainError(error)) throw error;
+    logs.push(`ERROR - converter - ${error.message}`);
     return {
       ...base,
       per_rule_statistics: [],
@@ -106,7 +111,7 @@ export async function testMapping(request: ConvertRequest, load: Loader): Promis
       num_rules_skipped: 0,
       num_triples_generated: 0,
       rule_statistics: [],
-      error: `${status}: ${message}`,
+      error: describe(error),
     };
   }
   const checks = checkRules(conversion.mapping, conversion.data.json);

@@ -1,17 +1,17 @@
 // The RML engine's errors worded for a YARRRML mapping given as mapping_url: an expression
 // the engine cannot read names its rule and the YARRRML key it was written under; a source
 // URL that cannot be opened names that source and the rules reading it, not the mapping.
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { redactUrl } from '../fetch/errors.ts';
 import { RmlError, type ExpressionFault } from '../rml/index.ts';
 import { ruleOf, sourceDeclaration, type YarrrmlMapping } from './mapping.ts';
 
 const FIELD = 'mapping_url';
 
-/** An engine error about a JSONPath/XPath as a 422 naming mapping_url, the rule and the key; others pass. */
+/** An engine error about a JSONPath/XPath as an invalid error naming mapping_url, the rule and the key; others pass. */
 export function expressionFailure(error: unknown): unknown {
   if (!(error instanceof RmlError) || !error.fault) return error;
-  return new ClientError(422, `${FIELD}: ${yarrrmlWords(error.fault)}`, FIELD);
+  return invalid(`${FIELD}: ${yarrrmlWords(error.fault)}`, FIELD);
 }
 
 /** `rule "people": the iterator "$.a[" (sources) is not valid JSONPath: … (at position 4)`. */
@@ -47,7 +47,7 @@ export function rulesReading(mapping: YarrrmlMapping, url: string): string[] {
  * for mapping_url) reworded to name the source and its rules. Non-client errors pass.
  */
 export function sourceFailure(error: unknown, url: string, rules: string[]): unknown {
-  if (!(error instanceof ClientError)) return error;
+  if (!(error instanceof DomainError)) return error;
   const shown = redactUrl(url);
   const reason = error.message.replace(/^mapping_url: /, '');
   const whose =
@@ -57,5 +57,5 @@ export function sourceFailure(error: unknown, url: string, rules: string[]): unk
   const detail = reason.startsWith(shown)
     ? `the mapping's source ${shown}${whose}${reason.slice(shown.length)}`
     : `the mapping's source ${shown}${whose}: ${reason}`;
-  return new ClientError(error.status, `${FIELD}: ${detail}`, FIELD);
+  return new DomainError(error.kind, `${FIELD}: ${detail}`, FIELD);
 }

@@ -2,7 +2,7 @@
 // YAML document, its rules, sources and prefixes, the data_url override and the template the
 // mapping joins. The RML engine does the translation and execution; this module only reads
 // what the converter's own steps need from the YAML.
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { readYarrrml } from '../rml/index.ts';
 
 /** The iterator the original refuses: it matches every value at every depth (ambiguous). */
@@ -91,23 +91,18 @@ export function readYarrrmlMapping(text: string, field = 'mapping_url'): Yarrrml
   try {
     document = readYarrrml(text, field);
   } catch (error) {
-    if (error instanceof ClientError && error.field === field) throw error;
-    throw new ClientError(422, `${field}: ${(error as Error).message}`, field);
+    if (error instanceof DomainError && error.field === field) throw error;
+    throw invalid(`${field}: ${(error as Error).message}`, field);
   }
   if (expandedSize(document, MAX_EXPANDED_NODES) > MAX_EXPANDED_NODES) {
-    throw new ClientError(
-      422,
+    throw invalid(
       `${field}: the YAML expands to more than ${MAX_EXPANDED_NODES} nodes through its aliases; refused`,
       field,
     );
   }
   const mappings = document.mappings ?? document.mapping;
   if (!isObject(mappings) || Object.keys(mappings).length === 0) {
-    throw new ClientError(
-      422,
-      `${field}: not a YARRRML mapping: it has no "mappings" block with rules`,
-      field,
-    );
+    throw invalid(`${field}: not a YARRRML mapping: it has no "mappings" block with rules`, field);
   }
   const sources = isObject(document.sources)
     ? Object.entries(document.sources).map(([name, value]) => sourceDeclaration(name, value))
@@ -150,8 +145,7 @@ export function hasUnsupportedIterator(mapping: YarrrmlMapping): boolean {
 /** createrdf refuses `$..[*]` (research §3.4 step 3); checkmapping counts it as all skipped. */
 export function refuseUnsupportedIterator(mapping: YarrrmlMapping, field = 'mapping_url'): void {
   if (hasUnsupportedIterator(mapping)) {
-    throw new ClientError(
-      422,
+    throw invalid(
       `${field}: the iterator ${UNSUPPORTED_ITERATOR} is not supported: it matches every value at every ` +
         'depth of the document, so a rule cannot tell records from their fields; name the array to ' +
         'iterate (e.g. $.tables[*].tableSchema.columns[*] or $.notes[*])',

@@ -3,7 +3,7 @@
 // wrongly, research §3.9); here the format comes from the content, the Content-Type and the
 // name, and the answer carries the spec's fields plus the original's declared ones.
 import type * as RDF from '@rdfjs/types';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { serialize } from '../rdf/index.ts';
 import { readGraph, type Loader } from './data.ts';
 import { validateShacl } from './shacl.ts';
@@ -67,11 +67,7 @@ export async function validateRdf(
   try {
     result = await validateShacl(shapes, data);
   } catch (error) {
-    throw new ClientError(
-      422,
-      `shapes_url: the shapes graph cannot be used: ${(error as Error).message}`,
-      'shapes_url',
-    );
+    throw invalid(`shapes_url: the shapes graph cannot be used: ${(error as Error).message}`, 'shapes_url');
   }
   const reportGraph = await serialize(result.report, 'turtle', { prefixes: { sh: SH } });
   return {

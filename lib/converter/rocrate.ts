@@ -4,7 +4,7 @@
 // never past a size limit whatever its header claims, so a zip bomb costs nothing.
 import { text } from 'node:stream/consumers';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { ClientError } from '../errors.ts';
+import { DomainError, type ErrorKind } from '../errors.ts';
 
 export const CRATE_METADATA = 'ro-crate-metadata.json';
 /** Largest metadata file inflated. */
@@ -17,8 +17,8 @@ export function isZip(head: Uint8Array): boolean {
   return ZIP_MAGIC.every((byte, i) => head[i] === byte);
 }
 
-const refuse = (status: number, detail: string, field: string) =>
-  new ClientError(status, `${field}: ${detail}`, field);
+const refuse = (kind: ErrorKind, detail: string, field: string) =>
+  new DomainError(kind, `${field}: ${detail}`, field);
 
 /** The metadata JSON of the crate in the ZIP at `path` (the shallowest `ro-crate-metadata.json`). */
 export async function readCrateMetadata(path: string, field = 'file'): Promise<string> {
@@ -31,22 +31,22 @@ export async function readCrateMetadata(path: string, field = 'file'): Promise<s
       validateEntrySizes: true,
     });
   } catch (error) {
-    throw refuse(422, `not a readable ZIP: ${(error as Error).message}`, field);
+    throw refuse('invalid', `not a readable ZIP: ${(error as Error).message}`, field);
   }
   try {
     if (zip.entryCount > MAX_ENTRIES)
-      throw refuse(422, `the ZIP has more than ${MAX_ENTRIES} entries`, field);
+      throw refuse('invalid', `the ZIP has more than ${MAX_ENTRIES} entries`, field);
     let found: Entry | undefined;
     for await (const entry of entries(zip, field)) {
       if (entry.fileName.split('/').pop() !== CRATE_METADATA) continue;
       const depth = entry.fileName.split('/').length;
       if (!found || depth < found.fileName.split('/').length) found = entry;
     }
-    if (!found) throw refuse(422, `the ZIP is no RO-Crate: it has no ${CRATE_METADATA}`, field);
-    if (found.isEncrypted()) throw refuse(422, encrypted(`entry ${found.fileName}`), field);
+    if (!found) throw refuse('invalid', `the ZIP is no RO-Crate: it has no ${CRATE_METADATA}`, field);
+    if (found.isEncrypted()) throw refuse('invalid', encrypted(`entry ${found.fileName}`), field);
     if (found.uncompressedSize > MAX_METADATA_BYTES) {
       throw refuse(
-        413,
+        'too-large',
         `${found.fileName} inflates to ${found.uncompressedSize} bytes; the limit is ${MAX_METADATA_BYTES}`,
         field,
       );
@@ -54,7 +54,7 @@ export async function readCrateMetadata(path: string, field = 'file'): Promise<s
     try {
       return await text(await zip.openReadStreamPromise(found));
     } catch (error) {
-      throw refuse(422, `${found.fileName} cannot be read: ${(error as Error).message}`, field);
+      throw refuse('invalid', `${found.fileName} cannot be read: ${(error as Error).message}`, field);
     }
   } finally {
     zip.close();
@@ -74,7 +74,7 @@ async function* entries(zip: ZipFile, field: string): AsyncGenerator<Entry> {
     const entry = await new Promise<Entry | undefined>((resolve, reject) => {
       const onEntry = (e: Entry) => done(() => resolve(e));
       const onEnd = () => done(() => resolve(undefined));
-      const onError = (error: Error) => done(() => reject(refuse(422, zipProblem(error), field)));
+      const onError = (error: Error) => done(() => reject(refuse('invalid', zipProblem(error), field)));
       const done = (then: () => void) => {
         zip.off('entry', onEntry).off('end', onEnd).off('error', onError);
         then();

@@ -5,7 +5,7 @@
 // referenced value, one per link to another rule's subject. The query is built from the RML
 // the parser makes, so every YARRRML shorthand is covered.
 import { yarrrmlToMapping, type ExpressionMap, type TermMap, type TriplesMap } from '../rml/index.ts';
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { readYarrrmlMapping, templatePrefix, type YarrrmlMapping } from './mapping.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
@@ -127,11 +127,10 @@ export function yarrrmlToSparql(text: string, field = 'mapping_url'): string {
   try {
     model = yarrrmlToMapping(mapping.document);
   } catch (error) {
-    if (error instanceof ClientError)
-      throw new ClientError(error.status, `${field}: ${error.message}`, field);
+    if (error instanceof DomainError) throw new DomainError(error.kind, `${field}: ${error.message}`, field);
     throw error;
   }
-  if (model.triplesMaps.length === 0) throw new ClientError(422, `${field}: the mapping has no rules`, field);
+  if (model.triplesMaps.length === 0) throw invalid(`${field}: the mapping has no rules`, field);
   const variables = new Map<string, string>();
   const taken = new Set<string>();
   for (const tm of model.triplesMaps) {

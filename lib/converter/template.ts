@@ -4,7 +4,7 @@
 // relative to the output document (`template:SpecimenID` → `<#SpecimenID>`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import type { Loaded, Loader } from './data.ts';
 
@@ -39,11 +39,7 @@ export async function loadTemplate(
   }
   if (!loaded) {
     const why = firstError instanceof Error ? firstError.message : String(firstError);
-    throw new ClientError(
-      422,
-      `${field}: could not load the template graph from ${namespace}: ${why}`,
-      field,
-    );
+    throw invalid(`${field}: could not load the template graph from ${namespace}: ${why}`, field);
   }
   const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text: loaded.text });
   const prefixes: Record<string, string> = {};
@@ -60,8 +56,7 @@ export async function loadTemplate(
         : undefined,
     });
   } catch (error) {
-    throw new ClientError(
-      422,
+    throw invalid(
       `${field}: the template graph at ${namespace} could not be parsed: ${(error as Error).message}`,
       field,
     );

@@ -2,7 +2,7 @@
 // its normalised YAML (normalizeyarrrml, research §3.11). Both read the mapping with the
 // converter's checks first (YAML, alias bombs, a mappings block), so bad input is a 422.
 import { normalizeYarrrmlText, yarrrmlToRml } from '../rml/index.ts';
-import { ClientError } from '../errors.ts';
+import { DomainError } from '../errors.ts';
 import { readYarrrmlMapping } from './mapping.ts';
 import { yarrrmlToSparql } from './sparql.ts';
 
@@ -20,8 +20,8 @@ export async function yarrrmlToRmlText(text: string, fileName: string): Promise<
   try {
     body = await yarrrmlToRml(mapping.document);
   } catch (error) {
-    if (error instanceof ClientError)
-      throw new ClientError(error.status, `mapping_url: ${error.message}`, 'mapping_url');
+    if (error instanceof DomainError)
+      throw new DomainError(error.kind, `mapping_url: ${error.message}`, 'mapping_url');
     throw error;
   }
   return { body, filename: `${stem(fileName)}-rml.ttl` };

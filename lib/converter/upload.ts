@@ -1,7 +1,7 @@
 // An uploaded file, read from labld's blob file: createrdfupload takes an RO-Crate ZIP (its
 // metadata is the data) or the data itself; normalizeyarrrml takes the mapping text.
 import { open, readFile } from 'node:fs/promises';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { isZip, readCrateMetadata } from './rocrate.ts';
 
 /** The file as UTF-8 text; other bytes are a 422 naming `file`. */
@@ -10,7 +10,7 @@ export async function uploadedText(path: string): Promise<string> {
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    throw new ClientError(422, 'file: is not UTF-8 text', 'file');
+    throw invalid('file: is not UTF-8 text', 'file');
   }
 }
 

@@ -7,7 +7,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { AGENT } from '../annotator/descriptor.ts';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { maxColumns } from '../limits.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
@@ -162,7 +162,7 @@ const T = {
  * The descriptor at `metadataUrl` plus the rows of the CSV it describes, as the original's
  * /api/rdf returns them, made while the CSV streams. The descriptor is read (and refused)
  * before the first batch; the CSV's errors surface from the batches. Errors are
- * ClientErrors naming metadata_url or csv_url.
+ * DomainErrors naming metadata_url or csv_url.
  */
 export async function descriptorGraph(
   input: DescriptorInput,
@@ -173,8 +173,7 @@ export async function descriptorGraph(
   const graph = new Graph(descriptor);
   const tables = findTables(descriptor);
   if (tables.length === 0) {
-    throw new ClientError(
-      422,
+    throw invalid(
       `${METADATA_FIELD}: metadata contains no table — the source CSV may have been classified as metadata-only`,
       METADATA_FIELD,
     );
@@ -310,8 +309,7 @@ async function* emitRows(
     const cells = event.cells;
     if (isBlankRow(cells)) break; // the table ends at its first blank row
     if (cells.length < columns.length || !isBlankRow(cells, columns.length)) {
-      throw new ClientError(
-        422,
+      throw invalid(
         `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${cells.length} fields; the descriptor describes ${columns.length} columns`,
         CSV_FIELD,
       );

@@ -123,7 +123,7 @@ async function convertTable(
 
 /**
  * Converts tabular data to RDF, handing each quad to `sink` as it is made. Errors are
- * ClientErrors naming metadata_url or csv_url; warnings are returned (and passed to
+ * DomainErrors naming metadata_url or csv_url; warnings are returned (and passed to
  * options.onWarning).
  */
 export async function csvwToRdfStream(

@@ -2,7 +2,7 @@
 // metadata document (field metadata_url) and an unreadable or broken CSV (field csv_url).
 import { TextDecoder } from 'node:util';
 import iconv from 'iconv-lite';
-import { ClientError, TimeoutError } from '../errors.ts';
+import { DomainError, TimeoutError, invalid } from '../errors.ts';
 
 /** What the injected loader returns for a URL: decoded text or a byte stream. */
 export interface LoadedResource {
@@ -18,7 +18,7 @@ export interface LoadedResource {
 /**
  * Fetches a URL. `field` is the request field the URL stands for (metadata_url or csv_url),
  * for the loader's own errors. Throws when the resource does not exist or cannot be read (the
- * guarded fetch throws ClientErrors); metadata discovery treats any throw as "not there".
+ * guarded fetch throws DomainErrors); metadata discovery treats any throw as "not there".
  */
 export type Loader = (url: string, field: string) => Promise<LoadedResource>;
 
@@ -48,12 +48,12 @@ export const METADATA_FIELD = 'metadata_url';
 export const CSV_FIELD = 'csv_url';
 
 /** An error in a metadata document: the conversion stops (CSVW "raise an error"). */
-export function metadataError(detail: string, field = METADATA_FIELD): ClientError {
-  return new ClientError(422, `${field}: invalid CSVW metadata: ${detail}`, field);
+export function metadataError(detail: string, field = METADATA_FIELD): DomainError {
+  return invalid(`${field}: invalid CSVW metadata: ${detail}`, field);
 }
 
 /**
- * Loads a URL through the injected loader. ClientErrors and time-outs pass as they are;
+ * Loads a URL through the injected loader. DomainErrors and time-outs pass as they are;
  * anything else a loader throws becomes a 422 naming the field, never a crash.
  */
 export async function loadResource(load: Loader, url: string, field: string): Promise<LoadedResource> {
@@ -66,9 +66,9 @@ export async function loadResource(load: Loader, url: string, field: string): Pr
 
 /** A resource that failed to load or broke off while streaming: a 422 naming the field. */
 export function readError(error: unknown, url: string, field: string): unknown {
-  if (error instanceof ClientError || error instanceof TimeoutError) return error;
+  if (error instanceof DomainError || error instanceof TimeoutError) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new ClientError(422, `${field}: cannot read ${url}: ${message}`, field);
+  return invalid(`${field}: cannot read ${url}: ${message}`, field);
 }
 
 /** The whole body of a loaded resource as text. */

@@ -1,21 +1,31 @@
-// What the guarded fetch reports, and with which status. Every failure a client can cause is a
-// ClientError whose detail reads "<field>: <url> <verb>: <rule>", with credentials removed.
+// What the guarded fetch reports, and of which kind. Every failure a client can cause is a
+// DomainError whose detail reads "<field>: <url> <verb>: <rule>", with credentials removed.
 //
-// Status choices (kept the same wherever the rule fires, first request or redirect):
-//   400  the URL itself: not a URL, or a scheme other than http/https
-//   403  the address policy: loopback, private, link-local, metadata, … (LABLD_FETCH_ALLOW)
-//   413  the body is larger than LABLD_FETCH_MAX_BYTES (by Content-Length or while streaming)
-//   422  the URL is allowed but gave nothing usable: upstream non-2xx, too many redirects,
-//        host not found, connection refused or broken. The original services passed the
-//        upstream status through ("cant get file at <url>"); that makes an upstream 401/404/500
-//        look like our own answer, so we answer 422 and keep the upstream status in the detail
-//        and on UpstreamError.upstreamStatus for any caller that must mirror it.
-//   504  a time limit: LABLD_FETCH_CONNECT_TIMEOUT_MS or LABLD_FETCH_TIMEOUT_MS (the upstream,
-//        not the client, was slow; 408 would tell the client to resend its request).
-import { ClientError } from '../errors.ts';
+// Kind choices (kept the same wherever the rule fires, first request or redirect; the statuses
+// the services answer with are in gateways/kit/errors.ts):
+//   malformed         the URL itself: not a URL, or a scheme other than http/https (400)
+//   forbidden         the address policy: loopback, private, link-local, metadata, …
+//                     (LABLD_FETCH_ALLOW) (403)
+//   too-large         the body is larger than LABLD_FETCH_MAX_BYTES (by Content-Length or while
+//                     streaming) (413)
+//   unreachable       the URL is allowed but gave nothing usable: upstream non-2xx, too many
+//                     redirects, host not found, connection refused or broken (422). The original
+//                     services passed the upstream status through ("cant get file at <url>"); that
+//                     makes an upstream 401/404/500 look like our own answer, so the upstream
+//                     status is kept in the detail and on UpstreamError.upstreamStatus for any
+//                     caller that must mirror it.
+//   upstream-timeout  a time limit: LABLD_FETCH_CONNECT_TIMEOUT_MS or LABLD_FETCH_TIMEOUT_MS (the
+//                     upstream, not the client, was slow) (504)
+import { DomainError, type ErrorKind } from '../errors.ts';
 import type { Refusal } from './address-policy.ts';
 
-export const STATUS = { badUrl: 400, address: 403, tooLarge: 413, upstream: 422, timeout: 504 } as const;
+export const KIND = {
+  badUrl: 'malformed',
+  address: 'forbidden',
+  tooLarge: 'too-large',
+  upstream: 'unreachable',
+  timeout: 'upstream-timeout',
+} as const satisfies Record<string, ErrorKind>;
 
 const MAX_SHOWN = 300;
 
@@ -36,17 +46,17 @@ export function redactUrl(input: string): string {
 }
 
 /** An upstream answer that was not 2xx; the status the upstream gave is kept for callers. */
-export class UpstreamError extends ClientError {
+export class UpstreamError extends DomainError {
   readonly upstreamStatus: number;
 
   constructor(detail: string, field: string, upstreamStatus: number) {
-    super(STATUS.upstream, detail, field);
+    super(KIND.upstream, detail, field);
     this.name = 'UpstreamError';
     this.upstreamStatus = upstreamStatus;
   }
 }
 
-/** Raised inside the connector; turned into a 403 ClientError with the URL in context. */
+/** Raised inside the connector; turned into a forbidden DomainError with the URL in context. */
 export class AddressRefusedError extends Error {
   readonly refusal: Refusal;
 

@@ -4,13 +4,13 @@
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
-import { ClientError } from '../errors.ts';
+import { DomainError, type ErrorKind } from '../errors.ts';
 import { normalHost } from './address-policy.ts';
 import { addressRefusal, guardedAgent } from './connector.ts';
 import {
   AddressRefusedError,
   ConnectTimeoutError,
-  STATUS,
+  KIND,
   TooLargeError,
   UpstreamError,
   errorCode,
@@ -20,7 +20,7 @@ import {
 import { decode, limitedBody, readAll } from './limited-body.ts';
 import { policyFromEnv, type FetchPolicy } from './policy.ts';
 
-export { redactUrl, STATUS, UpstreamError } from './errors.ts';
+export { redactUrl, KIND, UpstreamError } from './errors.ts';
 export { makePolicy, policyFromEnv, systemResolver } from './policy.ts';
 export type { FetchPolicy, PolicyOverrides, ResolvedAddress, Resolver } from './policy.ts';
 export { parseAllowList, type AllowList } from './address-policy.ts';
@@ -34,7 +34,7 @@ export interface GuardedFetchOptions {
   accept?: string;
   /** Authorization header to send (the original services forwarded the caller's). */
   authorization?: string;
-  /** Cancels the fetch; its reason is thrown as is (not a ClientError). */
+  /** Cancels the fetch; its reason is thrown as is (not a DomainError). */
   signal?: AbortSignal;
 }
 
@@ -114,32 +114,32 @@ class Session {
     return `${this.field}: ${this.shown} ${verb}: ${via}${rule}`;
   }
 
-  refuse(status: number, rule: string): ClientError {
-    return new ClientError(status, this.detail('refused', rule), this.field);
+  refuse(kind: ErrorKind, rule: string): DomainError {
+    return new DomainError(kind, this.detail('refused', rule), this.field);
   }
 
-  /** Any failure as the caller should see it: a ClientError, or the caller's own abort. */
+  /** Any failure as the caller should see it: a DomainError, or the caller's own abort. */
   fail(error: unknown): Error {
-    if (error instanceof ClientError) return error;
+    if (error instanceof DomainError) return error;
     if (this.signal?.aborted && !this.timedOut) {
       const reason: unknown = this.signal.reason;
       return reason instanceof Error ? reason : new Error('aborted');
     }
     if (this.timedOut) {
       const rule = `no complete answer within ${this.timeoutMs} ms (LABLD_FETCH_TIMEOUT_MS)`;
-      return new ClientError(STATUS.timeout, this.detail('timed out', rule), this.field);
+      return new DomainError(KIND.timeout, this.detail('timed out', rule), this.field);
     }
     const refused = findCause(error, AddressRefusedError);
     if (refused) {
       const { address, reason, hint } = refused.refusal;
-      return this.refuse(STATUS.address, `address ${address} is ${reason} (${hint})`);
+      return this.refuse(KIND.address, `address ${address} is ${reason} (${hint})`);
     }
     const tooLarge = findCause(error, TooLargeError);
-    if (tooLarge) return this.refuse(STATUS.tooLarge, tooLarge.message);
+    if (tooLarge) return this.refuse(KIND.tooLarge, tooLarge.message);
     const code = errorCode(error);
     if (findCause(error, ConnectTimeoutError) || code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return new ClientError(
-        STATUS.timeout,
+      return new DomainError(
+        KIND.timeout,
         this.detail(
           'timed out',
           `could not connect within ${this.connectTimeoutMs} ms (LABLD_FETCH_CONNECT_TIMEOUT_MS)`,
@@ -150,8 +150,8 @@ class Session {
     return this.unusable(describeFailure(code));
   }
 
-  unusable(rule: string): ClientError {
-    return new ClientError(STATUS.upstream, this.detail('could not be fetched', rule), this.field);
+  unusable(rule: string): DomainError {
+    return new DomainError(KIND.upstream, this.detail('could not be fetched', rule), this.field);
   }
 
   /** Stops the timer; safe to call more than once. A shared policy's pooled connections stay open. */
@@ -180,7 +180,7 @@ function describeFailure(code: string | undefined): string {
 }
 
 /** Parses a URL (relative to `base` for redirects) and applies the scheme rule. */
-function target(raw: string, base: URL | undefined, refuse: (rule: string) => ClientError): Target {
+function target(raw: string, base: URL | undefined, refuse: (rule: string) => DomainError): Target {
   let url: URL;
   try {
     url = new URL(raw, base);
@@ -238,7 +238,7 @@ function single(value: string | string[] | undefined): string | undefined {
 
 /**
  * Fetches a client-given URL under the policy. Resolves once the headers are in, with a
- * 2xx answer whose body is still to be read; rejects with a ClientError for every refusal
+ * 2xx answer whose body is still to be read; rejects with a DomainError for every refusal
  * or upstream failure (or with `signal`'s reason when the caller aborts).
  */
 export async function guardedFetch(url: string, options: GuardedFetchOptions): Promise<FetchedResource> {
@@ -250,7 +250,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
   let hop = target(
     String(url),
     undefined,
-    (rule) => new ClientError(STATUS.badUrl, `${field}: ${named} refused: ${rule}`, field),
+    (rule) => new DomainError(KIND.badUrl, `${field}: ${named} refused: ${rule}`, field),
   );
   const policy = options.policy ?? policyFromEnv();
   // A one-off policy's pool would outlive its only fetch: that session closes it.
@@ -283,7 +283,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
           session.redirectedTo = redactUrl(
             URL.canParse(location, from.href) ? new URL(location, from).href : location,
           );
-          return session.refuse(STATUS.badUrl, rule);
+          return session.refuse(KIND.badUrl, rule);
         });
         session.redirectedTo = next.shown;
         // Credentials go only to the origin they were given for, as browsers do.

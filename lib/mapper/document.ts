@@ -2,7 +2,7 @@
 // loader the consumer hands in, in whatever RDF syntax it is written, told apart by content
 // type, file name and the text itself.
 import type { Quad } from 'n3';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { guessFormat, parse, type RdfFormat } from '../rdf/index.ts';
 import type { Loader } from '../loader.ts';
 
@@ -33,11 +33,7 @@ export async function readDocument(
   });
   // Blank text, an HTML page read as markup, …: nothing to list or map, so say so.
   if (quads.length === 0) {
-    throw new ClientError(
-      422,
-      `${hints.field}: the document holds no RDF statements (read as ${format})`,
-      hints.field,
-    );
+    throw invalid(`${hints.field}: the document holds no RDF statements (read as ${format})`, hints.field);
   }
   return { url, format, text, quads, prefixes };
 }

@@ -1,7 +1,7 @@
 // What a document offers for mapping (MapToMethod's /api/types and /api/entities): the types
 // it uses, and the subjects of chosen types keyed by their local name, with the label or
 // column name a mapping rule matches on.
-import { ClientError } from '../errors.ts';
+import { malformed, invalid } from '../errors.ts';
 import type { RdfDocument } from './document.ts';
 import { expandIri, localName } from './iri.ts';
 import { CSVW_NAME, KNOWN_PREFIXES, RDF_TYPE, RDFS_LABEL } from './vocab.ts';
@@ -114,7 +114,7 @@ export function readTypes(value: unknown, field: string, fallback: readonly stri
   // A list: a body field, or a repeated query parameter.
   const items = typeof value === 'string' ? value.split(',') : Array.isArray(value) ? value : undefined;
   if (!items || items.some((item) => typeof item !== 'string')) {
-    throw new ClientError(422, `${field}: must be a comma-separated string or a list of type IRIs`, field);
+    throw invalid(`${field}: must be a comma-separated string or a list of type IRIs`, field);
   }
   const given = (items as string[]).map((item) => item.trim()).filter((item) => item !== '');
   if (given.length === 0) return [...fallback];
@@ -132,8 +132,7 @@ export function checkTypesNotCut(types: readonly string[], document: RdfDocument
     if (type.includes('#') || present.includes(type)) continue;
     const cut = present.filter((t) => t.startsWith(`${type}#`));
     if (cut.length > 0) {
-      throw new ClientError(
-        400,
+      throw malformed(
         `${field}: ${type} is not a type of the document, but ${cut.slice(0, 3).join(', ')} ${cut.length > 1 ? 'are' : 'is'}: ` +
           `write '#' as %23 in the query string (a bare '#' starts the URL fragment, which is not sent)`,
         field,

@@ -1,6 +1,6 @@
 // IRIs a client writes in a query or body (types, predicate): full IRIs, or `prefix:name` with
 // a prefix the mapper knows. Anything else is named back to the client as a 400.
-import { ClientError } from '../errors.ts';
+import { malformed } from '../errors.ts';
 import { KNOWN_PREFIXES } from './vocab.ts';
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/s;
@@ -19,16 +19,14 @@ export function expandIri(
 ): string {
   const known = () => Object.keys(prefixes).sort().join(', ');
   if (NOT_IN_IRI.test(value)) {
-    throw new ClientError(
-      400,
+    throw malformed(
       `${field}: ${shown(value)} is not an IRI (it holds a space or one of <>"{}|\\^\`)`,
       field,
     );
   }
   const match = SCHEME.exec(value);
   if (!match) {
-    throw new ClientError(
-      400,
+    throw malformed(
       `${field}: ${shown(value)} is not an IRI; give a full IRI (http://…) or prefix:name with one of ${known()}`,
       field,
     );
@@ -37,8 +35,7 @@ export function expandIri(
   const namespace = Object.hasOwn(prefixes, prefix) ? prefixes[prefix] : undefined;
   if (namespace !== undefined && !rest.startsWith('//')) return namespace + rest;
   if (IRI_SCHEMES.has(prefix.toLowerCase())) return value;
-  throw new ClientError(
-    400,
+  throw malformed(
     `${field}: ${shown(value)} has an unknown prefix or scheme "${prefix}"; give a full IRI (http://…) or one of the prefixes ${known()}`,
     field,
   );

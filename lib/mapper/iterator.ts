@@ -2,7 +2,7 @@
 // first, in key order, and takes the first array whose first element is an object with the
 // property the rule matches on (`label` for annotations, `name` for columns). The JSONPath of
 // that array is the source's iterator, and its key names the source.
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
 
 export interface JsonSource {
@@ -67,8 +67,7 @@ export function jsonSources(
     document = parseJson(text, field);
   } catch (error) {
     if (error instanceof LimitError) throw error;
-    throw new ClientError(
-      422,
+    throw invalid(
       `${field}: the mapping reads the descriptor with JSONPath, so it must be JSON(-LD); this document is not JSON`,
       field,
     );
@@ -78,8 +77,7 @@ export function jsonSources(
   for (const property of properties) {
     const found = findJsonSource(document, property);
     if (!found) {
-      throw new ClientError(
-        422,
+      throw invalid(
         `${field}: no array of objects with a "${property}" key in the document, so a rule matching on $(${property}) has nothing to iterate`,
         field,
       );

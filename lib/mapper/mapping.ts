@@ -1,7 +1,7 @@
 // POST /api/mapping: a descriptor, a template and a `map` → a YARRRML mapping, the same YAML
 // data as MapToMethod 1.1.5 writes (key order included; byte layout is js-yaml's).
 import yaml from 'js-yaml';
-import { ClientError } from '../errors.ts';
+import { malformed, invalid } from '../errors.ts';
 import type { RdfDocument } from './document.ts';
 import { baseNamespace, checkTypesNotCut, listEntities, readTypes } from './entities.ts';
 import { expandIri } from './iri.ts';
@@ -49,18 +49,17 @@ export interface GeneratedMapping {
 function readRowwise(value: unknown): boolean {
   if (value === undefined || value === null) return false;
   if (typeof value === 'boolean') return value;
-  throw new ClientError(422, 'use_template_rowwise: must be true or false', 'use_template_rowwise');
+  throw invalid('use_template_rowwise: must be true or false', 'use_template_rowwise');
 }
 
 function readPredicate(value: unknown): string {
   if (typeof value !== 'string' || value.trim() === '') {
-    throw new ClientError(422, 'predicate: must be an IRI string', 'predicate');
+    throw invalid('predicate: must be an IRI string', 'predicate');
   }
   const predicate = expandIri(value.trim(), 'predicate');
   // The YARRRML parser takes any other scheme (`urn:x`) for a prefix it does not know.
   if (!/^https?:\/\//.test(predicate)) {
-    throw new ClientError(
-      400,
+    throw malformed(
       `predicate: ${predicate} is not an http(s) IRI, which the YARRRML parser needs`,
       'predicate',
     );
@@ -110,8 +109,7 @@ function checkConstants(entries: ResolvedEntry[]): void {
   const bad = entries.filter((entry) => entry.text.includes('$(') || entry.text.includes('\\'));
   if (bad.length === 0) return;
   const listed = bad.map((entry) => `${entry.entity} (${JSON.stringify(entry.text)})`).join(', ');
-  throw new ClientError(
-    422,
+  throw invalid(
     `map: the ${bad[0]!.property} of ${listed} holds "$(" or a backslash, which a YARRRML condition cannot compare literally`,
     'map',
   );
@@ -137,8 +135,7 @@ export function generateMapping(
   checkTypesNotCut(options.templateTypes, template, 'template_types');
   const dataEntities = listEntities(data, options.dataTypes);
   if (Object.keys(dataEntities.entities).length === 0) {
-    throw new ClientError(
-      400,
+    throw malformed(
       `data_url: the document has no entities of the types ${options.dataTypes.join(', ')} (no columns or annotations to map)`,
       'data_url',
     );
@@ -146,8 +143,7 @@ export function generateMapping(
   const slotTypes = [OWL_NAMED_INDIVIDUAL, ...options.templateTypes];
   const slots = listEntities(template, slotTypes);
   if (Object.keys(slots.entities).length === 0) {
-    throw new ClientError(
-      400,
+    throw malformed(
       `template_url: the template has no owl:NamedIndividual (nor entity of ${options.templateTypes.join(', ')}) to map onto`,
       'template_url',
     );
@@ -185,8 +181,7 @@ export function generateMapping(
   // As for the predicate: the parser reads any IRI but an http(s) one as prefix:name.
   const unwritable = ordered.filter((entry) => !/^(template:|https?:\/\/)/.test(objectOf(entry)));
   if (unwritable.length > 0) {
-    throw new ClientError(
-      422,
+    throw invalid(
       `map: the template individual ${unwritable.map((e) => e.individualIri).join(', ')} lies outside the template's namespace and has no http(s) IRI, which the YARRRML parser needs`,
       'map',
     );

@@ -3,7 +3,7 @@
 // entity name} (research seed-services D1). Each entry is read the way that resolves, the
 // original's way first; an entry that resolves neither way is reported, never dropped (the
 // original drops it silently, which is how its own example loses `table-1-Prüfzeit`).
-import { ClientError } from '../errors.ts';
+import { malformed, invalid } from '../errors.ts';
 import type { Entity, EntityList } from './entities.ts';
 import { closestNames } from './suggest.ts';
 
@@ -27,18 +27,12 @@ const shown = (value: string) => JSON.stringify(value.length > 80 ? `${value.sli
 /** The `map` of a request as entries; 422 when it is not an object of strings, 400 when empty. */
 export function readMap(value: unknown): [string, string][] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw new ClientError(
-      422,
-      'map: must be an object of names, e.g. {"SpecimenID": "AktuelleProbe0"}',
-      'map',
-    );
+    throw invalid('map: must be an object of names, e.g. {"SpecimenID": "AktuelleProbe0"}', 'map');
   }
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.length === 0)
-    throw new ClientError(400, 'map: is empty, so there is no rule to generate', 'map');
+  if (entries.length === 0) throw malformed('map: is empty, so there is no rule to generate', 'map');
   for (const [key, name] of entries) {
-    if (typeof name !== 'string')
-      throw new ClientError(422, `map: the value of ${shown(key)} must be a string`, 'map');
+    if (typeof name !== 'string') throw invalid(`map: the value of ${shown(key)} must be a string`, 'map');
   }
   return entries as [string, string][];
 }
@@ -101,8 +95,7 @@ export function resolveEntries(
       .slice(0, MAX_LISTED)
       .map(([key, value]) => `${shown(key)}: ${shown(value)} — ${why(key, value)}`);
     const more = unresolved.length - listed.length;
-    throw new ClientError(
-      400,
+    throw malformed(
       `map: ${unresolved.length} of ${entries.length} ${entries.length === 1 ? 'entry does' : 'entries do'} not resolve ` +
         `as {template individual: data entity} nor as {data entity: template individual}: ${listed.join('; ')}` +
         (more > 0 ? `; and ${more} more` : ''),

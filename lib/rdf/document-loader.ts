@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec.js';
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 
 // Context URL (without fragment) → file in ./contexts/.
 const CONTEXT_FILES: ReadonlyMap<string, string> = new Map([
@@ -35,9 +35,8 @@ function fileFor(url: string): string | undefined {
   return CONTEXT_FILES.get(url.split('#')[0] ?? url);
 }
 
-function refusal(url: string): ClientError {
-  return new ClientError(
-    422,
+function refusal(url: string): DomainError {
+  return invalid(
     `JSON-LD context ${url} is not allowed: remote contexts are never fetched; ` +
       `bundled contexts are ${BUNDLED_CONTEXT_URLS.join(', ')}`,
   );
@@ -51,11 +50,11 @@ export async function documentLoader(url: string): Promise<RemoteDocument> {
 }
 
 /** The refusal behind a jsonld error, if documentLoader refused a context. */
-export function loaderRefusal(error: unknown): ClientError | undefined {
+export function loaderRefusal(error: unknown): DomainError | undefined {
   // jsonld wraps loader failures as `details.cause`, possibly more than once; for scoped
   // contexts it drops the cause but keeps the context URL in `details.context`.
   for (let e: unknown = error, depth = 0; e && depth < 10; depth++) {
-    if (e instanceof ClientError) return e;
+    if (e instanceof DomainError) return e;
     const details = (e as { details?: { cause?: unknown; context?: unknown } }).details;
     if (typeof details?.context === 'string' && fileFor(details.context) === undefined)
       return refusal(details.context);

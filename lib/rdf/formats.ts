@@ -1,6 +1,6 @@
 // The RDF formats table: the spec's eight `return_type` values plus N-Quads (used internally,
 // e.g. for store snapshots), with the content type and file extension each is served with.
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 
 export const RETURN_TYPES = ['json-ld', 'n3', 'nt', 'hext', 'trig', 'turtle', 'longturtle', 'xml'] as const;
 
@@ -57,11 +57,7 @@ export function isRdfFormat(value: unknown): value is RdfFormat {
 export function returnTypeInfo(value: unknown, field = 'return_type'): FormatInfo {
   if (!isReturnType(value)) {
     const shown = typeof value === 'string' ? JSON.stringify(value) : String(value);
-    throw new ClientError(
-      422,
-      `${field}: unknown value ${shown}; allowed values are ${RETURN_TYPES.join(', ')}`,
-      field,
-    );
+    throw invalid(`${field}: unknown value ${shown}; allowed values are ${RETURN_TYPES.join(', ')}`, field);
   }
   return FORMATS[value];
 }

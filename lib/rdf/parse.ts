@@ -1,8 +1,8 @@
 // Text → quads (n3 DataFactory terms) for every format. Any failure to read the input is
-// the client's (422 ClientError naming the field the text came from), never a crash.
+// the client's (an invalid DomainError naming the field the text came from), never a crash.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, type Quad } from 'n3';
-import { ClientError } from '../errors.ts';
+import { DomainError, invalid } from '../errors.ts';
 import { checkXml, LimitError, parseJson } from '../limits.ts';
 import { loaderRefusal } from './document-loader.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';
@@ -55,26 +55,25 @@ function blankNodeScope(): (label?: string) => RDF.BlankNode {
   };
 }
 
-function failure(options: ParseOptions, format: RdfFormat, error: unknown, text: string): ClientError {
+function failure(options: ParseOptions, format: RdfFormat, error: unknown, text: string): DomainError {
   const field = options.field;
   const where = field ? `${field}: ` : '';
   if (error instanceof LimitError) return error; // already names the field
   const refusal = loaderRefusal(error);
-  if (refusal) return new ClientError(refusal.status, where + refusal.message, field);
-  if (error instanceof ClientError) return error;
+  if (refusal) return new DomainError(refusal.kind, where + refusal.message, field);
+  if (error instanceof DomainError) return error;
   const array = TURTLE_FAMILY[format] ? jsonArray(text) : undefined;
   if (array) {
     // `[` also opens a Turtle blank node, so a JSON array of values is read as TriG and
     // fails on its first value: say what it is instead of the Turtle parser's complaint.
-    return new ClientError(
-      422,
+    return invalid(
       `${where}found a JSON array${array}, not ${TURTLE_FAMILY[format]} or JSON-LD: ` +
         'a JSON-LD document is an object or an array of objects',
       field,
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new ClientError(422, `${where}could not parse the ${format} document: ${message}`, field);
+  return invalid(`${where}could not parse the ${format} document: ${message}`, field);
 }
 
 export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {

@@ -5,11 +5,11 @@
 // element inside parseType="Resource" turns its type into a property), drops blank-node
 // cycles and leaves "]]>" and CR unescaped; oxigraph canonicalises literals ("01" →
 // "1") on load. RDF/XML cannot carry every graph: a predicate needs an XML local name and
-// text must be XML 1.0 characters; those graphs are refused with a ClientError.
+// text must be XML 1.0 characters; those graphs are refused with a DomainError.
 import type * as RDF from '@rdfjs/types';
 import { BaseIRI, type Quad } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
-import { ClientError } from '../errors.ts';
+import { invalid } from '../errors.ts';
 
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';
@@ -35,11 +35,7 @@ const NCNAME = new RegExp(`^[${NAME_START}][${NAME_CHAR}]*$`, 'u');
 const NOT_XML_CHAR = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/u;
 
 function refuse(problem: string): never {
-  throw new ClientError(
-    422,
-    `return_type: the graph cannot be written as RDF/XML: ${problem}`,
-    'return_type',
-  );
+  throw invalid(`return_type: the graph cannot be written as RDF/XML: ${problem}`, 'return_type');
 }
 
 /** Splits a predicate IRI into namespace and the longest XML local name that ends it. */

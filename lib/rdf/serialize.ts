@@ -4,7 +4,7 @@
 // their modules for why).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
-import { ClientError, isStringLengthError } from '../errors.ts';
+import { isStringLengthError, tooLarge, invalid } from '../errors.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';
 import { hextLine } from './hext.ts';
 import { writeJsonLd, type JsonLdContext } from './jsonld-io.ts';
@@ -192,8 +192,7 @@ async function collect(batches: QuadBatches, format: RdfFormat, options: StreamO
   for await (const batch of batches) {
     if (all.length + batch.length > limit) {
       const setting = options.limitName ? ` (${options.limitName})` : '';
-      throw new ClientError(
-        413,
+      throw tooLarge(
         `return_type: ${format} is written from the whole graph in memory, and this graph has more than ${limit} triples${setting}; use turtle, nt, trig, n3 or hext, which are written as a stream`,
         'return_type',
       );
@@ -246,8 +245,7 @@ async function joined(pieces: AsyncIterable<string>, format: RdfFormat): Promise
 /** V8's "Invalid string length" as a 413 that says what to do instead. */
 function tooLongForText(error: unknown, format: RdfFormat): unknown {
   if (!isStringLengthError(error)) return error;
-  return new ClientError(
-    413,
+  return tooLarge(
     `return_type: the ${format} text of this graph is longer than one string can hold (about 512 MiB); convert it where the output is streamed (annotator /api/rdf with turtle, nt, trig, n3 or hext)`,
     'return_type',
   );
@@ -255,7 +253,7 @@ function tooLongForText(error: unknown, format: RdfFormat): unknown {
 
 /**
  * Writes `quads` as `format`. Formats without named graphs (turtle, longturtle, n3, nt,
- * xml) write the triples of every graph. An unknown format is a 422 ClientError naming
+ * xml) write the triples of every graph. An unknown format is an invalid DomainError naming
  * `return_type`; so is a graph RDF/XML cannot express; a text longer than a string can
  * hold is a 413 (never a cut-off text).
  */
@@ -303,8 +301,7 @@ function refuseRdf12(quads: readonly RDF.Quad[], format: RdfFormat): void {
     const direction = object.termType === 'Literal' && (object as { direction?: string }).direction;
     if (tripleTerm || direction) {
       const what = tripleTerm ? 'triple terms' : 'directional language strings';
-      throw new ClientError(
-        422,
+      throw invalid(
         `return_type: ${format} cannot express RDF 1.2 ${what}; use turtle, longturtle, trig, n3 or nt`,
         'return_type',
       );

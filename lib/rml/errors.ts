@@ -1,8 +1,9 @@
-// Errors of the RML engine. All are client errors (422): the mapping, a source or the data
-// it holds is wrong, never the engine, so callers can hand the message to the user as is.
-import { ClientError } from '../errors.ts';
+// Errors of the RML engine. All are of kind `invalid`: the mapping, a source or the data it
+// holds is wrong, never the engine, so callers can hand the message to the user as is. Which
+// of them is wrong is the error's `part`.
+import { DomainError } from '../errors.ts';
 
-export type RmlErrorKind = 'mapping' | 'source' | 'data' | 'function';
+export type RmlErrorPart = 'mapping' | 'source' | 'data' | 'function';
 
 /**
  * A JSONPath or XPath expression the engine cannot read, and where it was written: the
@@ -19,14 +20,14 @@ export interface ExpressionFault {
   rule?: string;
 }
 
-export class RmlError extends ClientError {
-  readonly kind: RmlErrorKind;
+export class RmlError extends DomainError {
+  readonly part: RmlErrorPart;
   readonly fault: ExpressionFault | undefined;
 
-  constructor(kind: RmlErrorKind, detail: string, fault?: ExpressionFault) {
-    super(422, detail);
+  constructor(part: RmlErrorPart, detail: string, fault?: ExpressionFault) {
+    super('invalid', detail);
     this.name = 'RmlError';
-    this.kind = kind;
+    this.part = part;
     this.fault = fault;
   }
 }

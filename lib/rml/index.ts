@@ -12,7 +12,7 @@ export type { RuleStatistics, Comparison } from './stats.ts';
 export type { SourceContent, SourceOptions } from './sources.ts';
 export { FunctionRegistry, type FunctionSpec, type FunctionContext } from './functions/registry.ts';
 export { DEFAULT_FUNCTIONS } from './functions/library.ts';
-export { RmlError, type ExpressionFault, type RmlErrorKind } from './errors.ts';
+export { RmlError, type ExpressionFault, type RmlErrorPart } from './errors.ts';
 export {
   normalizeYarrrmlText,
   readYarrrml,

@@ -7,7 +7,7 @@ import yaml from 'js-yaml';
 import { maxDepth, yamlDepthError } from '../limits.ts';
 import type { Quad } from 'n3';
 import { Writer } from 'n3';
-import { ClientError } from '../errors.ts';
+import { mappingError } from './errors.ts';
 import { MappingGraph } from './graph.ts';
 import { readRmlMapping } from './mapping.ts';
 import type { Mapping } from './model.ts';
@@ -61,15 +61,12 @@ export function readYarrrml(text: string, field = 'mapping'): Record<string, unk
   } catch (error) {
     throw (
       yamlDepthError(error, field, limit) ??
-      new ClientError(422, `The mapping is not valid YAML: ${(error as Error).message}`)
+      mappingError(`The mapping is not valid YAML: ${(error as Error).message}`)
     );
   }
   if (document === null || document === undefined) return {};
   if (typeof document !== 'object' || Array.isArray(document)) {
-    throw new ClientError(
-      422,
-      'A YARRRML mapping must be a YAML mapping (key: value), not a list or a scalar',
-    );
+    throw mappingError('A YARRRML mapping must be a YAML mapping (key: value), not a list or a scalar');
   }
   return document as Record<string, unknown>;
 }
@@ -99,21 +96,20 @@ export function yarrrmlToRmlQuads(
       documents.map((d, i) => ({ yarrrml: JSON.stringify(d), file: `document ${i + 1}` })),
     );
   } catch (error) {
-    throw new ClientError(422, `The YARRRML mapping cannot be translated: ${(error as Error).message}`);
+    throw mappingError(`The YARRRML mapping cannot be translated: ${(error as Error).message}`);
   }
   const logged = parserLog.getAll();
   const text = (e: ParserLogEntry) =>
     `${e.level}: ${typeof e.message === 'string' ? e.message : JSON.stringify(e.message)}`;
   const errors = logged.filter((entry) => entry.level.toLowerCase() === 'error');
   if (errors.length > 0 && options.strict !== false) {
-    throw new ClientError(422, `The YARRRML mapping cannot be translated: ${errors.map(text).join('; ')}`);
+    throw mappingError(`The YARRRML mapping cannot be translated: ${errors.map(text).join('; ')}`);
   }
   // The parser can leave a term undefined (e.g. a mapping naming an unknown source).
   const broken = quads.find((q) => !q.subject || !q.predicate || !q.object);
   if (broken) {
     const where = [broken.subject, broken.predicate].map((t) => t?.value ?? '?').join(' ');
-    throw new ClientError(
-      422,
+    throw mappingError(
       `The YARRRML mapping cannot be translated: the parser left a term undefined (${where} …)`,
     );
   }

@@ -1,12 +1,12 @@
-// Bad input is a ClientError with a 4xx status naming the request field, never a crash.
+// Bad input is a DomainError with a 4xx status naming the request field, never a crash.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { annotate } from '../../lib/annotator/index.ts';
 import { annotateBytes } from './support.ts';
 
 const clientError = (field: string, pattern: RegExp) => (error: unknown) => {
-  const e = error as { status?: number; field?: string; message?: string };
-  assert.equal(e.status, 422, e.message);
+  const e = error as { kind?: string; field?: string; message?: string };
+  assert.equal(e.kind, 'invalid', e.message);
   assert.equal(e.field, field);
   assert.match(e.message ?? '', pattern);
   return true;

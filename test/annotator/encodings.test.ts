@@ -48,7 +48,7 @@ describe('encodings', () => {
   });
 
   it('rejects an unknown name with 422 naming the field', () => {
-    assert.throws(() => checkEncoding('utf8mb4'), { status: 422, field: 'encoding' });
+    assert.throws(() => checkEncoding('utf8mb4'), { kind: 'invalid', field: 'encoding' });
     assert.equal(checkEncoding(undefined), 'auto');
   });
 });
@@ -82,8 +82,14 @@ describe('encoding auto', () => {
 
   it('says which encoding was wrong when an explicit one does not fit', async () => {
     const latin1 = iconv.encode('Prüfung;1\n', 'latin1');
-    await assert.rejects(annotateBytes(latin1, { encoding: 'utf-8' }), { status: 422, field: 'encoding' });
-    await assert.rejects(annotateBytes(latin1, { encoding: 'ascii' }), { status: 422, field: 'encoding' });
+    await assert.rejects(annotateBytes(latin1, { encoding: 'utf-8' }), {
+      kind: 'invalid',
+      field: 'encoding',
+    });
+    await assert.rejects(annotateBytes(latin1, { encoding: 'ascii' }), {
+      kind: 'invalid',
+      field: 'encoding',
+    });
   });
 
   it('switches to a legacy encoding without re-reading when the first bytes were plain ASCII', async () => {
@@ -112,7 +118,7 @@ describe('encoding auto', () => {
     const stream = Readable.from([bytes.subarray(0, 100_000), bytes.subarray(100_000)]);
     const { annotate } = await import('../../lib/annotator/index.ts');
     await assert.rejects(annotate({ open: () => stream, csvUrl: 'https://example.org/a.csv' }), {
-      status: 422,
+      kind: 'invalid',
       field: 'encoding',
     });
   });

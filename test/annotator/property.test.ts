@@ -1,19 +1,20 @@
-// Property: whatever the bytes, annotate() gives a descriptor or a ClientError (4xx) —
+// Property: whatever the bytes, annotate() gives a descriptor or a DomainError (4xx) —
 // never another exception, and the descriptor is plain JSON.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isClientError } from '../../lib/errors.ts';
+import { isDomainError } from '../../lib/errors.ts';
+import { statusOf } from '../../gateways/kit/status.ts';
 import { annotateBytes } from './support.ts';
 
-async function descriptorOrClientError(bytes: Buffer | string): Promise<void> {
+async function descriptorOrDomainError(bytes: Buffer | string): Promise<void> {
   try {
     const { descriptor } = await annotateBytes(bytes, { chunk: 97 });
     assert.deepEqual(JSON.parse(JSON.stringify(descriptor)), descriptor);
     for (const table of descriptor.tables) assert.ok(table.tableSchema.columns.length > 1);
   } catch (error) {
-    if (!isClientError(error)) throw error;
-    assert.ok(error.status >= 400 && error.status < 500);
+    if (!isDomainError(error)) throw error;
+    assert.ok(statusOf(error.kind) < 500);
   }
 }
 
@@ -61,10 +62,10 @@ const csvText = fc
   .map(([rows, eol]) => rows.join(eol) + eol);
 
 describe('annotate on arbitrary input', () => {
-  it('random bytes: a descriptor or a ClientError', async () => {
+  it('random bytes: a descriptor or a DomainError', async () => {
     await fc.assert(
       fc.asyncProperty(fc.uint8Array({ maxLength: 400 }), (bytes) =>
-        descriptorOrClientError(Buffer.from(bytes)),
+        descriptorOrDomainError(Buffer.from(bytes)),
       ),
       {
         numRuns: 300,
@@ -72,16 +73,16 @@ describe('annotate on arbitrary input', () => {
     );
   });
 
-  it('random CSV-shaped text: a descriptor or a ClientError', async () => {
+  it('random CSV-shaped text: a descriptor or a DomainError', async () => {
     await fc.assert(
-      fc.asyncProperty(csvText, (text) => descriptorOrClientError(text)),
+      fc.asyncProperty(csvText, (text) => descriptorOrDomainError(text)),
       { numRuns: 400 },
     );
   });
 
   it('random CSV-shaped text in a legacy encoding', async () => {
     await fc.assert(
-      fc.asyncProperty(csvText, (text) => descriptorOrClientError(Buffer.from(text, 'latin1'))),
+      fc.asyncProperty(csvText, (text) => descriptorOrDomainError(Buffer.from(text, 'latin1'))),
       { numRuns: 100 },
     );
   });
@@ -122,7 +123,7 @@ describe('annotate on arbitrary input', () => {
         const options = { chunk, fastPath, provenance: { activity: 'urn:x', time: new Date(0) } };
         return (await annotateBytes(text, options)).descriptor;
       } catch (error) {
-        if (!isClientError(error)) throw error;
+        if (!isDomainError(error)) throw error;
         return error.message;
       }
     };

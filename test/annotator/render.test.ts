@@ -57,6 +57,6 @@ describe('renderDescriptor', async () => {
   });
 
   it('rejects an unknown return type with 422 naming return_type', async () => {
-    await assert.rejects(renderDescriptor(descriptor, 'csv'), { status: 422, field: 'return_type' });
+    await assert.rejects(renderDescriptor(descriptor, 'csv'), { kind: 'invalid', field: 'return_type' });
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 
 const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-blobs-')));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -34,7 +34,7 @@ test('unknown or malformed keys are a 404, never a path outside the store', () =
   for (const key of ['../../etc/passwd', 'a'.repeat(64), '', 'ABC']) {
     assert.throws(
       () => blobs.path(key, 'file'),
-      (e: unknown) => e instanceof ClientError && e.status === 404 && e.field === 'file',
+      (e: unknown) => e instanceof DomainError && e.kind === 'not-found' && e.field === 'file',
     );
   }
 });

@@ -4,6 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { checkIn, checkOut, INLINE_BYTES } from '../../lib/blobs/claim-check.ts';
 
 const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-claims-')));
@@ -26,8 +27,9 @@ test('a value larger than the inline limit travels as a claim and comes back equ
 
 test('a claim on a key that is not a stored blob is refused, not followed as a path', async () => {
   const blobs = store();
-  await assert.rejects(checkOut(blobs, { $claim: '../../etc/passwd' }), (error: { status?: number }) => {
-    assert.ok(error.status !== undefined && error.status >= 400 && error.status < 500);
+  await assert.rejects(checkOut(blobs, { $claim: '../../etc/passwd' }), (error) => {
+    assert.ok(error instanceof DomainError, String(error));
+    assert.equal(error.kind, 'not-found');
     return true;
   });
 });

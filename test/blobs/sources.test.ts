@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { openSource, publishStoredFile, storedFileUrl } from '../../lib/sources.ts';
 import { makePolicy } from '../../lib/fetch/guarded-fetch.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 
 const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'labld-sources-')));
 
@@ -42,7 +42,7 @@ test('an unpublished blob, an old content-hash URL, an unknown id or another nam
   ]) {
     await assert.rejects(
       openSource(wrong, { field: 'metadata_url', blobs }),
-      (e: unknown) => e instanceof ClientError && e.status === 404 && e.field === 'metadata_url',
+      (e: unknown) => e instanceof DomainError && e.kind === 'not-found' && e.field === 'metadata_url',
       wrong,
     );
   }
@@ -56,7 +56,7 @@ test('other URLs go through the guarded fetch (refused on loopback unless allowe
   try {
     await assert.rejects(
       openSource(url, { field: 'data_url', blobs, policy: makePolicy() }),
-      (e: unknown) => e instanceof ClientError && e.status === 403,
+      (e: unknown) => e instanceof DomainError && e.kind === 'forbidden',
     );
     const allowed = makePolicy({ allow: '127.0.0.1' });
     const source = await openSource(url, { field: 'data_url', blobs, policy: allowed });

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Bus, Message } from '../../lib/bus/contract.ts';
 import { openBus, catalogOf, type BusConfig } from '../../lib/bus/open.ts';
 import { DLQ_HEADERS } from '../../lib/bus/dead-letter.ts';
-import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../lib/errors.ts';
 import { SchemaViolation } from '../../lib/bus/payloads.ts';
 import { busDeadLettered, busLateReplies } from '../../lib/metrics.ts';
 import { deadlineOf } from '../../lib/bus/bus.ts';
@@ -318,20 +318,20 @@ export function busConformance(env: ConformanceEnvironment): void {
       assert.equal(letter.headers[DLQ_HEADERS.attempts], '3');
     });
 
-    test('a ClientError is not retried; a message that fails its schema on consume is dead-lettered', async () => {
+    test('a DomainError is not retried; a message that fails its schema on consume is dead-lettered', async () => {
       const bus = await (await fresh()).connect();
       const loose = await ns.connect({ topicsFile: LENIENT_TOPICS });
       let calls = 0;
       await bus.subscribe<Event>(EVENTS, uniqueGroup('permanent'), async (m) => {
         calls += 1;
-        if (m.value.seq === 1) throw new ClientError(422, 'column missing');
+        if (m.value.seq === 1) throw new DomainError('invalid', 'column missing');
       });
       const dead = collector<unknown>();
       await bus.subscribe(EVENTS_DLQ, uniqueGroup('dlq-reader'), dead.handler);
       await bus.publish(EVENTS, { entity: 'p', seq: 1 }, { key: 'p' });
       await loose.publish(EVENTS, { entity: 'p', seq: 'not a number' }, { key: 'p' });
       await waitFor('two dead letters', () => dead.seen.length === 2);
-      assert.equal(calls, 1, 'the invalid payload never reached the handler; the ClientError ran once');
+      assert.equal(calls, 1, 'the invalid payload never reached the handler; the DomainError ran once');
       assert.match(dead.seen[0]!.headers[DLQ_HEADERS.error]!, /column missing/);
       assert.match(dead.seen[1]!.headers[DLQ_HEADERS.error]!, /seq/);
     });
@@ -421,11 +421,12 @@ export function busConformance(env: ConformanceEnvironment): void {
       for (const value of accepted) assert.ok((await bus.publish(annotator, value)).offset >= 0);
     });
 
-    test('request/reply: answers, ClientErrors travel back, timeouts reject and late replies are dropped', async () => {
+    test('request/reply: answers, domain errors travel back with kind and field, timeouts reject and late replies are dropped', async () => {
       const server = await (await fresh()).connect();
       const client = await ns.connect();
       await server.serve<Event, { doubled: number }>(REQUESTS, uniqueGroup('server'), async (m) => {
-        if (m.value.entity === 'bad') throw new ClientError(404, 'no such entity');
+        if (m.value.entity === 'bad') throw new DomainError('not-found', 'no such entity');
+        if (m.value.entity === 'odd') throw new DomainError('invalid', 'seq: must be even', 'seq');
         if (m.value.entity === 'slow') await sleep(300);
         return { doubled: m.value.seq * 2 };
       });
@@ -434,7 +435,15 @@ export function busConformance(env: ConformanceEnvironment): void {
       });
       await assert.rejects(
         client.request(REQUESTS, { entity: 'bad', seq: 1 }, { timeoutMs: 5000 }),
-        (e: unknown) => e instanceof ClientError && e.status === 404 && e.message === 'no such entity',
+        (e: unknown) => e instanceof DomainError && e.kind === 'not-found' && e.message === 'no such entity',
+      );
+      await assert.rejects(
+        client.request(REQUESTS, { entity: 'odd', seq: 1 }, { timeoutMs: 5000 }),
+        (e: unknown) => {
+          assert.ok(e instanceof DomainError, String(e));
+          assert.deepEqual([e.kind, e.message, e.field], ['invalid', 'seq: must be even', 'seq']);
+          return true;
+        },
       );
       const late = (await busLateReplies.get()).values[0]?.value ?? 0;
       await assert.rejects(
@@ -501,7 +510,7 @@ export function busConformance(env: ConformanceEnvironment): void {
       await server.subscribe(REQUESTS_DLQ, uniqueGroup('dlq-reader'), dead.handler);
       await assert.rejects(
         client.request(REQUESTS, { entity: 'z', seq: 0 }, { timeoutMs: 5000 }),
-        (e: unknown) => !(e instanceof ClientError) && /dead-lettered/.test((e as Error).message),
+        (e: unknown) => !(e instanceof DomainError) && /dead-lettered/.test((e as Error).message),
       );
       await waitFor('the dead letter', () => dead.seen.length === 1);
       assert.deepEqual(dead.seen[0]!.value, { entity: 'z', seq: 0 });

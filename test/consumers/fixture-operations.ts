@@ -1,7 +1,7 @@
 // Test-only operations for the worker pool: misbehaving on purpose (a synchronous loop, an
 // allocation without end, recursion without end, client and internal errors).
 import { writeFileSync } from 'node:fs';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import type { Operation, OperationEnv } from '../../consumers/request-consumer.ts';
 
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation> {
@@ -47,11 +47,11 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
         const down = (n: number): number => down(n + 1) + 1;
         return down(0);
       } catch (error) {
-        throw new ClientError(422, `document: cannot parse: ${(error as Error).message}`, 'document');
+        throw new DomainError('invalid', `document: cannot parse: ${(error as Error).message}`, 'document');
       }
     },
     fail: async () => {
-      throw new ClientError(422, 'x: not a number', 'x');
+      throw new DomainError('invalid', 'x: not a number', 'x');
     },
     internal: async () => {
       throw new TypeError('secret internals at /srv/labld');

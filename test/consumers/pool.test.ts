@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkerPool, workerCount } from '../../consumers/workers/pool.ts';
-import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../lib/errors.ts';
 
 const MODULE = new URL('./fixture-operations.ts', import.meta.url).href;
 const dataDir = mkdtempSync(join(tmpdir(), 'labld-pool-'));
@@ -110,8 +110,8 @@ describe('worker pool', () => {
 
   it('answers 413 naming LABLD_WORKER_MEMORY_MB when a worker runs out of memory, and recovers', async () => {
     await assert.rejects(one.run('test-requests', 'grow', {}), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 413);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'too-large');
       assert.match(error.message, /64 MB, LABLD_WORKER_MEMORY_MB/);
       return true;
     });
@@ -122,8 +122,8 @@ describe('worker pool', () => {
     // V8's worker limit alone aborts the whole process on a large allocation crossing it.
     for (const operation of ['growMap', 'growArray', 'growString']) {
       await assert.rejects(one.run('test-requests', operation, {}), (error) => {
-        assert.ok(error instanceof ClientError, `${operation}: ${String(error)}`);
-        assert.equal(error.status, 413);
+        assert.ok(error instanceof DomainError, `${operation}: ${String(error)}`);
+        assert.equal(error.kind, 'too-large');
         return true;
       });
     }
@@ -132,16 +132,16 @@ describe('worker pool', () => {
 
   it('keeps a client error’s status, detail and field', async () => {
     await assert.rejects(one.run('test-requests', 'fail', {}), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.deepEqual([error.status, error.message, error.field], [422, 'x: not a number', 'x']);
+      assert.ok(error instanceof DomainError);
+      assert.deepEqual([error.kind, error.message, error.field], ['invalid', 'x: not a number', 'x']);
       return true;
     });
   });
 
   it('answers an unknown operation with 404 naming it', async () => {
     await assert.rejects(one.run('test-requests', 'nope', {}), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 404);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'not-found');
       assert.match(error.message, /operation nope is not offered by test-requests/);
       return true;
     });
@@ -149,15 +149,15 @@ describe('worker pool', () => {
 
   it('turns "Maximum call stack size exceeded" into a 422 in words', async () => {
     await assert.rejects(one.run('test-requests', 'boom', {}), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 422);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'invalid');
       assert.match(error.message, /nested too deeply to process/);
       assert.doesNotMatch(error.message, /Maximum call stack/);
       return true;
     });
     await assert.rejects(one.run('test-requests', 'boomWrapped', {}), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.deepEqual([error.status, error.field], [422, 'document']);
+      assert.ok(error instanceof DomainError);
+      assert.deepEqual([error.kind, error.field], ['invalid', 'document']);
       assert.match(error.message, /^document: nested too deeply to process/);
       return true;
     });
@@ -167,8 +167,8 @@ describe('worker pool', () => {
     let deep: unknown = 'bottom';
     for (let i = 0; i < 200_000; i += 1) deep = { a: deep };
     await assert.rejects(one.run('test-requests', 'echo', { data_url: 'x', extra: deep }), (error) => {
-      assert.ok(error instanceof ClientError, String(error));
-      assert.deepEqual([error.status, error.field], [422, 'extra']);
+      assert.ok(error instanceof DomainError, String(error));
+      assert.deepEqual([error.kind, error.field], ['invalid', 'extra']);
       assert.match(error.message, /^extra: nested too deeply to process/);
       return true;
     });
@@ -177,7 +177,7 @@ describe('worker pool', () => {
   it('passes an internal error on as one, without its kind becoming a client error', async () => {
     await assert.rejects(one.run('test-requests', 'internal', {}), (error) => {
       assert.ok(error instanceof Error);
-      assert.ok(!(error instanceof ClientError) && !(error instanceof TimeoutError));
+      assert.ok(!(error instanceof DomainError) && !(error instanceof TimeoutError));
       // The summary is for the dead-letter record; the bus answers the client a generic 500.
       assert.equal(error.message, 'TypeError: secret internals at /srv/labld');
       return true;

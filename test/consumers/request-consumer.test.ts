@@ -12,7 +12,7 @@ import type { TransportBus } from '../../lib/bus/bus.ts';
 import { runRequestConsumer } from '../../consumers/request-consumer.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
-import { ClientError, TimeoutError } from '../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../lib/errors.ts';
 
 // A request topic that takes any operation: the product's request topics take only their
 // service's operations (lib/contracts), and these fixture operations are none of them.
@@ -51,16 +51,16 @@ describe('request consumer on workers', () => {
 
   it('answers a client error with its status and detail, without retrying', async () => {
     await assert.rejects(ask('fail'), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.deepEqual([error.status, error.message], [422, 'x: not a number']);
+      assert.ok(error instanceof DomainError);
+      assert.deepEqual([error.kind, error.message], ['invalid', 'x: not a number']);
       return true;
     });
   });
 
   it('answers a stack overflow as a 422 in words', async () => {
     await assert.rejects(ask('boom'), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 422);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'invalid');
       assert.match(error.message, /nested too deeply to process/);
       return true;
     });
@@ -68,8 +68,8 @@ describe('request consumer on workers', () => {
 
   it('answers running out of memory with 413 naming LABLD_WORKER_MEMORY_MB', async () => {
     await assert.rejects(ask('grow', 20_000), (error) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 413);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'too-large');
       assert.match(error.message, /LABLD_WORKER_MEMORY_MB/);
       return true;
     });
@@ -77,7 +77,7 @@ describe('request consumer on workers', () => {
 
   it('answers an internal error with a generic 500 that shows no internals', async () => {
     await assert.rejects(ask('internal', 20_000), (error) => {
-      assert.ok(error instanceof Error && !(error instanceof ClientError));
+      assert.ok(error instanceof Error && !(error instanceof DomainError));
       assert.equal(error.message, 'internal error; the request was dead-lettered');
       return true;
     });

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTopics } from '../../lib/bus/topics.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { SERVICES, requestGroupOf, serviceInfo } from '../../lib/services.ts';
 import { OPERATIONS, type OperationInputs } from '../../lib/contracts/operations.ts';
 import {
@@ -30,7 +30,7 @@ const schemas = new URL('../../schemas/', import.meta.url).pathname;
 const csv = 'https://example.org/a.csv';
 
 const refusal = (field: string, problem: RegExp) => (e: unknown) =>
-  e instanceof ClientError && e.status === 422 && e.field === field && problem.test(e.message);
+  e instanceof DomainError && e.kind === 'invalid' && e.field === field && problem.test(e.message);
 
 test('each request topic reads the schema file generated from its service contract, and the file is in step', () => {
   const catalog = loadTopics(new URL('../../topics.yaml', import.meta.url).pathname);

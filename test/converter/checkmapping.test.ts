@@ -130,12 +130,12 @@ test('unreadable data is a 422 naming data_url', async () => {
       { mappingUrl: CSVW_MAPPING_URL, dataUrl: 'https://example.org/missing.json' },
       seedLoader(),
     ),
-    (error: Error & { status?: number }) => error.status === 422 && /data_url/.test(error.message),
+    (error: Error & { kind?: string }) => error.kind === 'invalid' && /data_url/.test(error.message),
   );
   const url = 'https://example.org/garbage.json';
   await assert.rejects(
     checkMappingAt({ mappingUrl: CSVW_MAPPING_URL, dataUrl: url }, seedLoader({ [url]: '{"not json' })),
-    (error: Error & { status?: number }) =>
-      error.status === 422 && /could not access or parse/.test(error.message),
+    (error: Error & { kind?: string }) =>
+      error.kind === 'invalid' && /could not access or parse/.test(error.message),
   );
 });

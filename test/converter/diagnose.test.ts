@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testMapping } from '../../lib/converter/index.ts';
+import { statusLine } from '../../gateways/kit/status.ts';
 import { CSVW_MAPPING_URL, readSeed, seedLoader } from './support.ts';
 
 const ACTIVITY = 'http://localhost:8000/converter/api/createrdf';
@@ -13,7 +14,11 @@ test('a skipped rule shows the value it was compared with and why it did not mat
     '[str2, Standardkraft]',
     '[str2, StandardKraft]',
   );
-  const report = await testMapping({ mappingUrl: url, activity: ACTIVITY }, seedLoader({ [url]: mapping }));
+  const report = await testMapping(
+    { mappingUrl: url, activity: ACTIVITY },
+    seedLoader({ [url]: mapping }),
+    statusLine,
+  );
   assert.equal(report.success, true);
   assert.deepEqual([report.num_rules_total, report.num_rules_applied, report.num_rules_skipped], [7, 6, 1]);
   const force = report.per_rule_statistics.find((r) => r.rule_name === 'ForceMeasurement')!;
@@ -38,6 +43,7 @@ test('a failing run answers success false with the error (as the original) and i
   const report = await testMapping(
     { mappingUrl: 'https://example.org/nowhere.yaml', activity: ACTIVITY },
     seedLoader(),
+    statusLine,
   );
   assert.equal(report.success, false);
   assert.match(report.error ?? '', /^422: mapping_url/);
@@ -46,7 +52,11 @@ test('a failing run answers success false with the error (as the original) and i
 });
 
 test('the seed mapping: every rule applied with one triple', async () => {
-  const report = await testMapping({ mappingUrl: CSVW_MAPPING_URL, activity: ACTIVITY }, seedLoader());
+  const report = await testMapping(
+    { mappingUrl: CSVW_MAPPING_URL, activity: ACTIVITY },
+    seedLoader(),
+    statusLine,
+  );
   assert.deepEqual(
     report.per_rule_statistics.map((r) => [r.rule_name, r.applied, r.triples_generated]),
     [

@@ -20,14 +20,14 @@ test('rdfvalidator: a JSON array as rdf_url or shapes_url is a 422 saying so', a
   await assert.rejects(
     validateRdf({ shapesUrl: 'http://x/shapes.ttl', rdfUrl: 'http://x/array.json' }, load),
     {
-      status: 422,
+      kind: 'invalid',
       field: 'rdf_url',
       message:
         'rdf_url: found a JSON array of numbers, not TriG or JSON-LD: a JSON-LD document is an object or an array of objects',
     },
   );
   await assert.rejects(validateRdf({ shapesUrl: 'http://x/mixed', rdfUrl: 'http://x/data.ttl' }, load), {
-    status: 422,
+    kind: 'invalid',
     field: 'shapes_url',
     message: /^shapes_url: found a JSON array of arrays and strings, not TriG or JSON-LD/,
   });
@@ -45,7 +45,7 @@ test('converter data starting with `[` that is not JSON is read as RDF; neither 
     ['http://x/T'],
   );
   await assert.rejects(readData(loaded('[1, 2,'), 'data_url'), {
-    status: 422,
+    kind: 'invalid',
     field: 'data_url',
     message: /^data_url: could not access or parse the data source: neither JSON \(.+\) nor RDF \(.+\)$/,
   });

@@ -30,7 +30,7 @@ const convert = (mapping: string, load = loader(mapping)) =>
 
 test('a JSONPath iterator that cannot be read is a 422 naming mapping_url, the rule and sources', async () => {
   await assert.rejects(convert(yarrrml('$.a[', 'b')), {
-    status: 422,
+    kind: 'invalid',
     field: 'mapping_url',
     message:
       'mapping_url: rule "people": the iterator "$.a[" (sources) is not valid JSONPath: ' +
@@ -40,7 +40,7 @@ test('a JSONPath iterator that cannot be read is a 422 naming mapping_url, the r
 
 test('a JSONPath reference that cannot be read names the rule and the reference as written', async () => {
   await assert.rejects(convert(yarrrml('$.a[*]', 'c[?')), {
-    status: 422,
+    kind: 'invalid',
     field: 'mapping_url',
     message:
       'mapping_url: rule "people": the reference $(c[?) is not valid JSONPath: ' +
@@ -75,14 +75,14 @@ test('a refused source URL inside the mapping names that source and its rule, no
     };
   };
   await assert.rejects(convert(withRule('other'), guarded(withRule('other'))), {
-    status: 403,
+    kind: 'forbidden',
     field: 'mapping_url',
     message:
       'mapping_url: the mapping\'s source http://10.0.0.1/x.json (rule "things") refused: ' +
       'address 10.0.0.1 is private (allow it with LABLD_FETCH_ALLOW)',
   });
   await assert.rejects(convert(withRule('bad'), guarded(withRule('bad'))), {
-    status: 400,
+    kind: 'malformed',
     message:
       'mapping_url: the mapping\'s source ftp://x.example/y.json (rule "things") refused: ' +
       'scheme ftp: is not allowed (only http and https)',

@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import { isZip, MAX_METADATA_BYTES, readCrateMetadata } from '../../lib/converter/rocrate.ts';
 import { CRATE_METADATA_TEXT, writeZip } from './crate.ts';
 
-const refused = (status: number, detail: RegExp) => (error: Error & { status?: number }) =>
-  error.status === status && detail.test(error.message) && /^file: /.test(error.message);
+const refused = (kind: string, detail: RegExp) => (error: Error & { kind?: string }) =>
+  error.kind === kind && detail.test(error.message) && /^file: /.test(error.message);
 
 test('the metadata of a crate, at the root or in its folder (the shallowest wins)', async () => {
   const root = await writeZip({ 'ro-crate-metadata.json': CRATE_METADATA_TEXT, 'data/x.csv': 'a,b\n1,2\n' });
@@ -22,17 +22,17 @@ test('the metadata of a crate, at the root or in its folder (the shallowest wins
 test('a ZIP without crate metadata, and bytes that are no ZIP, are 422', async () => {
   await assert.rejects(
     readCrateMetadata(await writeZip({ 'notes.txt': 'hello' })),
-    refused(422, /no RO-Crate/),
+    refused('invalid', /no RO-Crate/),
   );
   const path = (await writeZip({ 'a.txt': 'a' })).replace(/crate\.zip$/, 'broken.zip');
   writeFileSync(path, Buffer.from('PK\u0003\u0004 this is not a zip at all'));
-  await assert.rejects(readCrateMetadata(path), refused(422, /not a readable ZIP/));
+  await assert.rejects(readCrateMetadata(path), refused('invalid', /not a readable ZIP/));
 });
 
 test('a zip bomb (metadata inflating past the limit) is refused from its header, at once', async () => {
   const bomb = await writeZip({ 'ro-crate-metadata.json': Buffer.alloc(MAX_METADATA_BYTES + 1024 * 1024) });
   const start = performance.now();
-  await assert.rejects(readCrateMetadata(bomb), refused(413, /inflates to \d+ bytes/));
+  await assert.rejects(readCrateMetadata(bomb), refused('too-large', /inflates to \d+ bytes/));
   assert.ok(performance.now() - start < 5000);
 });
 
@@ -58,14 +58,14 @@ function withEntryFlags(path: string, flags: number): string {
 test('an encrypted crate metadata entry is a 422 saying so, naming the entry and the field', async () => {
   const crate = await writeZip({ 'crate/ro-crate-metadata.json': CRATE_METADATA_TEXT, 'crate/a.csv': 'a' });
   await assert.rejects(readCrateMetadata(withEntryFlags(crate, 0x1), 'data_content'), {
-    status: 422,
+    kind: 'invalid',
     field: 'data_content',
     message:
       'data_content: entry crate/ro-crate-metadata.json is encrypted; labld reads unencrypted ZIP files',
   });
   // Strong encryption (PKWARE SES) stops the ZIP reader before any entry name is known.
   await assert.rejects(readCrateMetadata(withEntryFlags(crate, 0x41)), {
-    status: 422,
+    kind: 'invalid',
     field: 'file',
     message: 'file: an entry (strong encryption) is encrypted; labld reads unencrypted ZIP files',
   });

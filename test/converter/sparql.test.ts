@@ -138,6 +138,6 @@ test('CSVW mapping: one row per rule, the matched entity and its template indivi
 test('a mapping the translator refuses is a 422 naming mapping_url', () => {
   assert.throws(
     () => yarrrmlToSparql('mappings:\n  m:\n    sources: [nowhere]\n    s: x\n'),
-    (error: Error & { status?: number }) => error.status === 422 && /mapping_url/.test(error.message),
+    (error: Error & { kind?: string }) => error.kind === 'invalid' && /mapping_url/.test(error.message),
   );
 });

@@ -1,6 +1,6 @@
 // Fixtures of the converter tests: the seed's RDFConverter examples, served to the domain by
 // a loader that maps the URLs the mappings name to the fixture files.
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import type { Loader } from '../../lib/converter/index.ts';
 import { readSeed } from '../support/shared.ts';
 
@@ -31,7 +31,7 @@ export function seedLoader(extra: Record<string, string> = {}, seen: string[] = 
   return async (url, field) => {
     seen.push(url);
     const text = extra[url] ?? (SEED_FILES[url] ? readSeed(SEED_FILES[url]) : undefined);
-    if (text === undefined) throw new ClientError(422, `${field}: ${url} is not reachable`, field);
+    if (text === undefined) throw new DomainError('invalid', `${field}: ${url} is not reachable`, field);
     return { url, text, fileName: decodeURIComponent(url.split('/').pop() ?? '') };
   };
 }

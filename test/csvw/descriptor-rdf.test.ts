@@ -12,7 +12,7 @@ import type * as RDF from '@rdfjs/types';
 import fc from 'fast-check';
 import { descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
 import { decimalAsDouble } from '../../lib/csvw/descriptor-cells.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
 import { rejection } from '../support/client-error.ts';
@@ -26,11 +26,11 @@ function seedLoader(overrides: Record<string, string> = {}): Loader {
     const name = url.slice(BASE.length);
     if (Object.hasOwn(overrides, name)) return { text: overrides[name] as string };
     if (!url.startsWith(BASE) || name.includes('/'))
-      throw new ClientError(422, `csv_url: cannot get ${url}`, 'csv_url');
+      throw new DomainError('invalid', `csv_url: cannot get ${url}`, 'csv_url');
     try {
       return { text: readFileSync(seedFixture(`csvtocsvw/${name}`), 'utf8') };
     } catch {
-      throw new ClientError(404, `cannot get file at ${url}`, 'csv_url');
+      throw new DomainError('not-found', `cannot get file at ${url}`, 'csv_url');
     }
   };
 }
@@ -99,7 +99,7 @@ describe('descriptorToRdf (/api/rdf)', () => {
     const error = await rejection(
       descriptorToRdf({ metadataUrl: `${BASE}example3-metadata.json` }, seedLoader()),
     );
-    assert.equal(error.status, 422);
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.field, 'metadata_url');
     assert.match(error.message, /no table/);
   });
@@ -107,7 +107,7 @@ describe('descriptorToRdf (/api/rdf)', () => {
   it('malformed metadata JSON is a 422 naming metadata_url', async () => {
     const load = seedLoader({ 'bad-metadata.json': '{"@context": "http://www.w3.org/ns/csvw", "tables": [' });
     const error = await rejection(descriptorToRdf({ metadataUrl: `${BASE}bad-metadata.json` }, load));
-    assert.equal(error.status, 422);
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.field, 'metadata_url');
   });
 
@@ -118,7 +118,7 @@ describe('descriptorToRdf (/api/rdf)', () => {
         seedLoader(),
       ),
     );
-    assert.equal(error.status, 404);
+    assert.equal(error.kind, 'not-found');
     assert.equal(error.field, 'csv_url');
   });
 
@@ -127,7 +127,7 @@ describe('descriptorToRdf (/api/rdf)', () => {
     const error = await rejection(
       descriptorToRdf({ metadataUrl: `${BASE}example5-metadata.json` }, seedLoader({ 'example5.csv': csv })),
     );
-    assert.equal(error.status, 422);
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.field, 'csv_url');
     assert.match(error.message, /line 3/);
   });

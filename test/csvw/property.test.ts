@@ -1,26 +1,27 @@
 // Property: whatever metadata object and CSV text arrive, the converters give quads or a
-// ClientError (4xx with a field), never another exception.
+// DomainError (4xx with a field), never another exception.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { csvwToRdf, descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { statusOf } from '../../gateways/kit/status.ts';
 
 const BASE = 'http://example.org/';
 
 function loader(files: Record<string, string>): Loader {
   return async (url: string): Promise<LoadedResource> => {
-    if (!Object.hasOwn(files, url)) throw new ClientError(404, `cannot get ${url}`, 'csv_url');
+    if (!Object.hasOwn(files, url)) throw new DomainError('not-found', `cannot get ${url}`, 'csv_url');
     return { text: files[url] as string };
   };
 }
 
-async function quadsOrClientError(run: () => Promise<unknown>): Promise<void> {
+async function quadsOrDomainError(run: () => Promise<unknown>): Promise<void> {
   try {
     await run();
   } catch (error) {
-    assert.ok(error instanceof ClientError, `not a ClientError: ${(error as Error)?.stack ?? String(error)}`);
-    assert.ok(error.status >= 400 && error.status < 500);
+    assert.ok(error instanceof DomainError, `not a DomainError: ${(error as Error)?.stack ?? String(error)}`);
+    assert.ok(statusOf(error.kind) < 500);
     assert.ok(error.field === 'metadata_url' || error.field === 'csv_url', `field ${error.field}`);
   }
 }
@@ -113,15 +114,15 @@ const metadata = fc
   )
   .chain((base) => fc.dictionary(key, value, { maxKeys: 3 }).map((extra) => ({ ...extra, ...base })));
 
-describe('csvw property: quads or a ClientError', () => {
+describe('csvw property: quads or a DomainError', () => {
   it('csvwToRdf on random metadata and CSV text', async () => {
     await fc.assert(
       fc.asyncProperty(metadata, csvText, fc.boolean(), async (document, csv, minimal) => {
         const load = loader({ [`${BASE}data.csv`]: csv, [`${BASE}m.json`]: JSON.stringify(document) });
-        await quadsOrClientError(() =>
+        await quadsOrDomainError(() =>
           csvwToRdf({ metadataUrl: `${BASE}m.json` }, { load, mode: minimal ? 'minimal' : 'standard' }),
         );
-        await quadsOrClientError(() => csvwToRdf({ csvUrl: `${BASE}data.csv` }, { load }));
+        await quadsOrDomainError(() => csvwToRdf({ csvUrl: `${BASE}data.csv` }, { load }));
       }),
       { numRuns: 300 },
     );
@@ -160,7 +161,7 @@ describe('csvw property: quads or a ClientError', () => {
           [`${BASE}data.csv`]: csv,
           [`${BASE}m.json`]: JSON.stringify(document) ?? 'null',
         });
-        await quadsOrClientError(() => descriptorToRdf({ metadataUrl: `${BASE}m.json` }, load));
+        await quadsOrDomainError(() => descriptorToRdf({ metadataUrl: `${BASE}m.json` }, load));
       }),
       { numRuns: 300 },
     );

@@ -121,7 +121,7 @@ describe('/api/rdf output streams into the blob store', () => {
     process.env['LABLD_MAX_OUTPUT_BYTES'] = '100000';
     try {
       const error = await rejection(storeRdf(blobs, dir, 'limit', 'turtle'));
-      assert.equal(error.status, 413);
+      assert.equal(error.kind, 'too-large');
       assert.match(error.message, /100000 bytes/);
       assert.match(error.message, /LABLD_MAX_OUTPUT_BYTES/);
     } finally {
@@ -135,7 +135,7 @@ describe('/api/rdf output streams into the blob store', () => {
     await table(dir, 'buffered', 2_000); // 2,000 × 83 triples > 100,000
     const before = stored(blobs).files;
     const error = await rejection(storeRdf(blobs, dir, 'buffered', 'json-ld'));
-    assert.equal(error.status, 413);
+    assert.equal(error.kind, 'too-large');
     assert.equal(error.field, 'return_type');
     assert.match(error.message, /100000 triples \(LABLD_MAX_BUFFERED_TRIPLES\)/);
     assert.deepEqual(stored(blobs), { files: before, temporary: [] });
@@ -149,7 +149,7 @@ describe('/api/rdf output streams into the blob store', () => {
     writeFileSync(path, lines.join('\n'));
     const before = stored(blobs).files;
     const error = await rejection(storeRdf(blobs, dir, 'ragged', 'turtle'));
-    assert.equal(error.status, 422);
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.field, 'csv_url');
     assert.match(error.message, /line 3001 /);
     assert.deepEqual(stored(blobs), { files: before, temporary: [] });
@@ -159,7 +159,7 @@ describe('/api/rdf output streams into the blob store', () => {
     await table(dir, 'broken', 20_000);
     const before = stored(blobs).files;
     const error = await rejection(storeRdf(blobs, dir, 'broken', 'nt', dirLoader(dir, 500_000)));
-    assert.equal(error.status, 422);
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.field, 'csv_url');
     assert.match(error.message, /broken\.csv: connection reset by peer/);
     assert.deepEqual(stored(blobs), { files: before, temporary: [] });

@@ -10,7 +10,7 @@ import { compilePattern, parseNumber } from '../../lib/csvw/number-format.ts';
 import { textChunks, Warnings } from '../../lib/csvw/types.ts';
 import iconv from 'iconv-lite';
 import { expandTemplate } from '../../lib/csvw/uri-template.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 
 const vars: Record<string, string | string[]> = {
   var: 'value',
@@ -31,7 +31,7 @@ async function events(text: string, chunk: number, dialect = DEFAULT_DIALECT) {
 
 function memoryLoader(files: Record<string, string>): Loader {
   return async (url: string): Promise<LoadedResource> => {
-    if (!Object.hasOwn(files, url)) throw new ClientError(404, `cannot get ${url}`, 'csv_url');
+    if (!Object.hasOwn(files, url)) throw new DomainError('not-found', `cannot get ${url}`, 'csv_url');
     return { text: files[url] as string };
   };
 }
@@ -151,18 +151,19 @@ describe('csvwToRdf', () => {
     await assert.rejects(
       csvwToRdf({ metadataUrl: 'http://example.org/m.json' }, { load }),
       (error: unknown) => {
-        assert.ok(error instanceof ClientError);
-        assert.equal(error.status, 422);
+        assert.ok(error instanceof DomainError);
+        assert.equal(error.kind, 'invalid');
         assert.equal(error.field, 'metadata_url');
         return true;
       },
     );
   });
-  it('an unreachable CSV keeps the loader ClientError', async () => {
+  it('an unreachable CSV keeps the loader DomainError', async () => {
     const metadata = { '@context': 'http://www.w3.org/ns/csvw', url: 'missing.csv' };
     await assert.rejects(
       csvwToRdf({ metadata, metadataUrl: 'http://example.org/m.json' }, { load: memoryLoader({}) }),
-      (error: unknown) => error instanceof ClientError && error.status === 404 && error.field === 'csv_url',
+      (error: unknown) =>
+        error instanceof DomainError && error.kind === 'not-found' && error.field === 'csv_url',
     );
   });
   it('a loader that throws something else becomes a 422, not a crash', async () => {
@@ -171,7 +172,7 @@ describe('csvwToRdf', () => {
     };
     await assert.rejects(
       csvwToRdf({ csvUrl }, { load }),
-      (error: unknown) => error instanceof ClientError && error.status === 422,
+      (error: unknown) => error instanceof DomainError && error.kind === 'invalid',
     );
   });
 });

@@ -2,7 +2,7 @@
 // the suite's home URL from the fixture folder, as the suite README asks (Link headers of
 // the manifest, ?query stripped for the file, /.well-known/csvm as w3.org serves it).
 import { existsSync, readFileSync } from 'node:fs';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import type { LoadedResource, Loader } from '../../lib/csvw/index.ts';
 import { peerSuite } from '../support/shared.ts';
 
@@ -34,11 +34,11 @@ export function suiteLoader(entry?: ManifestEntry): Loader {
   const actionUrl = entry ? SUITE_BASE + entry.action : undefined;
   return async (url: string): Promise<LoadedResource> => {
     if (url === 'http://www.w3.org/.well-known/csvm') return { text: WELL_KNOWN, contentType: 'text/plain' };
-    if (!url.startsWith(SUITE_BASE)) throw new ClientError(404, `not found: ${url}`, 'csv_url');
+    if (!url.startsWith(SUITE_BASE)) throw new DomainError('not-found', `not found: ${url}`, 'csv_url');
     const path = url.slice(SUITE_BASE.length).replace(/[?#].*$/, '');
     const file = suiteDir + decodeURIComponent(path);
     if (!path || !existsSync(file) || path.endsWith('/'))
-      throw new ClientError(404, `not found: ${url}`, 'csv_url');
+      throw new DomainError('not-found', `not found: ${url}`, 'csv_url');
     const contentType = path.endsWith('.csv') ? 'text/csv' : 'application/json';
     const linkHeader = url === actionUrl ? entry?.httpLink : undefined;
     return { text: readFileSync(file, 'utf8'), contentType, linkHeader };

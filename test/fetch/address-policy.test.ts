@@ -27,7 +27,7 @@ test('only http and https are fetched', async () => {
     const scheme = new URL(url).protocol;
     await rejectsWith(
       guardedFetch(url, { field: 'data_url', policy: strict() }),
-      400,
+      'malformed',
       `data_url: ${url} refused: scheme ${scheme} is not allowed (only http and https)`,
     );
   }
@@ -37,14 +37,14 @@ test('a string that is not a URL is a 400', async () => {
   for (const url of ['', 'not a url', '/relative/path.csv', 'http://', 'http://[::1', 'http://a b/']) {
     await rejectsWith(
       guardedFetch(url, { field: 'template_url', policy: strict() }),
-      400,
+      'malformed',
       `template_url: ${JSON.stringify(url)} refused: not a valid URL`,
     );
   }
 });
 
 test('loopback is refused without an allow list, with the documented wording', async () => {
-  await rejectsWith(guardedFetch('http://127.0.0.1/x', { field: 'data_url', policy: strict() }), 403);
+  await rejectsWith(guardedFetch('http://127.0.0.1/x', { field: 'data_url', policy: strict() }), 'forbidden');
   await assert.rejects(guardedFetch('http://127.0.0.1/x', { field: 'data_url', policy: strict() }), {
     message:
       'data_url: http://127.0.0.1/x refused: address 127.0.0.1 is loopback (allow it with LABLD_FETCH_ALLOW)',
@@ -55,7 +55,7 @@ test('the name localhost is refused once resolved to loopback', async () => {
   const policy = testPolicy({ allow: '', resolve: systemResolver });
   await rejectsWith(
     guardedFetch(`http://localhost:${server.port}/`, { field: 'data_url', policy }),
-    403,
+    'forbidden',
     `data_url: http://localhost:${server.port}/ refused: address `,
     'is loopback',
   );
@@ -66,7 +66,11 @@ test('a name is judged by every address it resolves to', async () => {
     allow: '',
     resolve: tableResolver({ 'mixed.test': ['93.184.216.34', '127.0.0.1'] }),
   });
-  await rejectsWith(guardedFetch('http://mixed.test/', { field: 'data_url', policy }), 403, 'is loopback');
+  await rejectsWith(
+    guardedFetch('http://mixed.test/', { field: 'data_url', policy }),
+    'forbidden',
+    'is loopback',
+  );
 });
 
 test('other spellings of loopback are refused: decimal, octal, hex, short, IPv4-mapped IPv6', async () => {
@@ -84,7 +88,7 @@ test('other spellings of loopback are refused: decimal, octal, hex, short, IPv4-
     'http://127.0.0.1.:80/',
   ]) {
     const policy = testPolicy({ allow: '', resolve: tableResolver({ localhost: ['127.0.0.1'] }) });
-    await rejectsWith(guardedFetch(url, { field: 'data_url', policy }), 403, 'is loopback');
+    await rejectsWith(guardedFetch(url, { field: 'data_url', policy }), 'forbidden', 'is loopback');
   }
 });
 
@@ -114,7 +118,11 @@ test('private, link-local, CGNAT, unspecified, multicast, broadcast and reserved
     ['http://[::7f00:1]/', 'reserved'],
   ];
   for (const [url, reason] of cases) {
-    await rejectsWith(guardedFetch(url, { field: 'data_url', policy: strict() }), 403, ` is ${reason} (`);
+    await rejectsWith(
+      guardedFetch(url, { field: 'data_url', policy: strict() }),
+      'forbidden',
+      ` is ${reason} (`,
+    );
   }
 });
 
@@ -123,7 +131,7 @@ test('cloud metadata addresses are refused even under a broad allow list', async
   for (const url of ['http://169.254.169.254/latest/meta-data/', 'http://[fd00:ec2::254]/']) {
     await rejectsWith(
       guardedFetch(url, { field: 'metadata_url', policy: broad }),
-      403,
+      'forbidden',
       'is a cloud metadata address (allow it only by listing the exact address in LABLD_FETCH_ALLOW and naming it in the URL)',
     );
   }
@@ -148,7 +156,7 @@ test('allow by CIDR', async () => {
   assert.equal(await res.text(), 'ok');
   await rejectsWith(
     guardedFetch(`${server.origin}/`, { field: 'data_url', policy: testPolicy({ allow: '127.0.0.2/32' }) }),
-    403,
+    'forbidden',
   );
 });
 
@@ -159,7 +167,7 @@ test('allow by host name, which admits only that name', async () => {
   assert.equal(await res.text(), 'ok');
   await rejectsWith(
     guardedFetch(`http://other.test:${server.port}/`, { field: 'data_url', policy }),
-    403,
+    'forbidden',
     'address 127.0.0.1 is loopback',
   );
 });

@@ -50,7 +50,7 @@ test('an IP entry admits URLs written with that IP, not a name that resolves to 
       field: 'data_url',
       policy: policy('127.0.0.0/8'),
     }),
-    403,
+    'forbidden',
     'address 127.0.0.1 is loopback (allow the name files.lab.test with LABLD_FETCH_ALLOW: an IP entry admits only URLs written with that IP)',
   );
 });
@@ -59,7 +59,7 @@ test('a host entry admits that name (any case) on any port, and no other name', 
   assert.equal(await fetchText(`http://FILES.lab.test:${files.port}/x`, 'files.lab.test'), 'lab data');
   await rejectsWith(
     guardedFetch(`http://lab.test:${files.port}/x`, { field: 'data_url', policy: policy('files.lab.test') }),
-    403,
+    'forbidden',
     'is loopback (allow it with LABLD_FETCH_ALLOW)',
   );
 });
@@ -75,12 +75,12 @@ test('host:port and ip:port entries admit that port only, and say so', async () 
       field: 'data_url',
       policy: policy('files.lab.test:1'),
     }),
-    403,
+    'forbidden',
     `LABLD_FETCH_ALLOW allows files.lab.test on other ports only, not ${files.port}`,
   );
   await rejectsWith(
     guardedFetch(`http://127.0.0.1:${files.port}/`, { field: 'data_url', policy: policy('127.0.0.1:1') }),
-    403,
+    'forbidden',
     `LABLD_FETCH_ALLOW allows this address on other ports only, not ${files.port}`,
   );
   // The scheme's default port counts as the URL's port.
@@ -92,7 +92,7 @@ test('*.suffix admits names below the suffix only', async () => {
   assert.equal(await fetchText(`http://a.lab.test:${files.port}/`, '*.lab.test'), 'lab data');
   await rejectsWith(
     guardedFetch(`http://lab.test:${files.port}/`, { field: 'data_url', policy: policy('*.lab.test') }),
-    403,
+    'forbidden',
   );
 });
 
@@ -104,7 +104,7 @@ test('a redirect is judged by the same rules: another port of an allowed host is
   const elsewhere = 'http://localhost:1/metrics'; // refused before any connection is tried
   await rejectsWith(
     guardedFetch(start(elsewhere), { field: 'data_url', policy: policy(allow) }),
-    403,
+    'forbidden',
     `redirected to ${elsewhere}`,
     'LABLD_FETCH_ALLOW allows localhost on other ports only, not 1',
   );
@@ -115,14 +115,14 @@ test("labld's own listening socket is refused whatever the allow list says, dire
     for (const url of [`http://127.0.0.1:${self.port}/metrics`, `http://localhost:${self.port}/metrics`]) {
       await rejectsWith(
         guardedFetch(url, { field: 'data_url', policy: policy(allow) }),
-        403,
+        'forbidden',
         'is labld itself',
       );
     }
     const viaRedirect = `http://127.0.0.1:${files.port}/?u=${encodeURIComponent(`http://localhost:${self.port}/metrics`)}`;
     await rejectsWith(
       guardedFetch(viaRedirect, { field: 'data_url', policy: policy(`${allow},127.0.0.1:${files.port}`) }),
-      403,
+      'forbidden',
       'is labld itself',
     );
   }

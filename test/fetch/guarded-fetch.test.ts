@@ -1,7 +1,7 @@
 // The guarded fetch against real local servers: bodies, size and time limits, upstream errors.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { guardedFetch, UpstreamError } from '../../lib/fetch/guarded-fetch.ts';
 import { rejectsWith, serve, testPolicy, type TestServer } from './helpers.ts';
 
@@ -87,7 +87,7 @@ test('a body exactly at the limit passes', async () => {
 test('a declared Content-Length over the limit is refused before reading', async () => {
   await rejectsWith(
     guardedFetch(`${server.origin}/declared`, { field: 'data_url', policy: testPolicy() }),
-    413,
+    'too-large',
     'data_url: ',
     '/declared',
     'body of 5000 bytes is larger than the limit of 1024 bytes (LABLD_FETCH_MAX_BYTES)',
@@ -98,7 +98,7 @@ test('a chunked body over the limit fails while streaming, for text() and for it
   const policy = testPolicy({ maxBytes: 1000 });
   const url = `${server.origin}/chunks?n=50`;
   const res = await guardedFetch(url, { field: 'rdf_url', policy });
-  await rejectsWith(res.text(), 413, 'rdf_url: ', 'larger than the limit of 1000 bytes');
+  await rejectsWith(res.text(), 'too-large', 'rdf_url: ', 'larger than the limit of 1000 bytes');
   const again = await guardedFetch(url, { field: 'rdf_url', policy });
   await rejectsWith(
     (async () => {
@@ -106,7 +106,7 @@ test('a chunked body over the limit fails while streaming, for text() and for it
         // reading until the limit stops us
       }
     })(),
-    413,
+    'too-large',
   );
 });
 
@@ -114,7 +114,7 @@ test('a server that never answers hits the total time limit', async () => {
   const started = Date.now();
   await rejectsWith(
     guardedFetch(`${server.origin}/stall`, { field: 'data_url', policy: testPolicy({ timeoutMs: 300 }) }),
-    504,
+    'upstream-timeout',
     'data_url: ',
     'timed out: no complete answer within 300 ms (LABLD_FETCH_TIMEOUT_MS)',
   );
@@ -124,7 +124,7 @@ test('a server that never answers hits the total time limit', async () => {
 test('a body that never ends hits the total time limit while streaming', async () => {
   const policy = testPolicy({ timeoutMs: 300 });
   const res = await guardedFetch(`${server.origin}/slow-body`, { field: 'data_url', policy });
-  await rejectsWith(res.text(), 504, 'LABLD_FETCH_TIMEOUT_MS');
+  await rejectsWith(res.text(), 'upstream-timeout', 'LABLD_FETCH_TIMEOUT_MS');
 });
 
 test('a timed-out body nobody reads does not crash the process', async () => {
@@ -132,7 +132,7 @@ test('a timed-out body nobody reads does not crash the process', async () => {
   const res = await guardedFetch(`${server.origin}/slow-body`, { field: 'data_url', policy });
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.ok(res.body.destroyed);
-  await rejectsWith(res.text(), 504);
+  await rejectsWith(res.text(), 'upstream-timeout');
 });
 
 test('slow name resolution hits the connect time limit', async () => {
@@ -142,15 +142,15 @@ test('slow name resolution hits the connect time limit', async () => {
   });
   await rejectsWith(
     guardedFetch('http://slow.test/x', { field: 'data_url', policy }),
-    504,
+    'upstream-timeout',
     'data_url: http://slow.test/x timed out: could not connect within 150 ms (LABLD_FETCH_CONNECT_TIMEOUT_MS)',
   );
 });
 
-test('an upstream 404 is a 422 naming the field, URL and upstream status', async () => {
+test('an upstream 404 is unreachable, naming the field, URL and upstream status', async () => {
   const url = `${server.origin}/nothing-here`;
   const work = guardedFetch(url, { field: 'mapping_url', policy: testPolicy() });
-  await rejectsWith(work, 422, `mapping_url: ${url} could not be fetched: upstream answered 404`);
+  await rejectsWith(work, 'unreachable', `mapping_url: ${url} could not be fetched: upstream answered 404`);
   await assert.rejects(
     guardedFetch(url, { field: 'mapping_url', policy: testPolicy() }),
     (error) =>
@@ -161,7 +161,7 @@ test('an upstream 404 is a 422 naming the field, URL and upstream status', async
 test('an unknown host is a 422 "host not found"', async () => {
   await rejectsWith(
     guardedFetch('http://no-such-host.test/x', { field: 'data_url', policy: testPolicy() }),
-    422,
+    'unreachable',
     'data_url: http://no-such-host.test/x could not be fetched: host not found',
   );
 });
@@ -171,7 +171,7 @@ test('a closed port is a 422 "connection refused"', async () => {
   await closed.close();
   await rejectsWith(
     guardedFetch(`${closed.origin}/x`, { field: 'data_url', policy: testPolicy() }),
-    422,
+    'unreachable',
     'connection refused',
   );
 });
@@ -198,7 +198,7 @@ test('credentials in the URL become Basic auth and never appear in errors', asyn
       policy: testPolicy(),
     }),
     (error: unknown) => {
-      assert.ok(error instanceof ClientError);
+      assert.ok(error instanceof DomainError);
       assert.ok(!error.message.includes('s3cret'), error.message);
       assert.ok(!error.message.includes('user'), error.message);
       assert.ok(error.message.includes(`http://***@127.0.0.1:${server.port}/missing`), error.message);
@@ -244,7 +244,7 @@ test('fetches under one policy reuse a kept-alive connection; a refused address 
     assert.equal(peers.size, 1, 'one connection for five sequential fetches');
     await rejectsWith(
       guardedFetch(`http://127.0.0.2:${counting.port}/x`, { field: 'data_url', policy }),
-      403,
+      'forbidden',
       '127.0.0.2',
     );
   } finally {

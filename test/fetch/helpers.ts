@@ -1,7 +1,7 @@
 // Local HTTP servers and policies for the guarded-fetch tests. Nothing here reaches the
 // internet: servers listen on 127.0.0.1 and names resolve through a fixed table.
 import assert from 'node:assert/strict';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError, type ErrorKind } from '../../lib/errors.ts';
 import { makePolicy, type PolicyOverrides, type Resolver } from '../../lib/fetch/guarded-fetch.ts';
 
 export { serve, type TestServer } from '../support/file-server.ts';
@@ -32,11 +32,11 @@ export function testPolicy(overrides: PolicyOverrides = {}) {
   });
 }
 
-/** Asserts a ClientError with the status, whose detail contains every fragment. */
-export async function rejectsWith(work: Promise<unknown>, status: number, ...fragments: string[]) {
+/** Asserts a DomainError of the kind, whose detail contains every fragment. */
+export async function rejectsWith(work: Promise<unknown>, kind: ErrorKind, ...fragments: string[]) {
   await assert.rejects(work, (error: unknown) => {
-    assert.ok(error instanceof ClientError, `expected a ClientError, got ${String(error)}`);
-    assert.equal(error.status, status, error.message);
+    assert.ok(error instanceof DomainError, `expected a DomainError, got ${String(error)}`);
+    assert.equal(error.kind, kind, error.message);
     for (const fragment of fragments) {
       assert.ok(error.message.includes(fragment), `${JSON.stringify(error.message)} lacks ${fragment}`);
     }

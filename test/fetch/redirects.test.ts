@@ -68,7 +68,7 @@ test('a redirect loop stops at the redirect limit with a 422', async () => {
   loopHits = 0;
   await rejectsWith(
     guardedFetch(`${a.origin}/loop`, { field: 'data_url', policy: testPolicy({ maxRedirects: 3 }) }),
-    422,
+    'unreachable',
     `data_url: ${a.origin}/loop could not be fetched: redirected to ${a.origin}/loop, `,
     'more than 3 redirects (LABLD_FETCH_MAX_REDIRECTS)',
   );
@@ -78,7 +78,7 @@ test('a redirect loop stops at the redirect limit with a 422', async () => {
 test('with a redirect limit of 0 no redirect is followed', async () => {
   await rejectsWith(
     guardedFetch(`${a.origin}/relative`, { field: 'data_url', policy: testPolicy({ maxRedirects: 0 }) }),
-    422,
+    'unreachable',
     'more than 0 redirects',
   );
 });
@@ -91,14 +91,14 @@ test('a redirect chain within the limit passes', async () => {
   await res.text();
   await rejectsWith(
     guardedFetch(`${a.origin}/chain?n=3`, { field: 'data_url', policy: testPolicy({ maxRedirects: 3 }) }),
-    422,
+    'unreachable',
   );
 });
 
 test('a redirect to a disallowed IP literal is refused with 403', async () => {
   await rejectsWith(
     guardedFetch(to('http://127.0.0.2/admin'), { field: 'shapes_url', policy: testPolicy() }),
-    403,
+    'forbidden',
     `shapes_url: ${to('http://127.0.0.2/admin')} refused: redirected to http://127.0.0.2/admin, `,
     'address 127.0.0.2 is loopback (allow it with LABLD_FETCH_ALLOW)',
   );
@@ -108,7 +108,7 @@ test('a redirect to a name resolving to a private address is refused with 403', 
   const policy = testPolicy({ resolve: tableResolver({ 'intranet.test': ['10.1.2.3'] }) });
   await rejectsWith(
     guardedFetch(to('http://intranet.test/secret'), { field: 'data_url', policy }),
-    403,
+    'forbidden',
     'redirected to http://intranet.test/secret, address 10.1.2.3 is private',
   );
 });
@@ -116,7 +116,7 @@ test('a redirect to a name resolving to a private address is refused with 403', 
 test('a redirect to the metadata service is refused', async () => {
   await rejectsWith(
     guardedFetch(to('http://169.254.169.254/latest/meta-data/'), { field: 'data_url', policy: testPolicy() }),
-    403,
+    'forbidden',
     'address 169.254.169.254 is a cloud metadata address',
   );
 });
@@ -125,7 +125,7 @@ test('redirects to other schemes are refused with 400', async () => {
   for (const target of ['file:///etc/passwd', 'ftp://127.0.0.1/x', 'data:text/plain,hi', 'gopher://x/']) {
     await rejectsWith(
       guardedFetch(to(target), { field: 'data_url', policy: testPolicy() }),
-      400,
+      'malformed',
       `redirected to ${target}`,
       'is not allowed (only http and https)',
     );
@@ -135,7 +135,7 @@ test('redirects to other schemes are refused with 400', async () => {
 test('a redirect without Location is an upstream failure', async () => {
   await rejectsWith(
     guardedFetch(`${a.origin}/no-location`, { field: 'data_url', policy: testPolicy() }),
-    422,
+    'unreachable',
     'upstream answered 302',
   );
 });

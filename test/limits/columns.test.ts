@@ -6,7 +6,7 @@ import { describe, it } from 'node:test';
 import { csvEvents } from '../../lib/csvw/csv-reader.ts';
 import { DEFAULT_DIALECT } from '../../lib/csvw/dialect.ts';
 import { csvwToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { maxColumns } from '../../lib/limits.ts';
 import { runRml } from '../../lib/rml/index.ts';
 import { annotateBytes } from '../annotator/support.ts';
@@ -27,8 +27,8 @@ const oneCharacterColumns = (columns: number, separator = ','): string =>
 
 function refusedWide(field: string | undefined, where: RegExp) {
   return (error: unknown): boolean => {
-    assert.ok(error instanceof ClientError, String(error));
-    assert.equal(error.status, 413);
+    assert.ok(error instanceof DomainError, String(error));
+    assert.equal(error.kind, 'too-large');
     assert.equal(error.field, field);
     assert.match(error.message, where);
     assert.ok(error.message.endsWith(`has more than ${LIMIT} columns (LABLD_MAX_COLUMNS)`), error.message);
@@ -40,7 +40,7 @@ const memoryLoader =
   (files: Record<string, string>): Loader =>
   async (url: string): Promise<LoadedResource> => {
     const text = files[url];
-    if (text === undefined) throw new ClientError(404, `cannot get ${url}`, 'csv_url');
+    if (text === undefined) throw new DomainError('not-found', `cannot get ${url}`, 'csv_url');
     return { text };
   };
 

@@ -12,7 +12,7 @@ import { checkIn } from '../../lib/blobs/claim-check.ts';
 import { readData, readYarrrmlMapping } from '../../lib/converter/index.ts';
 import { csvwToRdf } from '../../lib/csvw/index.ts';
 import { jsonSources } from '../../lib/mapper/index.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { checkJsonDepth, checkXml, maxDepth } from '../../lib/limits.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { readYarrrml, runRml } from '../../lib/rml/index.ts';
@@ -23,8 +23,8 @@ const DEEP = 100_000;
 /** A 422 whose detail names `field` (first), the limit and LABLD_MAX_DEPTH. */
 function refusedDeep(field: string, limit = LIMIT) {
   return (error: unknown): boolean => {
-    assert.ok(error instanceof ClientError, String(error));
-    assert.equal(error.status, 422);
+    assert.ok(error instanceof DomainError, String(error));
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.field, field);
     assert.equal(error.message, `${field}: nested deeper than ${limit} levels (LABLD_MAX_DEPTH)`);
     return true;
@@ -57,7 +57,7 @@ function rdfXml(levels: number): string {
 /** Measures nesting with the same reading as the limit: `text` is within `levels` but not `levels - 1`. */
 function assertDepth(check: (limit: number) => void, levels: number): void {
   check(levels);
-  assert.throws(() => check(levels - 1), ClientError);
+  assert.throws(() => check(levels - 1), DomainError);
 }
 
 describe('JSON depth scan', () => {
@@ -150,8 +150,8 @@ describe('DTDs in XML', () => {
 
   function refusedDtd(field: string) {
     return (error: unknown): boolean => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 422);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'invalid');
       assert.equal(error.field, field);
       assert.match(error.message, new RegExp(`^${field}: the XML has a document type declaration`));
       return true;
@@ -170,8 +170,8 @@ describe('DTDs in XML', () => {
   rml:subjectMap [ rml:template "http://ex.com/{.}" ] .`;
     const xml = '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "b">]><r>&a;</r>';
     await assert.rejects(runRml(turtle, { sources: { 'lab.xml': xml } }), (error: unknown) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 422);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'invalid');
       assert.match(error.message, /^The source lab\.xml: the XML has a document type declaration/);
       return true;
     });
@@ -188,8 +188,8 @@ describe('RML sources', () => {
     rml:referenceFormulation ${formulation}; rml:iterator "${iterator}" ];
   rml:subjectMap [ rml:template "http://ex.com/{id}" ] .`;
   const refusedSource = (file: string) => (error: unknown) => {
-    assert.ok(error instanceof ClientError);
-    assert.equal(error.status, 422);
+    assert.ok(error instanceof DomainError);
+    assert.equal(error.kind, 'invalid');
     assert.equal(error.message, `The source ${file}: nested deeper than ${LIMIT} levels (LABLD_MAX_DEPTH)`);
     return true;
   };

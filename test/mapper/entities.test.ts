@@ -14,14 +14,11 @@ import {
   readTypes,
 } from '../../lib/mapper/index.ts';
 import { serialize } from '../../lib/rdf/index.ts';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError, type ErrorKind } from '../../lib/errors.ts';
 import { read, readJson, seedDocuments } from './support.ts';
 
-const rejects = (fn: () => unknown, status: number, pattern: RegExp) =>
-  assert.throws(
-    fn,
-    (e: unknown) => e instanceof ClientError && e.status === status && pattern.test(e.message),
-  );
+const rejects = (fn: () => unknown, kind: ErrorKind, pattern: RegExp) =>
+  assert.throws(fn, (e: unknown) => e instanceof DomainError && e.kind === kind && pattern.test(e.message));
 
 describe('types', () => {
   test('the descriptor: the 10 sorted type IRIs of the original', async () => {
@@ -114,17 +111,21 @@ describe('the types parameter', () => {
   });
 
   test('bad entries are 400s naming the field', () => {
-    rejects(() => readTypes('Column', 'types', []), 400, /^types: "Column" is not an IRI/);
-    rejects(() => readTypes('zz:Column', 'types', []), 400, /^types: .*unknown prefix or scheme "zz"/);
-    rejects(() => readTypes('http://a b', 'types', []), 400, /^types: .*not an IRI/);
-    rejects(() => readTypes([1], 'data_types', []), 422, /^data_types: /);
+    rejects(() => readTypes('Column', 'types', []), 'malformed', /^types: "Column" is not an IRI/);
+    rejects(
+      () => readTypes('zz:Column', 'types', []),
+      'malformed',
+      /^types: .*unknown prefix or scheme "zz"/,
+    );
+    rejects(() => readTypes('http://a b', 'types', []), 'malformed', /^types: .*not an IRI/);
+    rejects(() => readTypes([1], 'data_types', []), 'invalid', /^data_types: /);
   });
 
   test("a type cut at an unencoded '#' is a 400 saying to write %23", async () => {
     const { template } = await seedDocuments();
     rejects(
       () => checkTypesNotCut(['http://www.w3.org/2002/07/owl'], template, 'types'),
-      400,
+      'malformed',
       /^types: http:\/\/www\.w3\.org\/2002\/07\/owl is not a type of the document, but .*owl#NamedIndividual.*%23/,
     );
     checkTypesNotCut([OWL_NAMED_INDIVIDUAL, 'https://h/Absent'], template, 'types');
@@ -135,15 +136,16 @@ describe('reading documents', () => {
   test('a document that is not RDF, or holds nothing, is a 422 naming the field', async () => {
     await assert.rejects(
       readDocument('https://h/x.csv', 'a;b\n1;2\n', { field: 'url', contentType: 'text/csv' }),
-      (e: unknown) => e instanceof ClientError && e.status === 422 && /^url: could not parse/.test(e.message),
+      (e: unknown) =>
+        e instanceof DomainError && e.kind === 'invalid' && /^url: could not parse/.test(e.message),
     );
     await assert.rejects(
       readDocument('https://h/x', '<!DOCTYPE html><html><body>hi</body></html>', { field: 'template_url' }),
-      (e: unknown) => e instanceof ClientError && e.status === 422 && /^template_url: /.test(e.message),
+      (e: unknown) => e instanceof DomainError && e.kind === 'invalid' && /^template_url: /.test(e.message),
     );
     await assert.rejects(
       readDocument('https://h/x.ttl', '  \n', { field: 'url' }),
-      (e: unknown) => e instanceof ClientError && e.status === 422 && /no RDF statements/.test(e.message),
+      (e: unknown) => e instanceof DomainError && e.kind === 'invalid' && /no RDF statements/.test(e.message),
     );
   });
 

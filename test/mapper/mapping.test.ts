@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import yaml from 'js-yaml';
 import { Parser, type Quad } from 'n3';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError, type ErrorKind } from '../../lib/errors.ts';
 import {
   findJsonSource,
   generateMapping,
@@ -35,8 +35,8 @@ import {
   seedRequest,
 } from './support.ts';
 
-const isClientError = (status: number, pattern: RegExp) => (e: unknown) =>
-  e instanceof ClientError && e.status === status && pattern.test(e.message);
+const refusedAs = (kind: ErrorKind, pattern: RegExp) => (e: unknown) =>
+  e instanceof DomainError && e.kind === kind && pattern.test(e.message);
 
 async function generate(request: MappingRequest) {
   const { data, template } = await seedDocuments();
@@ -59,8 +59,8 @@ describe('the seed request', () => {
   test('request.json as it stands: 400 naming table-1-Prüfzeit with table-1-Pruefzeit as suggestion', async () => {
     await assert.rejects(
       generate(seedRequest()),
-      isClientError(
-        400,
+      refusedAs(
+        'malformed',
         /^map: 1 of 8 entries do not resolve .*"ExperimentTimeInterval": "table-1-Prüfzeit" — .*closest: table-1-Pruefzeit/,
       ),
     );
@@ -152,9 +152,9 @@ describe('map orientation', () => {
     };
     const error = await generate({ ...without, map }).then(
       () => assert.fail('expected a 400'),
-      (e: unknown) => e as ClientError,
+      (e: unknown) => e as DomainError,
     );
-    assert.equal(error.status, 400);
+    assert.equal(error.kind, 'malformed');
     assert.equal(error.field, 'map');
     assert.match(error.message, /^map: 4 of 11 entries do not resolve/);
     assert.match(
@@ -190,14 +190,18 @@ describe('request fields', () => {
     assert.equal(await po('https://example.org/relatesTo'), 'https://example.org/relatesTo');
     assert.equal(await po('bfo:RO_0000087'), 'http://purl.obolibrary.org/obo/RO_0000087');
     for (const bad of ['RO_0010002', 'zz:relatesTo', 'http://a b', '<http://x>', 'urn:ex:relatesTo']) {
-      await assert.rejects(generate({ ...without, predicate: bad }), isClientError(400, /^predicate: /), bad);
+      await assert.rejects(
+        generate({ ...without, predicate: bad }),
+        refusedAs('malformed', /^predicate: /),
+        bad,
+      );
     }
   });
 
   test('data_types choose the entities: columns only leaves the annotation entries unresolved', async () => {
     await assert.rejects(
       generate({ ...without, data_types: ['csvw:Column'] }),
-      isClientError(400, /^map: 5 of 7 entries do not resolve/),
+      refusedAs('malformed', /^map: 5 of 7 entries do not resolve/),
     );
     const onlyColumns = { ForceMeasurement: 'table-1-Standardkraft' };
     const out = await generate({
@@ -223,7 +227,7 @@ describe('request fields', () => {
     };
     assert.throws(
       () => generateMapping(readMappingOptions(request), data, template),
-      isClientError(400, /^template_url: the template has no owl:NamedIndividual/),
+      refusedAs('malformed', /^template_url: the template has no owl:NamedIndividual/),
     );
     const out = generateMapping(
       readMappingOptions({ ...request, template_types: ['https://h/vocab#Measurement'] }),
@@ -246,15 +250,15 @@ describe('request fields', () => {
   });
 
   test('an empty map is a 400; a map that is not an object of strings a 422', () => {
-    assert.throws(() => readMappingOptions({ map: {} }), isClientError(400, /^map: is empty/));
-    assert.throws(() => readMappingOptions({ map: ['a'] }), isClientError(422, /^map: must be an object/));
+    assert.throws(() => readMappingOptions({ map: {} }), refusedAs('malformed', /^map: is empty/));
+    assert.throws(() => readMappingOptions({ map: ['a'] }), refusedAs('invalid', /^map: must be an object/));
     assert.throws(
       () => readMappingOptions({ map: { a: 1 } }),
-      isClientError(422, /^map: the value of "a" must be a string/),
+      refusedAs('invalid', /^map: the value of "a" must be a string/),
     );
     assert.throws(
       () => readMappingOptions({ map: { a: 'b' }, use_template_rowwise: 'yes' }),
-      isClientError(422, /^use_template_rowwise: /),
+      refusedAs('invalid', /^use_template_rowwise: /),
     );
   });
 
@@ -269,8 +273,8 @@ describe('request fields', () => {
     );
     assert.throws(
       () => generateMapping(readMappingOptions({ map: { SpecimenID: 'X' } }), data, template),
-      isClientError(
-        400,
+      refusedAs(
+        'malformed',
         /^data_url: the document has no entities of the types http:\/\/www\.w3\.org\/ns\/oa#Annotation, http:\/\/www\.w3\.org\/ns\/csvw#Column/,
       ),
     );
@@ -282,7 +286,7 @@ describe('request fields', () => {
     const turtle = await readDocument(data.url, await serialize(data.quads, 'turtle'), { field: 'data_url' });
     assert.throws(
       () => generateMapping(readMappingOptions(seedVariants().without), turtle, template),
-      isClientError(422, /^data_url: the mapping reads the descriptor with JSONPath, so it must be JSON/),
+      refusedAs('invalid', /^data_url: the mapping reads the descriptor with JSONPath, so it must be JSON/),
     );
   });
 });
@@ -386,7 +390,7 @@ describe('JSON sources (the original’s iterator search)', () => {
     );
     assert.throws(
       () => jsonSources(text, ['title'], 'data_url'),
-      isClientError(422, /^data_url: no array of objects with a "title" key/),
+      refusedAs('invalid', /^data_url: no array of objects with a "title" key/),
     );
   });
 
@@ -436,7 +440,7 @@ describe('labels the YARRRML parser would misread', () => {
       });
       assert.throws(
         () => generateMapping(readMappingOptions({ map: { SpecimenID: 'Zeit0' } }), data, template),
-        isClientError(422, /^map: the label of Zeit0 \(.*\) holds "\$\(" or a backslash/),
+        refusedAs('invalid', /^map: the label of Zeit0 \(.*\) holds "\$\(" or a backslash/),
         label,
       );
     }
@@ -449,7 +453,7 @@ test('an individual outside the template namespace without an http(s) IRI is a 4
   const template = await readDocument('https://h/t.ttl', turtle, { field: 'template_url' });
   assert.throws(
     () => generateMapping(readMappingOptions({ map: { Slot: 'table-1-Standardkraft' } }), data, template),
-    isClientError(422, /^map: the template individual urn:x:Slot lies outside/),
+    refusedAs('invalid', /^map: the template individual urn:x:Slot lies outside/),
   );
 });
 
@@ -459,9 +463,9 @@ test('a map with thousands of unresolved entries: a bounded 400 that still count
   );
   const error = await generate({ map }).then(
     () => assert.fail('expected a 400'),
-    (e: unknown) => e as ClientError,
+    (e: unknown) => e as DomainError,
   );
-  assert.equal(error.status, 400);
+  assert.equal(error.kind, 'malformed');
   assert.match(error.message, /^map: 5000 of 5000 entries do not resolve/);
   assert.match(error.message, /; and 4900 more$/);
   assert.ok(error.message.length < 64 * 1024, `${error.message.length} characters`);

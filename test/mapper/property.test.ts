@@ -1,11 +1,12 @@
-// Properties of the mapper domain on random input: every failure is a ClientError with a 4xx
+// Properties of the mapper domain on random input: every failure is a DomainError with a 4xx
 // naming a field, never anything else; every mapping produced reads back as YAML with one rule
 // per entry and translates to RML.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import yaml from 'js-yaml';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
+import { statusOf } from '../../gateways/kit/status.ts';
 import {
   closestNames,
   editDistance,
@@ -29,10 +30,7 @@ const individualNames = Object.keys(listEntities(template, [OWL_NAMED_INDIVIDUAL
 
 function isFieldError(error: unknown): boolean {
   return (
-    error instanceof ClientError &&
-    error.status >= 400 &&
-    error.status < 500 &&
-    /^[a-z_]+(\.[^:]+)?: ./.test(error.message)
+    error instanceof DomainError && statusOf(error.kind) < 500 && /^[a-z_]+(\.[^:]+)?: ./.test(error.message)
   );
 }
 
@@ -150,7 +148,7 @@ test('random label texts: the RML of the mapping compares with exactly that text
       } catch (error) {
         // Only a text the parser would read as a template is refused.
         assert.ok(label.includes('$(') || label.includes('\\'), JSON.stringify(label));
-        assert.ok(error instanceof ClientError && error.status === 422 && error.field === 'map');
+        assert.ok(error instanceof DomainError && error.kind === 'invalid' && error.field === 'map');
         return;
       }
       const viaJsYaml = yarrrmlToRmlQuads(yaml.load(out.yaml) as Record<string, unknown>).quads;

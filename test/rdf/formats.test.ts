@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import {
   FORMATS,
   RETURN_TYPES,
@@ -62,8 +62,8 @@ describe('return_type table', () => {
       assert.throws(
         () => returnTypeInfo(bad),
         (error: unknown) => {
-          assert.ok(error instanceof ClientError);
-          assert.equal(error.status, 422);
+          assert.ok(error instanceof DomainError);
+          assert.equal(error.kind, 'invalid');
           assert.equal(error.field, 'return_type');
           assert.match(error.message, /^return_type: /);
           assert.match(error.message, /json-ld, n3, nt, hext, trig, turtle, longturtle, xml/);
@@ -74,13 +74,13 @@ describe('return_type table', () => {
   });
 
   it('names the caller’s field when it has another name', () => {
-    assert.throws(() => returnTypeInfo('svg', 'format'), /^ClientError: format: unknown value "svg"/);
+    assert.throws(() => returnTypeInfo('svg', 'format'), /^DomainError: format: unknown value "svg"/);
   });
 
   it('makes serialize refuse an unknown format the same way', async () => {
     await assert.rejects(
       serialize([], 'svg' as never),
-      (e: unknown) => e instanceof ClientError && e.status === 422,
+      (e: unknown) => e instanceof DomainError && e.kind === 'invalid',
     );
   });
 });

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { parse, serialize } from '../../lib/rdf/index.ts';
 import { assertIsomorphic } from './support.ts';
 
@@ -95,7 +95,7 @@ describe('hext reading', () => {
     const text =
       '["http://e/s", "http://e/p", "o", "http://www.w3.org/2001/XMLSchema#string", "", ""]\n["too", "short"]\n';
     await assert.rejects(parse(text, 'hext', { field: 'rdf_url' }), (error: unknown) => {
-      assert.ok(error instanceof ClientError && error.status === 422 && error.field === 'rdf_url');
+      assert.ok(error instanceof DomainError && error.kind === 'invalid' && error.field === 'rdf_url');
       assert.match(
         error.message,
         /^rdf_url: could not parse the hext document: line 2: expected an array of six strings/,

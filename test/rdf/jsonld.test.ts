@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import jsonld from 'jsonld';
 import { DataFactory } from 'n3';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { BUNDLED_CONTEXT_URLS, documentLoader, parse, serialize } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, seedFixture } from './support.ts';
 
@@ -30,8 +30,8 @@ describe('JSON-LD contexts', () => {
   it('refuses a remote context with a 422 naming the URL and the field, without fetching it', async () => {
     const document = JSON.stringify({ '@context': contextUrl, '@id': 'http://e/x', name: 'x' });
     await assert.rejects(parse(document, 'json-ld', { field: 'metadata_url' }), (error: unknown) => {
-      assert.ok(error instanceof ClientError);
-      assert.equal(error.status, 422);
+      assert.ok(error instanceof DomainError);
+      assert.equal(error.kind, 'invalid');
       assert.equal(error.field, 'metadata_url');
       assert.ok(error.message.startsWith('metadata_url: JSON-LD context '), error.message);
       assert.ok(error.message.includes(contextUrl), error.message);
@@ -56,7 +56,7 @@ describe('JSON-LD contexts', () => {
   it('keeps jsonld from fetching even when a caller forgets the loader option', async () => {
     await assert.rejects(jsonld.expand({ '@context': contextUrl, name: 'x' }), (error: unknown) => {
       const cause = (error as { details?: { cause?: unknown } }).details?.cause;
-      assert.ok(cause instanceof ClientError, String(error));
+      assert.ok(cause instanceof DomainError, String(error));
       assert.match(cause.message, /not allowed/);
       return true;
     });
@@ -75,7 +75,7 @@ describe('JSON-LD contexts', () => {
       const context = (loaded.document as { '@context': Record<string, unknown> })['@context'];
       assert.equal(context['csvw'], CSVW);
     }
-    await assert.rejects(documentLoader('https://schema.org/'), ClientError);
+    await assert.rejects(documentLoader('https://schema.org/'), DomainError);
   });
 
   it('hands out copies, so one caller cannot change the next one’s context', async () => {
@@ -135,7 +135,7 @@ describe('JSON-LD contexts', () => {
 
   it('reports malformed JSON as a 422', async () => {
     await assert.rejects(parse('{"@id": ', 'json-ld', { field: 'data_url' }), (error: unknown) => {
-      assert.ok(error instanceof ClientError && error.status === 422);
+      assert.ok(error instanceof DomainError && error.kind === 'invalid');
       assert.match(error.message, /^data_url: could not parse the json-ld document: /);
       return true;
     });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DataFactory } from 'n3';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { RETURN_TYPES, canonicalNQuads, isomorphic, parse, serialize } from '../../lib/rdf/index.ts';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
@@ -14,8 +14,8 @@ describe('parse', () => {
       await assert.rejects(
         parse('<http://e/s> <http://e/p> "unterminated', format, { field: 'rdf_url' }),
         (error) => {
-          assert.ok(error instanceof ClientError, `${format}: ${String(error)}`);
-          assert.equal(error.status, 422);
+          assert.ok(error instanceof DomainError, `${format}: ${String(error)}`);
+          assert.equal(error.kind, 'invalid');
           assert.equal(error.field, 'rdf_url');
           assert.ok(
             error.message.startsWith(`rdf_url: could not parse the ${format} document: `),
@@ -31,7 +31,7 @@ describe('parse', () => {
     const names = { turtle: 'Turtle', trig: 'TriG', nt: 'N-Triples', nquads: 'N-Quads', n3: 'N3' } as const;
     for (const [format, name] of Object.entries(names)) {
       await assert.rejects(parse(' [1, "two", null]', format as keyof typeof names, { field: 'rdf_url' }), {
-        status: 422,
+        kind: 'invalid',
         field: 'rdf_url',
         message:
           `rdf_url: found a JSON array of numbers and strings and nulls, not ${name} or JSON-LD: ` +
@@ -40,8 +40,8 @@ describe('parse', () => {
     }
   });
 
-  it('refuses an unknown format as a ClientError', async () => {
-    await assert.rejects(parse('', 'svg' as never), ClientError);
+  it('refuses an unknown format as a DomainError', async () => {
+    await assert.rejects(parse('', 'svg' as never), DomainError);
   });
 
   it('resolves relative IRIs against baseIRI', async () => {
@@ -105,7 +105,9 @@ describe('RDF 1.2 input', () => {
       const quads = await parse(document, 'turtle');
       for (const format of ['json-ld', 'xml', 'hext'] as const) {
         await assert.rejects(serialize(quads, format), (error: unknown) => {
-          assert.ok(error instanceof ClientError && error.status === 422 && error.field === 'return_type');
+          assert.ok(
+            error instanceof DomainError && error.kind === 'invalid' && error.field === 'return_type',
+          );
           assert.ok(error.message.includes(what), error.message);
           return true;
         });

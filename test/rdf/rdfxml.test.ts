@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { ClientError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/errors.ts';
 import { parse, serialize } from '../../lib/rdf/index.ts';
 import { splitForXml } from '../../lib/rdf/rdfxml.ts';
 import { assertIsomorphic } from './support.ts';
@@ -77,8 +77,8 @@ describe('RDF/XML', () => {
   for (const [what, bad] of refused) {
     it(`refuses ${what} with a 422 naming return_type`, async () => {
       await assert.rejects(serialize([bad], 'xml'), (error: unknown) => {
-        assert.ok(error instanceof ClientError);
-        assert.equal(error.status, 422);
+        assert.ok(error instanceof DomainError);
+        assert.equal(error.kind, 'invalid');
         assert.equal(error.field, 'return_type');
         assert.match(error.message, /^return_type: the graph cannot be written as RDF\/XML: /);
         return true;
@@ -97,7 +97,7 @@ describe('RDF/XML', () => {
     await assert.rejects(
       parse('<rdf:RDF xmlns:rdf="x"><a>', 'xml', { field: 'shapes_url' }),
       (error: unknown) => {
-        assert.ok(error instanceof ClientError && error.status === 422 && error.field === 'shapes_url');
+        assert.ok(error instanceof DomainError && error.kind === 'invalid' && error.field === 'shapes_url');
         assert.match(error.message, /^shapes_url: could not parse the xml document: /);
         return true;
       },

@@ -15,7 +15,7 @@ const run = (turtle: string) => runRml(turtle, { sources: { 'd.json': '{"a":[{"b
 
 test('an iterator that is not JSONPath names the triples map and rml:iterator', async () => {
   await assert.rejects(run(mapping('$.a[', 'rml:reference "b"')), {
-    status: 422,
+    kind: 'invalid',
     message:
       'Triples map "People": rml:iterator "$.a[" is not valid JSONPath: a name, index, slice, "*" or filter expected (at position 4)',
   });
@@ -23,7 +23,7 @@ test('an iterator that is not JSONPath names the triples map and rml:iterator', 
 
 test('a reference names rml:reference, at its position as written (not as $.-prefixed)', async () => {
   await assert.rejects(run(mapping('$.a[*]', 'rml:reference "b[?(@ =="')), {
-    status: 422,
+    kind: 'invalid',
     message:
       'Triples map "People": rml:reference "b[?(@ ==" is not valid JSONPath: a filter operand expected (at position 8)',
   });
@@ -31,7 +31,7 @@ test('a reference names rml:reference, at its position as written (not as $.-pre
 
 test('a reference inside a template names the template and the reference', async () => {
   await assert.rejects(run(mapping('$.a[*]', 'rml:template "v{a[}"')), {
-    status: 422,
+    kind: 'invalid',
     message:
       'Triples map "People": rml:template "v{a[}", reference "a[" is not valid JSONPath: a name, index, slice, "*" or filter expected (at position 2)',
   });

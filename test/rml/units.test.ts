@@ -53,7 +53,8 @@ describe('JSONPath', () => {
   });
   test('syntax errors are mapping errors naming the path', () => {
     assert.throws(() => compileJsonPath('$.students[*]]'), {
-      status: 422,
+      kind: 'invalid',
+      part: 'mapping',
       message: '"$.students[*]]" is not valid JSONPath: unexpected "]" (at position 13)',
     });
     assert.throws(() => compileJsonPath('$.a[?(@.b =~ /(/)]'), {
@@ -222,6 +223,6 @@ test('normalizeDateWithLang: a malformed language tag is a function error (422),
   assert.equal(normalizeDate('01-Jan-20', 'dd-MMM-yy', false, 'en'), '2020-01-01');
   assert.throws(
     () => normalizeDate('01-Jan-20', 'dd-MMM-yy', false, 'x!!'),
-    (error: unknown) => error instanceof RmlError && error.status === 422 && /x!!/.test(error.message),
+    (error: unknown) => error instanceof RmlError && error.kind === 'invalid' && /x!!/.test(error.message),
   );
 });

@@ -60,16 +60,16 @@ test('errors: malformed XML, invalid XPath, an undeclared prefix', async () => {
   );
   await assert.rejects(run(plain, '<lab><sample id="x"></lab>'), /not well-formed XML/);
   await assert.rejects(run(plain.replace('/lab/sample', '/lab/[')), {
-    status: 422,
+    kind: 'invalid',
     message: 'Triples map "TM": rml:iterator "/lab/[" is not valid XPath 1.0',
   });
   await assert.rejects(run(plain.replace('/lab/sample', '//q:force')), {
-    status: 422,
+    kind: 'invalid',
     message:
       'Triples map "TM": rml:iterator "//q:force" uses the prefix "q", which no rml:namespace of the logical source declares',
   });
   await assert.rejects(run(plain.replace('"name"', '"name[1"')), {
-    status: 422,
+    kind: 'invalid',
     message: 'Triples map "TM": rml:reference "name[1" is not valid XPath 1.0',
   });
   // Prefixes inside string literals and axes (child::) are not QNames.

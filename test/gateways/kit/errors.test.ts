@@ -141,7 +141,7 @@ describe('gateway kit: error answers', () => {
     assert.match(JSON.stringify(logged.err), /secret internals/);
   });
 
-  test('a ClientError keeps its status and detail (field named in front)', async () => {
+  test('a DomainError keeps its status and detail (field named in front)', async () => {
     await expectError(await fetch(`${base}/api/fail/client`), 409, 'name: already exists');
   });
 

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { ClientError, TimeoutError } from '../../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../../lib/errors.ts';
 import {
   createApp,
   createGateway,
@@ -152,7 +152,7 @@ export function sampleGateway(
         summary: 'Errors of every kind',
         responses: { 200: { description: 'never' } },
         handler: ({ params }) => {
-          if (params.kind === 'client') throw new ClientError(409, 'already exists', 'name');
+          if (params.kind === 'client') throw new DomainError('conflict', 'already exists', 'name');
           if (params.kind === 'timeout') throw new TimeoutError('no reply from annotate within 10 ms');
           if (params.kind === 'throw') {
             const error = new Error('secret internals at /srv/labld');

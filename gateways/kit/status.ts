@@ -1,0 +1,29 @@
+// The one table from an error's kind to the HTTP status the services answer with. Pure (no Koa),
+// so every edge that speaks the services' HTTP vocabulary reads the same numbers.
+import type { DomainError, ErrorKind } from '../../lib/errors.ts';
+
+export const HTTP_STATUS = {
+  malformed: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  'not-found': 404,
+  'slow-client': 408,
+  conflict: 409,
+  'too-large': 413,
+  unsupported: 415,
+  invalid: 422,
+  // An upstream that answered with an error or not at all: the request named it, so the request
+  // cannot be served as it is (the upstream's own status would read as ours).
+  unreachable: 422,
+  // The upstream, not the client, was slow (408 would tell the client to resend).
+  'upstream-timeout': 504,
+} as const satisfies Record<ErrorKind, number>;
+
+export function statusOf(kind: ErrorKind): number {
+  return HTTP_STATUS[kind];
+}
+
+/** `422: mapping_url: …`: how the converter's test report words bad input (as the original did). */
+export function statusLine(error: DomainError): string {
+  return `${statusOf(error.kind)}: ${error.message}`;
+}
