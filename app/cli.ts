@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import { PayloadValidator } from '../lib/bus/payloads.ts';
-import { intSetting } from '../lib/config.ts';
+import { intSetting } from '../lib/process/config.ts';
 import { rml, RML_USAGE, UsageError } from './rml.ts';
 
 const USAGE = `usage: labld <command>

@@ -3,10 +3,10 @@
 // scale-out deployment does (one process each, on Kafka).
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
-import type { Runtime } from '../lib/runtime.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
 import { blobStoreIn } from '../lib/blobs/blob-store.ts';
 import { SERVICES, isServiceName } from '../lib/services.ts';
-import { log } from '../lib/log.ts';
+import { log } from '../lib/process/log.ts';
 import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';

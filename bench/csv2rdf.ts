@@ -19,7 +19,7 @@ import type * as RDF from '@rdfjs/types';
 import { unitIndex } from '../lib/annotator/index.ts';
 import { BlobStore } from '../lib/blobs/blob-store.ts';
 import { storeDownloadStream } from '../lib/blobs/download.ts';
-import { descriptorGraph, type Loader } from '../lib/csvw/index.ts';
+import { descriptorGraph, type ResourceLoader } from '../lib/csvw/index.ts';
 import { serializeStream } from '../lib/rdf/index.ts';
 import { COLUMNS, annotatorDescriptor, writeNumericCsv } from '../test/support/numeric-table.ts';
 import { readFloor } from './floor.ts';
@@ -65,7 +65,7 @@ async function csv2rdf(path: string, metadataPath: string): Promise<{ triples: n
   try {
     const blobs = new BlobStore(dir);
     const metadata = readFileSync(metadataPath, 'utf8');
-    const load: Loader = async (url) =>
+    const load: ResourceLoader = async (url) =>
       url === METADATA_URL ? { text: metadata } : { body: createReadStream(path) };
     const graph = await descriptorGraph({ metadataUrl: METADATA_URL }, load);
     let triples = 0;

@@ -5,7 +5,7 @@ import { annotate, rdfDownloadName, renderDescriptor, unitIndex } from '../lib/a
 import { descriptorGraph } from '../lib/csvw/index.ts';
 import { returnTypeInfo, serializeStream } from '../lib/rdf/index.ts';
 import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
-import { intSetting } from '../lib/config.ts';
+import { intSetting } from '../lib/process/config.ts';
 import { openSource, publishStoredFile } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';

@@ -6,11 +6,11 @@ import { normalizeYarrrml, yarrrmlToRmlText, yarrrmlToSparqlText } from '../lib/
 import { validateRdf } from '../lib/converter/rdfvalidator.ts';
 import { uploadedData, uploadedText } from '../lib/converter/upload.ts';
 import { storeDownload } from '../lib/blobs/download.ts';
-import { isStringLengthError, tooLarge } from '../lib/errors.ts';
+import { isStringLengthError, tooLarge } from '../lib/process/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl } from '../lib/services.ts';
 import { publishStoredFile, textLoader } from '../lib/sources.ts';
-import { statusLine } from '../gateways/kit/status.ts';
+import { statusLine } from '../lib/process/http-status.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
 import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';

@@ -4,7 +4,7 @@
 import type { Subscription } from '../lib/bus/contract.ts';
 import { deadlineOf } from '../lib/bus/bus.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
-import type { Runtime } from '../lib/runtime.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
 
 export interface ServiceRequest {

@@ -1,9 +1,9 @@
 // The converter's routes (spec "RDF conversion service"): each is forwarded to the converter's
 // request consumer. Parameters come in the query string or, for the original's clients, in a
 // JSON body — all or nothing, as the original read them (research §3.2).
-import type { Runtime } from '../lib/runtime.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
 import { isDownload } from '../lib/blobs/download.ts';
-import { invalid } from '../lib/errors.ts';
+import { invalid } from '../lib/process/errors.ts';
 import { route, type Result, type Route, type RouteInput, type UploadedFile } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
 import { converter, type OperationName } from '../lib/contracts/operations.ts';

@@ -1,10 +1,10 @@
 // The one thing service gateways do with a request: hand it to the service's request topic
 // and answer with the reply. Which topic is read from topics.yaml through the consumer group.
-import type { Runtime } from '../lib/runtime.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
 import { requestGroupOf, type ServiceName } from '../lib/services.ts';
 import { checkRequest, declaredFields } from '../lib/contracts/requests.ts';
 import type { OperationInputs, OperationName } from '../lib/contracts/operations.ts';
-import { intSetting } from '../lib/config.ts';
+import { intSetting } from '../lib/process/config.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
 import type { RouteInput, Result, UploadedFile } from './kit/index.ts';

@@ -1,10 +1,10 @@
 // Limits on hostile input shapes (issue 11): nesting depth of JSON, JSON-LD, XML and YAML, and
-// columns per CSV row. Each is read from its environment variable (lib/config.ts), set far
+// columns per CSV row. Each is read from its environment variable (lib/process/config.ts), set far
 // above anything a lab produces, and refused with a DomainError whose detail names the limit,
 // its value and its variable. The checks are linear scans without recursion, run before any
 // parser that recurses per level or slows down with depth sees the text.
-import { intSetting } from './config.ts';
-import { DomainError, type ErrorKind } from './errors.ts';
+import { intSetting } from './process/config.ts';
+import { DomainError, type ErrorKind } from './process/errors.ts';
 
 export const DEPTH_VARIABLE = 'LABLD_MAX_DEPTH';
 export const COLUMNS_VARIABLE = 'LABLD_MAX_COLUMNS';

@@ -1,7 +1,7 @@
 // The four services of the spec and the catalogue: names, base paths, versions, and what
 // their /info answers. The original services answer /info with their settings object; we
 // keep the spec's fields and the original's names beside them (research seed-services D12).
-import { setting } from './config.ts';
+import { setting } from './process/config.ts';
 
 export const SERVICES = ['annotator', 'mapper', 'converter', 'extractor'] as const;
 export type ServiceName = (typeof SERVICES)[number];

@@ -6,7 +6,7 @@ import type { Readable } from 'node:stream';
 import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { publish, published } from './blobs/published.ts';
-import { notFound, invalid } from './errors.ts';
+import { notFound, invalid } from './process/errors.ts';
 import type { Loader } from './loader.ts';
 import { guardedFetch, type FetchPolicy } from './fetch/guarded-fetch.ts';
 import { baseUrl } from './services.ts';

@@ -13,11 +13,11 @@
 // between two looks.
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
-import { intSetting, setting } from '../../lib/config.ts';
-import type { DomainError } from '../../lib/errors.ts';
-import { TimeoutError, tooLarge } from '../../lib/errors.ts';
-import { log } from '../../lib/log.ts';
-import { workerQueue, workerStopped } from '../../lib/metrics.ts';
+import { intSetting, setting } from '../../lib/process/config.ts';
+import type { DomainError } from '../../lib/process/errors.ts';
+import { TimeoutError, tooLarge } from '../../lib/process/errors.ts';
+import { log } from '../../lib/process/log.ts';
+import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
 import {
   fromWire,
   toWire,

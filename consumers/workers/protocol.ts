@@ -2,7 +2,7 @@
 // thread boundary: structured clone keeps only plain data, so an error travels as its kind (a
 // domain error's kind and field, timeout or internal) and is rebuilt on the main thread as the
 // bus expects it.
-import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/errors.ts';
+import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/process/errors.ts';
 
 /** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
 export interface OperationsSource {

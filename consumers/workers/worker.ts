@@ -5,8 +5,8 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
-import { notFound } from '../../lib/errors.ts';
-import { log } from '../../lib/log.ts';
+import { notFound } from '../../lib/process/errors.ts';
+import { log } from '../../lib/process/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { toWire, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 

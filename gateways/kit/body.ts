@@ -3,8 +3,8 @@
 // (LABLD_MAX_DEPTH: what is built from the value later recurses, e.g. JSON.stringify), then parsed.
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
-import type { DomainError } from '../../lib/errors.ts';
-import { malformed, slowClient, tooLarge, unsupported } from '../../lib/errors.ts';
+import type { DomainError } from '../../lib/process/errors.ts';
+import { malformed, slowClient, tooLarge, unsupported } from '../../lib/process/errors.ts';
 import { checkJsonDepth, maxDepth } from '../../lib/limits.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });

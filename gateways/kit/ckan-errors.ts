@@ -3,8 +3,8 @@
 // the like) that branch on `__type` keep working. CKAN answers a validation error with 409 and
 // `{<field>: [message]}`, a missing object with 404 "Not found: …", a refused one with 403
 // "Access denied: …". Kinds CKAN has no type for read as validation errors with their own status.
-import type { DomainError } from '../../lib/errors.ts';
-import { type ErrorKind } from '../../lib/errors.ts';
+import type { DomainError } from '../../lib/process/errors.ts';
+import { type ErrorKind } from '../../lib/process/errors.ts';
 
 export type CkanErrorType = 'Validation Error' | 'Not Found Error' | 'Authorization Error';
 

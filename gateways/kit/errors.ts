@@ -1,11 +1,11 @@
 // Every error becomes `{"detail": "…"}` with its status. A DomainError says what is wrong with
-// the request and gets the status of its kind (./status.ts); a bus TimeoutError is a 504;
+// the request and gets the status of its kind (lib/process/http-status.ts); a bus TimeoutError is a 504;
 // anything unexpected is a 500 with a generic detail, and the error (with its stack) goes to
 // the log only, under the request's correlation id.
 import type { Context, Middleware } from 'koa';
-import { DomainError, TimeoutError } from '../../lib/errors.ts';
-import { statusOf } from './status.ts';
-import type { Logger } from '../../lib/log.ts';
+import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
+import { statusOf } from '../../lib/process/http-status.ts';
+import type { Logger } from '../../lib/process/log.ts';
 import { hasBody } from './body.ts';
 import { SECURITY_HEADERS } from './observe.ts';
 

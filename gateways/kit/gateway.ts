@@ -2,7 +2,7 @@
 // under any prefix: its base path in the composed server, and also `/` in single-service mode.
 import { Router, type RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { invalid } from '../../lib/errors.ts';
+import { invalid } from '../../lib/process/errors.ts';
 import { readJson } from './body.ts';
 import { serveDocsAsset, serveDocsPage } from './docs.ts';
 import { answerError } from './errors.ts';

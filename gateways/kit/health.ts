@@ -1,7 +1,7 @@
 // Process-level endpoints, once per process whatever is mounted: liveness, readiness (the
 // registered checks, e.g. the bus is connected) and the Prometheus scrape.
 import type { Context, Middleware } from 'koa';
-import { registry } from '../../lib/metrics.ts';
+import { registry } from '../../lib/process/metrics.ts';
 import { answerError } from './errors.ts';
 import type { KitState } from './observe.ts';
 

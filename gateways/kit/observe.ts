@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Middleware } from 'koa';
-import type { Logger } from '../../lib/log.ts';
-import { httpRequests } from '../../lib/metrics.ts';
+import type { Logger } from '../../lib/process/log.ts';
+import { httpRequests } from '../../lib/process/metrics.ts';
 
 export const SECURITY_HEADERS = {
   'X-Content-Type-Options': 'nosniff',

@@ -1,7 +1,7 @@
 // JSON Schema validation of request parts (lib/json-schema.ts), and the one-line 422 detail
 // that names the field: `body.data_url: must be string`.
 import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
-import { invalid } from '../../lib/errors.ts';
+import { invalid } from '../../lib/process/errors.ts';
 import { createAjv, describeAjvError } from '../../lib/json-schema.ts';
 import type { JSONSchema } from './types.ts';
 

@@ -5,9 +5,9 @@
 import { createServer as createHttpServer, type Server } from 'node:http';
 import path from 'node:path';
 import Koa, { type Middleware } from 'koa';
-import { byteSetting, intSetting, setting } from '../../lib/config.ts';
+import { byteSetting, intSetting, setting } from '../../lib/process/config.ts';
 import { noteListening } from '../../lib/fetch/own-address.ts';
-import { log, type Logger } from '../../lib/log.ts';
+import { log, type Logger } from '../../lib/process/log.ts';
 import { answerError, errorHandler } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { healthRoutes, type ReadinessCheck } from './health.ts';

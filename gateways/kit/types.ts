@@ -2,7 +2,7 @@
 // handler; the kit validates, parses, answers errors and documents from that one definition.
 import type { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { Logger } from '../../lib/log.ts';
+import type { Logger } from '../../lib/process/log.ts';
 
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). Self-contained: no external `$ref`. */
 export type JSONSchema = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import formidable, { errors as formidableErrors, type Part } from 'formidable';
 import type { Context } from 'koa';
-import { malformed, tooLarge, unsupported, invalid } from '../../lib/errors.ts';
+import { malformed, tooLarge, unsupported, invalid } from '../../lib/process/errors.ts';
 import { assertIdentityEncoding, hasBody, idleTimer, bodyTooLarge } from './body.ts';
 import type { KitState } from './observe.ts';
 import type { UploadedFile } from './types.ts';

@@ -2,8 +2,8 @@
 // chunk, cut into lines and handed to the Segmenter; nothing but the metadata lines, the first
 // lines of each part and per-column counters is kept, whatever the size of the table.
 import type { Readable } from 'node:stream';
-import type { DomainError } from '../errors.ts';
-import { invalid } from '../errors.ts';
+import type { DomainError } from '../process/errors.ts';
+import { invalid } from '../process/errors.ts';
 import { LineBreaks } from '../line-breaks.ts';
 import { maxColumns } from '../limits.ts';
 import { buildDescriptor, type Descriptor, type Provenance } from './descriptor.ts';

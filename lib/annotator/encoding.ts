@@ -5,7 +5,7 @@
 import { isAscii } from 'node:buffer';
 import { analyse } from 'chardet';
 import iconv from 'iconv-lite';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 
 // prettier-ignore
 export const ENCODINGS = [

@@ -2,7 +2,7 @@
 // the same separator and separator count. Each part is classified on its first 30 lines;
 // metadata parts are kept whole (they become notes), data parts are streamed into a
 // TableBuilder, so memory stays bounded by the metadata, not by the table.
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { tooWide } from '../limits.ts';
 import { classify, CLASSIFY_SAMPLE, type Classification } from './classify.ts';
 import { metaNotes, type Note } from './meta.ts';

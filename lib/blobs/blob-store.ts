@@ -16,7 +16,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { notFound } from '../errors.ts';
+import { notFound } from '../process/errors.ts';
 
 const KEY = /^[0-9a-f]{64}$/;
 

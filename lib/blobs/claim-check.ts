@@ -3,7 +3,7 @@
 // travels as `{ $claim: key }`; the receiver swaps it back. Gateways and request consumers do
 // this for every operation, so no service has to think about message sizes.
 import { readFile } from 'node:fs/promises';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { checkValueDepth, DEPTH_VARIABLE, maxDepth } from '../limits.ts';
 import type { BlobStore } from './blob-store.ts';
 

@@ -2,9 +2,9 @@
 // streams the blob. Keeps bus messages small whatever the size of the output. Every output is
 // held to LABLD_MAX_OUTPUT_BYTES: a larger one is a 413 and nothing is stored (a stream is
 // counted as it goes to the store, whose temporary file is removed on any error).
-import { byteSetting } from '../config.ts';
-import type { DomainError } from '../errors.ts';
-import { tooLarge } from '../errors.ts';
+import { byteSetting } from '../process/config.ts';
+import type { DomainError } from '../process/errors.ts';
+import { tooLarge } from '../process/errors.ts';
 import type { BlobStore } from './blob-store.ts';
 
 export interface Download {

@@ -21,9 +21,9 @@ import type {
 import type { TopicCatalog, TopicSpec } from './topics.ts';
 import { PayloadValidator } from './payloads.ts';
 import { deadLetterOf } from './dead-letter.ts';
-import { DomainError, isDomainError, TimeoutError, type ErrorKind } from '../errors.ts';
-import { log as rootLog, type Logger } from '../log.ts';
-import { busDeadLettered, busHandled, busLateReplies } from '../metrics.ts';
+import { DomainError, isDomainError, TimeoutError, type ErrorKind } from '../process/errors.ts';
+import { log as rootLog, type Logger } from '../process/log.ts';
+import { busDeadLettered, busHandled, busLateReplies } from '../process/metrics.ts';
 
 /**
  * Headers of request/reply; the logging correlation id travels separately as x-correlation-id.

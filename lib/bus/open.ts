@@ -6,7 +6,7 @@ import { EmbeddedTransport } from './embedded/transport.ts';
 import { KafkaTransport } from './kafka/transport.ts';
 import type { KafkaOptions } from './kafka/client.ts';
 import { RegistryCodec } from './kafka/registry-codec.ts';
-import { setting } from '../config.ts';
+import { setting } from '../process/config.ts';
 
 /** Kafka settings of a bus (the client id is BusConfig's). */
 export type KafkaConfig = Omit<KafkaOptions, 'clientId'> & {

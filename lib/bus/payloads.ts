@@ -2,7 +2,7 @@
 // Schema (draft 2020-12). One compiled validator per schema file.
 import { readFileSync } from 'node:fs';
 import type { ValidateFunction } from 'ajv/dist/2020.js';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../process/errors.ts';
 import { createAjv, describeAjvError } from '../json-schema.ts';
 import type { TopicCatalog } from './topics.ts';
 

@@ -2,7 +2,7 @@
 // the contract of the operation named, so that a refusal names the operation or the field.
 // schemas/<service>-request.schema.json is this schema written out (tools/contracts.ts), self-
 // contained, because the Kafka schema registry gets each topic's schema as one document.
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { createAjv, describeAjvError } from '../json-schema.ts';
 import { SERVICES, type ServiceName } from '../services.ts';
 import { OPERATIONS, type OperationInputs, type OperationName } from './operations.ts';

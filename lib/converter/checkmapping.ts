@@ -4,7 +4,7 @@
 // and a rule counts as applicable when some matched item satisfies its condition (or, without
 // one, gives a value for every reference of its subject). Where the original crashed (an
 // inline source list) the inline iterator is evaluated instead.
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 import { RmlError } from '../rml/errors.ts';
 import { compileJsonPath } from '../rml/jsonpath.ts';
 import { yarrrmlWords } from './mapping-errors.ts';

@@ -4,7 +4,7 @@
 // Counts are honest: a rule is applied when the engine made triples for it.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 import { contextPrefixes, returnTypeInfo, serialize } from '../rdf/index.ts';
 import {
   DEFAULT_BASE_IRI,

@@ -4,7 +4,7 @@
 // step 7, §3.6 step 2), so JSONPath iterators see the same document.
 import jsonld from 'jsonld';
 import type { Quad } from 'n3';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
 import { guessFormat, parse, serialize } from '../rdf/index.ts';
 

@@ -2,7 +2,7 @@
 // rule the condition, the values the engine compared and whether they matched, and the
 // dry-run verdict of checkmapping beside it. Like the original it always answers (a failure
 // is `success: false` with the error), with the original's field names beside the spec's.
-import { isDomainError, type DomainError } from '../errors.ts';
+import { isDomainError, type DomainError } from '../process/errors.ts';
 import { checkRules, type RuleCheck } from './checkmapping.ts';
 import { createRdf, type Conversion, type ConvertRequest, type RuleOutcome } from './createrdf.ts';
 import type { Loader } from './data.ts';

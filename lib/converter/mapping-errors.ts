@@ -1,7 +1,7 @@
 // The RML engine's errors worded for a YARRRML mapping given as mapping_url: an expression
 // the engine cannot read names its rule and the YARRRML key it was written under; a source
 // URL that cannot be opened names that source and the rules reading it, not the mapping.
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 import { redactUrl } from '../fetch/errors.ts';
 import { RmlError, type ExpressionFault } from '../rml/index.ts';
 import { ruleOf, sourceDeclaration, type YarrrmlMapping } from './mapping.ts';

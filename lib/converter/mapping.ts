@@ -2,7 +2,7 @@
 // YAML document, its rules, sources and prefixes, the data_url override and the template the
 // mapping joins. The RML engine does the translation and execution; this module only reads
 // what the converter's own steps need from the YAML.
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 import { readYarrrml } from '../rml/index.ts';
 
 /** The iterator the original refuses: it matches every value at every depth (ambiguous). */

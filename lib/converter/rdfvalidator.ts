@@ -3,7 +3,7 @@
 // wrongly, research §3.9); here the format comes from the content, the Content-Type and the
 // name, and the answer carries the spec's fields plus the original's declared ones.
 import type * as RDF from '@rdfjs/types';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { serialize } from '../rdf/index.ts';
 import { readGraph, type Loader } from './data.ts';
 import { validateShacl } from './shacl.ts';

@@ -4,7 +4,7 @@
 // never past a size limit whatever its header claims, so a zip bomb costs nothing.
 import { text } from 'node:stream/consumers';
 import yauzl, { type Entry, type ZipFile } from 'yauzl';
-import { DomainError, type ErrorKind } from '../errors.ts';
+import { DomainError, type ErrorKind } from '../process/errors.ts';
 
 export const CRATE_METADATA = 'ro-crate-metadata.json';
 /** Largest metadata file inflated. */

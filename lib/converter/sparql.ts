@@ -5,7 +5,7 @@
 // referenced value, one per link to another rule's subject. The query is built from the RML
 // the parser makes, so every YARRRML shorthand is covered.
 import { yarrrmlToMapping, type ExpressionMap, type TermMap, type TriplesMap } from '../rml/index.ts';
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 import { readYarrrmlMapping, templatePrefix, type YarrrmlMapping } from './mapping.ts';
 
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';

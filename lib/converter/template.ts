@@ -4,7 +4,7 @@
 // relative to the output document (`template:SpecimenID` → `<#SpecimenID>`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import type { Loaded, Loader } from './data.ts';
 

@@ -2,7 +2,7 @@
 // its normalised YAML (normalizeyarrrml, research §3.11). Both read the mapping with the
 // converter's checks first (YAML, alias bombs, a mappings block), so bad input is a 422.
 import { normalizeYarrrmlText, yarrrmlToRml } from '../rml/index.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../process/errors.ts';
 import { readYarrrmlMapping } from './mapping.ts';
 import { yarrrmlToSparql } from './sparql.ts';
 

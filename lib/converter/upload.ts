@@ -1,7 +1,7 @@
 // An uploaded file, read from labld's blob file: createrdfupload takes an RO-Crate ZIP (its
 // metadata is the data) or the data itself; normalizeyarrrml takes the mapping text.
 import { open, readFile } from 'node:fs/promises';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { isZip, readCrateMetadata } from './rocrate.ts';
 
 /** The file as UTF-8 text; other bytes are a 422 naming `file`. */

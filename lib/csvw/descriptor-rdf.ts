@@ -7,7 +7,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { AGENT } from '../annotator/descriptor.ts';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { maxColumns } from '../limits.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
@@ -20,7 +20,7 @@ import {
   readError,
   resourceText,
   textChunks,
-  type Loader,
+  type ResourceLoader,
 } from './types.ts';
 import { DC11, OA, QUDT, QUDT_UNIT, cellColumn, cellObject, type Column } from './descriptor-cells.ts';
 import { expandTemplate } from './uri-template.ts';
@@ -113,7 +113,7 @@ function number(term: RDF.Term | undefined, fallback: number): number {
   return Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
-async function loadDescriptor(url: string, load: Loader): Promise<RDF.Quad[]> {
+async function loadDescriptor(url: string, load: ResourceLoader): Promise<RDF.Quad[]> {
   const resource = await loadResource(load, url, METADATA_FIELD);
   const text = await resourceText(resource);
   const format = guessFormat({ contentType: resource.contentType, name: url, text });
@@ -166,7 +166,7 @@ const T = {
  */
 export async function descriptorGraph(
   input: DescriptorInput,
-  load: Loader,
+  load: ResourceLoader,
   options: DescriptorOptions = {},
 ): Promise<DescriptorGraph> {
   const descriptor = await loadDescriptor(input.metadataUrl, load);
@@ -196,7 +196,7 @@ async function* graphBatches(
   tables: RDF.Quad_Subject[],
   tableUrl: (table: RDF.Quad_Subject) => string,
   input: DescriptorInput,
-  load: Loader,
+  load: ResourceLoader,
   options: DescriptorOptions,
 ): AsyncGenerator<RDF.Quad[]> {
   const out: RDF.Quad[] = [...descriptor];
@@ -241,7 +241,7 @@ async function* graphBatches(
  */
 export async function descriptorToRdf(
   input: DescriptorInput,
-  load: Loader,
+  load: ResourceLoader,
   options: DescriptorOptions = {},
 ): Promise<RDF.Quad[]> {
   const all: RDF.Quad[] = [];
@@ -270,7 +270,7 @@ async function* emitRows(
   table: RDF.Quad_Subject,
   csvUrl: string,
   graph: Graph,
-  load: Loader,
+  load: ResourceLoader,
   out: RDF.Quad[],
 ): AsyncGenerator<number> {
   const dialectNode = graph.one(table, CSVW + 'dialect');

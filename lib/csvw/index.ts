@@ -23,7 +23,7 @@ import {
 import type { Literal } from './values.ts';
 import { LimitError, maxColumns, parseJson } from '../limits.ts';
 
-export type { CsvwInput, CsvwOptions, LoadedResource, Loader, Mode } from './types.ts';
+export type { CsvwInput, CsvwOptions, LoadedResource, ResourceLoader, Mode } from './types.ts';
 export type { QuadSink } from './emit.ts';
 export {
   ORIGINAL_AGENT,

@@ -3,7 +3,13 @@
 // `{+url}-metadata.json` and `csv-metadata.json`). A candidate that does not describe the
 // file is ignored with a warning. Every fetch goes through the injected loader.
 import { resolveUrl } from './common.ts';
-import { loadResource, resourceText, type LoadedResource, type Loader, type Warnings } from './types.ts';
+import {
+  loadResource,
+  resourceText,
+  type LoadedResource,
+  type ResourceLoader,
+  type Warnings,
+} from './types.ts';
 import { expandTemplate } from './uri-template.ts';
 import { LimitError, parseJson } from '../limits.ts';
 
@@ -32,7 +38,7 @@ function describedBy(header: string | undefined, base: string): string[] {
 
 async function tryJson(
   url: string,
-  load: Loader,
+  load: ResourceLoader,
   field: string,
 ): Promise<Record<string, unknown> | undefined> {
   try {
@@ -68,7 +74,7 @@ export function describes(document: Record<string, unknown>, metadataUrl: string
   );
 }
 
-async function siteLocations(csvUrl: string, load: Loader, field: string): Promise<string[]> {
+async function siteLocations(csvUrl: string, load: ResourceLoader, field: string): Promise<string[]> {
   let origin: string;
   try {
     origin = new URL(csvUrl).origin;
@@ -91,7 +97,7 @@ async function siteLocations(csvUrl: string, load: Loader, field: string): Promi
 export async function locateMetadata(
   csvUrl: string,
   csv: LoadedResource,
-  load: Loader,
+  load: ResourceLoader,
   warnings: Warnings,
   field: string,
 ): Promise<FoundMetadata | undefined> {

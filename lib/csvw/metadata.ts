@@ -2,7 +2,7 @@
 // validated and normalized into plain objects. Invalid property values warn and fall back to
 // the default; structural problems (wrong @type, blank-node @id, missing tables or url,
 // duplicate names, …) are errors. Referenced schemas and dialects are loaded.
-import { metadataError, type Loader, type Warnings } from './types.ts';
+import { metadataError, type ResourceLoader, type Warnings } from './types.ts';
 import {
   isCommonPropertyName,
   normalizeCommon,
@@ -164,7 +164,7 @@ async function readTable(
 export async function readMetadata(
   document: unknown,
   url: string,
-  options: { load: Loader; warnings: Warnings; field: string },
+  options: { load: ResourceLoader; warnings: Warnings; field: string },
 ): Promise<TableGroupDescription> {
   if (document === null || typeof document !== 'object' || Array.isArray(document))
     throw metadataError('the metadata document must be a JSON object', options.field);

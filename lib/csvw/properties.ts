@@ -1,6 +1,6 @@
 // Property helpers shared by the description readers: inherited properties (§5.7), @id,
 // @type, @context and loading referenced JSON documents.
-import { loadResource, metadataError, resourceText, type Loader } from './types.ts';
+import { loadResource, metadataError, resourceText, type ResourceLoader } from './types.ts';
 import { isLanguageTag, resolveUrl, type JsonLdValue, type MetadataContext } from './common.ts';
 import { readDatatype, type Datatype } from './datatype.ts';
 import { CSVW_CONTEXT } from './vocab.ts';
@@ -23,7 +23,7 @@ export interface Inherited {
 }
 
 export interface ReadContext extends MetadataContext {
-  load: Loader;
+  load: ResourceLoader;
 }
 
 export const INHERITED_KEYS = new Set([

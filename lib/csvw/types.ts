@@ -2,25 +2,10 @@
 // metadata document (field metadata_url) and an unreadable or broken CSV (field csv_url).
 import { TextDecoder } from 'node:util';
 import iconv from 'iconv-lite';
-import { DomainError, TimeoutError, invalid } from '../errors.ts';
+import { DomainError, TimeoutError, invalid } from '../process/errors.ts';
 
-/** What the injected loader returns for a URL: decoded text or a byte stream. */
-export interface LoadedResource {
-  /** The whole body as text (already decoded). */
-  text?: string;
-  /** The body as it streams; decoded with the dialect's encoding (default UTF-8). */
-  body?: AsyncIterable<Uint8Array | string>;
-  contentType?: string | undefined;
-  /** The HTTP Link header of the response, used for metadata discovery. */
-  linkHeader?: string | undefined;
-}
-
-/**
- * Fetches a URL. `field` is the request field the URL stands for (metadata_url or csv_url),
- * for the loader's own errors. Throws when the resource does not exist or cannot be read (the
- * guarded fetch throws DomainErrors); metadata discovery treats any throw as "not there".
- */
-export type Loader = (url: string, field: string) => Promise<LoadedResource>;
+import type { LoadedResource, ResourceLoader } from '../loader.ts';
+export type { LoadedResource, ResourceLoader };
 
 export type Mode = 'standard' | 'minimal';
 
@@ -34,7 +19,7 @@ export interface CsvwInput {
 }
 
 export interface CsvwOptions {
-  load: Loader;
+  load: ResourceLoader;
   mode?: Mode;
   /** Called for every warning (they are also returned). */
   onWarning?: (message: string) => void;
@@ -56,7 +41,11 @@ export function metadataError(detail: string, field = METADATA_FIELD): DomainErr
  * Loads a URL through the injected loader. DomainErrors and time-outs pass as they are;
  * anything else a loader throws becomes a 422 naming the field, never a crash.
  */
-export async function loadResource(load: Loader, url: string, field: string): Promise<LoadedResource> {
+export async function loadResource(
+  load: ResourceLoader,
+  url: string,
+  field: string,
+): Promise<LoadedResource> {
   try {
     return await load(url, field);
   } catch (error) {

@@ -16,7 +16,7 @@
 //                     caller that must mirror it.
 //   upstream-timeout  a time limit: LABLD_FETCH_CONNECT_TIMEOUT_MS or LABLD_FETCH_TIMEOUT_MS (the
 //                     upstream, not the client, was slow) (504)
-import { DomainError, type ErrorKind } from '../errors.ts';
+import { DomainError, type ErrorKind } from '../process/errors.ts';
 import type { Refusal } from './address-policy.ts';
 
 export const KIND = {

@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
-import { DomainError, type ErrorKind } from '../errors.ts';
+import { DomainError, type ErrorKind } from '../process/errors.ts';
 import { normalHost } from './address-policy.ts';
 import { addressRefusal, guardedAgent } from './connector.ts';
 import {

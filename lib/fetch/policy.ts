@@ -2,7 +2,7 @@
 // tests (and callers with stricter needs) can build their own instead of using the environment.
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { byteSetting, intSetting, setting } from '../config.ts';
+import { byteSetting, intSetting, setting } from '../process/config.ts';
 import { parseAllowList, type AllowList } from './address-policy.ts';
 
 export interface ResolvedAddress {

@@ -2,7 +2,7 @@
 // loader the consumer hands in, in whatever RDF syntax it is written, told apart by content
 // type, file name and the text itself.
 import type { Quad } from 'n3';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { guessFormat, parse, type RdfFormat } from '../rdf/index.ts';
 import type { Loader } from '../loader.ts';
 

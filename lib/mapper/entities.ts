@@ -1,7 +1,7 @@
 // What a document offers for mapping (MapToMethod's /api/types and /api/entities): the types
 // it uses, and the subjects of chosen types keyed by their local name, with the label or
 // column name a mapping rule matches on.
-import { malformed, invalid } from '../errors.ts';
+import { malformed, invalid } from '../process/errors.ts';
 import type { RdfDocument } from './document.ts';
 import { expandIri, localName } from './iri.ts';
 import { CSVW_NAME, KNOWN_PREFIXES, RDF_TYPE, RDFS_LABEL } from './vocab.ts';

@@ -1,6 +1,6 @@
 // IRIs a client writes in a query or body (types, predicate): full IRIs, or `prefix:name` with
 // a prefix the mapper knows. Anything else is named back to the client as a 400.
-import { malformed } from '../errors.ts';
+import { malformed } from '../process/errors.ts';
 import { KNOWN_PREFIXES } from './vocab.ts';
 
 const SCHEME = /^([A-Za-z][A-Za-z0-9+.-]*):(.*)$/s;

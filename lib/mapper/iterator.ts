@@ -2,7 +2,7 @@
 // first, in key order, and takes the first array whose first element is an object with the
 // property the rule matches on (`label` for annotations, `name` for columns). The JSONPath of
 // that array is the source's iterator, and its key names the source.
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
 
 export interface JsonSource {

@@ -1,7 +1,7 @@
 // POST /api/mapping: a descriptor, a template and a `map` → a YARRRML mapping, the same YAML
 // data as MapToMethod 1.1.5 writes (key order included; byte layout is js-yaml's).
 import yaml from 'js-yaml';
-import { malformed, invalid } from '../errors.ts';
+import { malformed, invalid } from '../process/errors.ts';
 import type { RdfDocument } from './document.ts';
 import { baseNamespace, checkTypesNotCut, listEntities, readTypes } from './entities.ts';
 import { expandIri } from './iri.ts';

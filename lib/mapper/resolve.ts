@@ -3,7 +3,7 @@
 // entity name} (research seed-services D1). Each entry is read the way that resolves, the
 // original's way first; an entry that resolves neither way is reported, never dropped (the
 // original drops it silently, which is how its own example loses `table-1-Prüfzeit`).
-import { malformed, invalid } from '../errors.ts';
+import { malformed, invalid } from '../process/errors.ts';
 import type { Entity, EntityList } from './entities.ts';
 import { closestNames } from './suggest.ts';
 

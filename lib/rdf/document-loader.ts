@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import jsonld from 'jsonld';
 import type { RemoteDocument } from 'jsonld/jsonld-spec.js';
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 
 // Context URL (without fragment) → file in ./contexts/.
 const CONTEXT_FILES: ReadonlyMap<string, string> = new Map([

@@ -1,6 +1,6 @@
 // The RDF formats table: the spec's eight `return_type` values plus N-Quads (used internally,
 // e.g. for store snapshots), with the content type and file extension each is served with.
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 
 export const RETURN_TYPES = ['json-ld', 'n3', 'nt', 'hext', 'trig', 'turtle', 'longturtle', 'xml'] as const;
 

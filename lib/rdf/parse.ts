@@ -2,7 +2,7 @@
 // the client's (an invalid DomainError naming the field the text came from), never a crash.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, type Quad } from 'n3';
-import { DomainError, invalid } from '../errors.ts';
+import { DomainError, invalid } from '../process/errors.ts';
 import { checkXml, LimitError, parseJson } from '../limits.ts';
 import { loaderRefusal } from './document-loader.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';

@@ -9,7 +9,7 @@
 import type * as RDF from '@rdfjs/types';
 import { BaseIRI, type Quad } from 'n3';
 import { RdfXmlParser } from 'rdfxml-streaming-parser';
-import { invalid } from '../errors.ts';
+import { invalid } from '../process/errors.ts';
 
 const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
 const XSD_STRING = 'http://www.w3.org/2001/XMLSchema#string';

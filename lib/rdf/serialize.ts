@@ -4,7 +4,7 @@
 // their modules for why).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
-import { isStringLengthError, tooLarge, invalid } from '../errors.ts';
+import { isStringLengthError, tooLarge, invalid } from '../process/errors.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';
 import { hextLine } from './hext.ts';
 import { writeJsonLd, type JsonLdContext } from './jsonld-io.ts';

@@ -1,7 +1,7 @@
 // Errors of the RML engine. All are of kind `invalid`: the mapping, a source or the data it
 // holds is wrong, never the engine, so callers can hand the message to the user as is. Which
 // of them is wrong is the error's `part`.
-import { DomainError } from '../errors.ts';
+import { DomainError } from '../process/errors.ts';
 
 export type RmlErrorPart = 'mapping' | 'source' | 'data' | 'function';
 

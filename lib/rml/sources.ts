@@ -13,7 +13,7 @@ import { dataError, expressionError, placed, RmlError, sourceError } from './err
 import { LimitError, parseJson } from '../limits.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
-import { log } from '../log.ts';
+import { log } from '../process/log.ts';
 import { hasScheme } from './terms.ts';
 import { ViewReader } from './view-source.ts';
 import { XmlReader } from './xml-source.ts';

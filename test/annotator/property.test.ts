@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { isDomainError } from '../../lib/errors.ts';
-import { statusOf } from '../../gateways/kit/status.ts';
+import { isDomainError } from '../../lib/process/errors.ts';
+import { statusOf } from '../../lib/process/http-status.ts';
 import { annotateBytes } from './support.ts';
 
 async function descriptorOrDomainError(bytes: Buffer | string): Promise<void> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 
 const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-blobs-')));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { checkIn, checkOut, INLINE_BYTES } from '../../lib/blobs/claim-check.ts';
 
 const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-claims-')));

@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { openSource, publishStoredFile, storedFileUrl } from '../../lib/sources.ts';
 import { makePolicy } from '../../lib/fetch/guarded-fetch.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 
 const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'labld-sources-')));
 

@@ -9,7 +9,7 @@ import { dirname, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import yaml from 'js-yaml';
 import { Ajv } from 'ajv';
-import { settings } from '../../lib/config.ts';
+import { settings } from '../../lib/process/config.ts';
 import { servableNames } from '../../app/processes.ts';
 
 const COMPOSE = new URL('../../compose/', import.meta.url).pathname;
@@ -171,7 +171,7 @@ test('compose/scale-out.yaml runs every gateway and consumer group on Kafka, wit
     if (command[1] !== 'bin/labld.js') continue;
     for (const key of Object.keys(service.environment ?? {}))
       if (/^(LABLD_|KAFKA_|PORT$|HOST$|BASE_URL$)/.test(key))
-        assert.ok(known.has(key), `${name}: ${key} is not a setting of lib/config.ts`);
+        assert.ok(known.has(key), `${name}: ${key} is not a setting of lib/process/config.ts`);
     if (at < 0) continue;
     assert.deepEqual(command.slice(at + 2), ['--transport', 'kafka'], `${name} runs on Kafka`);
     assert.equal(service.environment?.['LABLD_TRANSPORT'], 'kafka');

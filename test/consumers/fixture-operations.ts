@@ -1,7 +1,7 @@
 // Test-only operations for the worker pool: misbehaving on purpose (a synchronous loop, an
 // allocation without end, recursion without end, client and internal errors).
 import { writeFileSync } from 'node:fs';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import type { Operation, OperationEnv } from '../../consumers/request-consumer.ts';
 
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation> {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkerPool, workerCount } from '../../consumers/workers/pool.ts';
-import { DomainError, TimeoutError } from '../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
 
 const MODULE = new URL('./fixture-operations.ts', import.meta.url).href;
 const dataDir = mkdtempSync(join(tmpdir(), 'labld-pool-'));

@@ -12,7 +12,7 @@ import type { TransportBus } from '../../lib/bus/bus.ts';
 import { runRequestConsumer } from '../../consumers/request-consumer.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
-import { DomainError, TimeoutError } from '../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
 
 // A request topic that takes any operation: the product's request topics take only their
 // service's operations (lib/contracts), and these fixture operations are none of them.

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTopics } from '../../lib/bus/topics.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { SERVICES, requestGroupOf, serviceInfo } from '../../lib/services.ts';
 import { OPERATIONS, type OperationInputs } from '../../lib/contracts/operations.ts';
 import {

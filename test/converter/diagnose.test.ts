@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { testMapping } from '../../lib/converter/index.ts';
-import { statusLine } from '../../gateways/kit/status.ts';
+import { statusLine } from '../../lib/process/http-status.ts';
 import { CSVW_MAPPING_URL, readSeed, seedLoader } from './support.ts';
 
 const ACTIVITY = 'http://localhost:8000/converter/api/createrdf';

@@ -1,6 +1,6 @@
 // Fixtures of the converter tests: the seed's RDFConverter examples, served to the domain by
 // a loader that maps the URLs the mappings name to the fixture files.
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import type { Loader } from '../../lib/converter/index.ts';
 import { readSeed } from '../support/shared.ts';
 

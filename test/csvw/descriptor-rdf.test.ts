@@ -10,9 +10,9 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import fc from 'fast-check';
-import { descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
+import { descriptorToRdf, type LoadedResource, type ResourceLoader } from '../../lib/csvw/index.ts';
 import { decimalAsDouble } from '../../lib/csvw/descriptor-cells.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
 import { rejection } from '../support/client-error.ts';
@@ -21,7 +21,7 @@ import { seedFixture } from '../support/shared.ts';
 const BASE = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
 
 /** Serves the seed folder under the original's example URLs; `overrides` replace files. */
-function seedLoader(overrides: Record<string, string> = {}): Loader {
+function seedLoader(overrides: Record<string, string> = {}): ResourceLoader {
   return async (url: string): Promise<LoadedResource> => {
     const name = url.slice(BASE.length);
     if (Object.hasOwn(overrides, name)) return { text: overrides[name] as string };
@@ -41,7 +41,7 @@ function runOf(golden: string): { activityUrl: string; generatedAt: string } {
   return { activityUrl: 'http://localhost:5001/api/rdf', generatedAt: table?.[1] ?? '' };
 }
 
-async function assertGolden(name: string, load: Loader): Promise<void> {
+async function assertGolden(name: string, load: ResourceLoader): Promise<void> {
   const golden = readFileSync(seedFixture(`csvtocsvw/${name}.ttl`), 'utf8');
   const quads = await descriptorToRdf({ metadataUrl: `${BASE}${name}-metadata.json` }, load, runOf(golden));
   const expected = await parse(golden, 'turtle');

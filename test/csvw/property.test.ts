@@ -3,13 +3,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { csvwToRdf, descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
-import { DomainError } from '../../lib/errors.ts';
-import { statusOf } from '../../gateways/kit/status.ts';
+import {
+  csvwToRdf,
+  descriptorToRdf,
+  type LoadedResource,
+  type ResourceLoader,
+} from '../../lib/csvw/index.ts';
+import { DomainError } from '../../lib/process/errors.ts';
+import { statusOf } from '../../lib/process/http-status.ts';
 
 const BASE = 'http://example.org/';
 
-function loader(files: Record<string, string>): Loader {
+function loader(files: Record<string, string>): ResourceLoader {
   return async (url: string): Promise<LoadedResource> => {
     if (!Object.hasOwn(files, url)) throw new DomainError('not-found', `cannot get ${url}`, 'csv_url');
     return { text: files[url] as string };

@@ -12,7 +12,12 @@ import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { storeDownloadStream } from '../../lib/blobs/download.ts';
-import { descriptorGraph, descriptorToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
+import {
+  descriptorGraph,
+  descriptorToRdf,
+  type LoadedResource,
+  type ResourceLoader,
+} from '../../lib/csvw/index.ts';
 import {
   FORMATS,
   declaredPrefixes,
@@ -28,7 +33,7 @@ import { seedFixture } from '../support/shared.ts';
 const BASE = 'https://lab.example.org/files/';
 
 /** Serves files of `dir` under BASE, the CSV as a byte stream (as the consumer's loader does). */
-function dirLoader(dir: string, breakAfter?: number): Loader {
+function dirLoader(dir: string, breakAfter?: number): ResourceLoader {
   return async (url: string): Promise<LoadedResource> => {
     const path = join(dir, url.slice(BASE.length));
     if (url.endsWith('.json')) return { text: readFileSync(path, 'utf8') };
@@ -46,7 +51,13 @@ function dirLoader(dir: string, breakAfter?: number): Loader {
   };
 }
 
-async function storeRdf(blobs: BlobStore, dir: string, name: string, format: RdfFormat, load?: Loader) {
+async function storeRdf(
+  blobs: BlobStore,
+  dir: string,
+  name: string,
+  format: RdfFormat,
+  load?: ResourceLoader,
+) {
   const graph = await descriptorGraph(
     { metadataUrl: `${BASE}${name}-metadata.json` },
     load ?? dirLoader(dir),
@@ -172,7 +183,7 @@ async function countTriples(document: object, base: string): Promise<number> {
 
 describe('streamed text is the string text', () => {
   const SEED = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
-  const seedLoader: Loader = async (url) => ({
+  const seedLoader: ResourceLoader = async (url) => ({
     text: readFileSync(seedFixture(`csvtocsvw/${url.slice(SEED.length)}`), 'utf8'),
   });
   const graphs: [string, RDF.Quad[]][] = [];

@@ -2,7 +2,12 @@
 // (chunk boundaries must not matter), and csvwToRdf's errors and streaming sink.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { csvwToRdf, csvwToRdfStream, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
+import {
+  csvwToRdf,
+  csvwToRdfStream,
+  type LoadedResource,
+  type ResourceLoader,
+} from '../../lib/csvw/index.ts';
 import { csvEvents } from '../../lib/csvw/csv-reader.ts';
 import { compileDatePattern, parseWithPattern } from '../../lib/csvw/date-format.ts';
 import { DEFAULT_DIALECT, originalDelimiter, readDialect } from '../../lib/csvw/dialect.ts';
@@ -10,7 +15,7 @@ import { compilePattern, parseNumber } from '../../lib/csvw/number-format.ts';
 import { textChunks, Warnings } from '../../lib/csvw/types.ts';
 import iconv from 'iconv-lite';
 import { expandTemplate } from '../../lib/csvw/uri-template.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 
 const vars: Record<string, string | string[]> = {
   var: 'value',
@@ -29,7 +34,7 @@ async function events(text: string, chunk: number, dialect = DEFAULT_DIALECT) {
   return out;
 }
 
-function memoryLoader(files: Record<string, string>): Loader {
+function memoryLoader(files: Record<string, string>): ResourceLoader {
   return async (url: string): Promise<LoadedResource> => {
     if (!Object.hasOwn(files, url)) throw new DomainError('not-found', `cannot get ${url}`, 'csv_url');
     return { text: files[url] as string };
@@ -167,7 +172,7 @@ describe('csvwToRdf', () => {
     );
   });
   it('a loader that throws something else becomes a 422, not a crash', async () => {
-    const load: Loader = async () => {
+    const load: ResourceLoader = async () => {
       throw new TypeError('socket hang up');
     };
     await assert.rejects(

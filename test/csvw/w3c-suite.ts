@@ -2,8 +2,8 @@
 // the suite's home URL from the fixture folder, as the suite README asks (Link headers of
 // the manifest, ?query stripped for the file, /.well-known/csvm as w3.org serves it).
 import { existsSync, readFileSync } from 'node:fs';
-import { DomainError } from '../../lib/errors.ts';
-import type { LoadedResource, Loader } from '../../lib/csvw/index.ts';
+import { DomainError } from '../../lib/process/errors.ts';
+import type { LoadedResource, ResourceLoader } from '../../lib/csvw/index.ts';
 import { peerSuite } from '../support/shared.ts';
 
 export const SUITE_BASE = 'http://www.w3.org/2013/csvw/tests/';
@@ -30,7 +30,7 @@ export function rdfManifest(): ManifestEntry[] {
 const WELL_KNOWN = '{+url}-metadata.json\ncsv-metadata.json\n{+url}.json\ncsvm.json\n';
 
 /** A loader for one test: suite files by URL, the test's Link header on its action. */
-export function suiteLoader(entry?: ManifestEntry): Loader {
+export function suiteLoader(entry?: ManifestEntry): ResourceLoader {
   const actionUrl = entry ? SUITE_BASE + entry.action : undefined;
   return async (url: string): Promise<LoadedResource> => {
     if (url === 'http://www.w3.org/.well-known/csvm') return { text: WELL_KNOWN, contentType: 'text/plain' };

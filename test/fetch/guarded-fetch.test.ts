@@ -1,7 +1,7 @@
 // The guarded fetch against real local servers: bodies, size and time limits, upstream errors.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { guardedFetch, UpstreamError } from '../../lib/fetch/guarded-fetch.ts';
 import { rejectsWith, serve, testPolicy, type TestServer } from './helpers.ts';
 

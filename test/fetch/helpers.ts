@@ -1,7 +1,7 @@
 // Local HTTP servers and policies for the guarded-fetch tests. Nothing here reaches the
 // internet: servers listen on 127.0.0.1 and names resolve through a fixed table.
 import assert from 'node:assert/strict';
-import { DomainError, type ErrorKind } from '../../lib/errors.ts';
+import { DomainError, type ErrorKind } from '../../lib/process/errors.ts';
 import { makePolicy, type PolicyOverrides, type Resolver } from '../../lib/fetch/guarded-fetch.ts';
 
 export { serve, type TestServer } from '../support/file-server.ts';

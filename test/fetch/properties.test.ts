@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { DomainError, isErrorKind } from '../../lib/errors.ts';
+import { DomainError, isErrorKind } from '../../lib/process/errors.ts';
 import { deniedReason } from '../../lib/fetch/address-policy.ts';
 import { guardedFetch } from '../../lib/fetch/guarded-fetch.ts';
 import { tableResolver, testPolicy } from './helpers.ts';

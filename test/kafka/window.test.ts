@@ -8,7 +8,7 @@ import type { EachBatchPayload, Kafka, Offsets } from 'kafkajs';
 import { GroupMember } from '../../lib/bus/kafka/consumer.ts';
 import { Namespace, resolveOptions } from '../../lib/bus/kafka/client.ts';
 import type { RawRecord } from '../../lib/bus/contract.ts';
-import { log } from '../../lib/log.ts';
+import { log } from '../../lib/process/log.ts';
 import { waitFor, sleep } from '../support/wait.ts';
 
 const TOPIC = 'window.topic';

@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { csvEvents } from '../../lib/csvw/csv-reader.ts';
 import { DEFAULT_DIALECT } from '../../lib/csvw/dialect.ts';
-import { csvwToRdf, type LoadedResource, type Loader } from '../../lib/csvw/index.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { csvwToRdf, type LoadedResource, type ResourceLoader } from '../../lib/csvw/index.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { maxColumns } from '../../lib/limits.ts';
 import { runRml } from '../../lib/rml/index.ts';
 import { annotateBytes } from '../annotator/support.ts';
@@ -37,7 +37,7 @@ function refusedWide(field: string | undefined, where: RegExp) {
 }
 
 const memoryLoader =
-  (files: Record<string, string>): Loader =>
+  (files: Record<string, string>): ResourceLoader =>
   async (url: string): Promise<LoadedResource> => {
     const text = files[url];
     if (text === undefined) throw new DomainError('not-found', `cannot get ${url}`, 'csv_url');

@@ -12,7 +12,7 @@ import { checkIn } from '../../lib/blobs/claim-check.ts';
 import { readData, readYarrrmlMapping } from '../../lib/converter/index.ts';
 import { csvwToRdf } from '../../lib/csvw/index.ts';
 import { jsonSources } from '../../lib/mapper/index.ts';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { checkJsonDepth, checkXml, maxDepth } from '../../lib/limits.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { readYarrrml, runRml } from '../../lib/rml/index.ts';

@@ -14,7 +14,7 @@ import {
   readTypes,
 } from '../../lib/mapper/index.ts';
 import { serialize } from '../../lib/rdf/index.ts';
-import { DomainError, type ErrorKind } from '../../lib/errors.ts';
+import { DomainError, type ErrorKind } from '../../lib/process/errors.ts';
 import { read, readJson, seedDocuments } from './support.ts';
 
 const rejects = (fn: () => unknown, kind: ErrorKind, pattern: RegExp) =>

@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { describe, test } from 'node:test';
 import yaml from 'js-yaml';
 import { Parser, type Quad } from 'n3';
-import { DomainError, type ErrorKind } from '../../lib/errors.ts';
+import { DomainError, type ErrorKind } from '../../lib/process/errors.ts';
 import {
   findJsonSource,
   generateMapping,

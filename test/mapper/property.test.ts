@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
 import yaml from 'js-yaml';
-import { DomainError } from '../../lib/errors.ts';
-import { statusOf } from '../../gateways/kit/status.ts';
+import { DomainError } from '../../lib/process/errors.ts';
+import { statusOf } from '../../lib/process/http-status.ts';
 import {
   closestNames,
   editDistance,

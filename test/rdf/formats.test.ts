@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import {
   FORMATS,
   RETURN_TYPES,

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import jsonld from 'jsonld';
 import { DataFactory } from 'n3';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { BUNDLED_CONTEXT_URLS, documentLoader, parse, serialize } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, seedFixture } from './support.ts';
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 import { parse, serialize } from '../../lib/rdf/index.ts';
 import { splitForXml } from '../../lib/rdf/rdfxml.ts';
 import { assertIsomorphic } from './support.ts';

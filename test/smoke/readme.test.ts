@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { settings } from '../../lib/config.ts';
+import { settings } from '../../lib/process/config.ts';
 
 const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
 

@@ -1,6 +1,6 @@
 // The DomainError a promise rejects with (failing the test when it resolves or throws anything else).
 import assert from 'node:assert/strict';
-import { DomainError } from '../../lib/errors.ts';
+import { DomainError } from '../../lib/process/errors.ts';
 
 export async function rejection(promise: Promise<unknown>): Promise<DomainError> {
   try {

@@ -7,8 +7,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { RawRecord, RecordHandler } from '../contract.ts';
 import type { PartitionLog } from './partition-log.ts';
 import type { OffsetStore } from './offset-store.ts';
-import { log } from '../../log.ts';
-import { busLag } from '../../metrics.ts';
+import { log } from '../../process/log.ts';
+import { busLag } from '../../process/metrics.ts';
 
 const HANDLER_FAILURE_PAUSE_MS = 500;
 

@@ -5,7 +5,7 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import kafkajs from 'kafkajs';
 import type { Kafka, LogEntry, logLevel as LogLevel } from 'kafkajs';
-import type { Logger } from '../../log.ts';
+import type { Logger } from '../../process/log.ts';
 import './kafkajs-fixes.ts';
 
 export interface KafkaOptions {

@@ -19,8 +19,8 @@ import type { ConsumeOptions, Consumption, RecordHandler, RawRecord } from '../c
 import type { Namespace, ResolvedKafkaOptions } from './client.ts';
 import { isRevocation, toRawRecord } from './records.ts';
 import { OffsetCommits, type Commit } from './commits.ts';
-import type { Logger } from '../../log.ts';
-import { busLag } from '../../metrics.ts';
+import type { Logger } from '../../process/log.ts';
+import { busLag } from '../../process/metrics.ts';
 
 const HANDLER_FAILURE_PAUSE_MS = 500;
 const JOIN_TIMEOUT_MS = 120_000;

@@ -24,7 +24,7 @@ import {
 import { ClusterAdmin } from './admin.ts';
 import { RecordProducer } from './producer.ts';
 import { GroupMember } from './consumer.ts';
-import { log as rootLog, type Logger } from '../../log.ts';
+import { log as rootLog, type Logger } from '../../process/log.ts';
 
 const CLEANUP_TIMEOUT_MS = 3_000;
 

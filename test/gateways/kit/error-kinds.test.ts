@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
-import { DomainError, ERROR_KINDS, TimeoutError, type ErrorKind } from '../../../lib/errors.ts';
+import { DomainError, ERROR_KINDS, TimeoutError, type ErrorKind } from '../../../lib/process/errors.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { toErrorAnswer } from '../../../gateways/kit/errors.ts';
 import { failedStep } from '../../../consumers/step-status.ts';

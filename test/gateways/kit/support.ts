@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
-import { DomainError, TimeoutError } from '../../../lib/errors.ts';
+import { DomainError, TimeoutError } from '../../../lib/process/errors.ts';
 import {
   createApp,
   createGateway,

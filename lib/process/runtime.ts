@@ -1,7 +1,7 @@
 // What a running labld process hands its gateways and consumers.
-import type { Bus } from './bus/contract.ts';
-import type { TopicCatalog } from './bus/topics.ts';
-import type { BlobStore } from './blobs/blob-store.ts';
+import type { Bus } from '../bus/contract.ts';
+import type { TopicCatalog } from '../bus/topics.ts';
+import type { BlobStore } from '../blobs/blob-store.ts';
 
 export interface Runtime {
   bus: Bus;

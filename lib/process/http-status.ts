@@ -1,6 +1,8 @@
-// The one table from an error's kind to the HTTP status the services answer with. Pure (no Koa),
-// so every edge that speaks the services' HTTP vocabulary reads the same numbers.
-import type { DomainError, ErrorKind } from '../../lib/errors.ts';
+// The one table from an error's kind to the HTTP status the services answer with. Read by the
+// edges only — the gateways' `{"detail"}` answers and the converter's test report, which quotes
+// a status as the original did — never by domain code. Here, not in gateways/kit, so that a
+// consumer reading it does not import from gateways.
+import type { DomainError, ErrorKind } from './errors.ts';
 
 export const HTTP_STATUS = {
   malformed: 400,
