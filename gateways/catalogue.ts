@@ -2,7 +2,7 @@
 // serves a placeholder page linking the services; with one, the catalogue's pages: dataset list
 // and search, dataset, upload, resource with its table preview, group, login and API tokens.
 import type { Context } from 'koa';
-import { notFound } from '../lib/process/errors.ts';
+import { DomainError, notFound } from '../lib/process/errors.ts';
 import { SERVICES, services } from '../lib/services.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { renderLogin, renderTokens } from './catalogue/pages/account.ts';
@@ -13,10 +13,19 @@ import {
   renderUpload,
   resourcePath,
 } from './catalogue/pages/datasets.ts';
+import { renderError } from './catalogue/pages/layout.ts';
 import { renderResource } from './catalogue/pages/resource.ts';
 import { parsePage, parseTableQuery, type CatalogueSource } from './catalogue/source.ts';
 import type { PageContext } from './catalogue/views.ts';
-import { createGateway, escapeHtml, route, type Gateway, type Result, type Route } from './kit/index.ts';
+import {
+  createGateway,
+  escapeHtml,
+  route,
+  toErrorAnswer,
+  type Gateway,
+  type Result,
+  type Route,
+} from './kit/index.ts';
 
 export type { CatalogueSource } from './catalogue/source.ts';
 
@@ -88,8 +97,18 @@ function pageRoute<P = Record<string, string>>(
     summary,
     ...(names.length > 0 ? { params: paramsSchema(names) } : {}),
     responses: HTML,
-    handler: async ({ params, query }, ctx) =>
-      page(await render(await source.context(cookie(ctx)), { params, query })),
+    handler: async ({ params, query }, ctx) => {
+      const context = await source.context(cookie(ctx));
+      try {
+        return page(await render(context, { params, query }));
+      } catch (error) {
+        // A person in a browser gets the page's frame with the reason; API clients the usual {"detail"}.
+        if (!(error instanceof DomainError) || ctx.accepts('json', 'html') !== 'html') throw error;
+        // The message without the field prefix of `detail`: the page says what went wrong in words.
+        const { status } = toErrorAnswer(error);
+        return { ...page(renderError(context, { status, detail: error.message })), status };
+      }
+    },
   });
 }
 

@@ -75,6 +75,21 @@ describe('catalogue gateway', () => {
     });
   }
 
+  test('a browser asking for a page that cannot be answered gets an HTML page with the reason and the status', async () => {
+    const response = await fetch(`${catalogue.url}/dataset/%3Cb%3Enope`, {
+      headers: { accept: 'text/html,*/*;q=0.8' },
+    });
+    assert.equal(response.status, 404);
+    assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.ok(response.headers.get('content-security-policy'));
+    const html = await response.text();
+    assert.ok(html.includes('<h1>Not found</h1>'));
+    assert.ok(html.includes('dataset &lt;b&gt;nope: not found'), html);
+    const invalid = await fetch(`${catalogue.url}/dataset?page=0`, { headers: { accept: 'text/html' } });
+    assert.equal(invalid.status, 422);
+    assert.match(await invalid.text(), /page: must be a whole number from 1/);
+  });
+
   test('without a source the catalogue is still the placeholder linking the services', async () => {
     const server = await start({ gateways: [catalogueGateway()] });
     try {

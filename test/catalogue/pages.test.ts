@@ -10,6 +10,7 @@ import {
   renderGroup,
   renderUpload,
 } from '../../gateways/catalogue/pages/datasets.ts';
+import { renderError } from '../../gateways/catalogue/pages/layout.ts';
 import { renderResource, renderTablePreview, sortHref } from '../../gateways/catalogue/pages/resource.ts';
 import { parseTableQuery } from '../../gateways/catalogue/source.ts';
 import type { PageContext, TablePreviewView } from '../../gateways/catalogue/views.ts';
@@ -72,6 +73,7 @@ function allPages(s: string): string[] {
       tokens: [{ id: s, name: s, created: s, lastUsed: s }],
       newToken: { name: s, secret: s },
     }),
+    renderError(context, { status: 404, detail: s }),
   ];
 }
 

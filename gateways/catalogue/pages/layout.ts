@@ -73,3 +73,14 @@ ${main}
 </html>
 `;
 }
+
+const TITLES: Record<number, string> = { 404: 'Not found', 403: 'Not allowed', 401: 'Please log in' };
+
+/** A request a page could not answer (unknown dataset, bad parameter), told to a person. */
+export function renderError(context: PageContext, error: { status: number; detail: string }): string {
+  const title = TITLES[error.status] ?? 'This request cannot be answered';
+  const main = `      <h1>${escapeHtml(title)}</h1>
+      <p class="error" role="alert">${escapeHtml(error.detail)}</p>
+      <p><a href="/dataset">Back to the datasets</a></p>`;
+  return layout(context, { title }, main);
+}

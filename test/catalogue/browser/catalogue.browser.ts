@@ -223,4 +223,14 @@ describe('catalogue pages in Chromium', () => {
   test('no page logged an error or a Content-Security-Policy violation', () => {
     assert.deepEqual(problems, []);
   });
+
+  // After the check above: the browser logs the 404 of the page itself as a console error.
+  test('a dataset that does not exist is a page saying so', async () => {
+    const { page } = browser;
+    const response = await page.goto(`${catalogue.url}/dataset/no-such-dataset`);
+    assert.equal(response?.status(), 404);
+    assert.equal(await page.locator('h1').innerText(), 'Not found');
+    assert.match(await page.locator('.error').innerText(), /dataset no-such-dataset: not found/);
+    await shot('not-found');
+  });
 });
