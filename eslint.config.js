@@ -13,4 +13,12 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
     },
   },
+  {
+    // The catalogue's scripts run in the browser, not in Node.
+    files: ['gateways/catalogue/assets/**/*.js'],
+    languageOptions: {
+      sourceType: 'script',
+      globals: { window: 'readonly', document: 'readonly', XMLHttpRequest: 'readonly', FormData: 'readonly' },
+    },
+  },
 );

@@ -1,0 +1,57 @@
+// The catalogue's own stylesheet and scripts (never a CDN), served under a URL carrying a hash of
+// their bytes so that browsers may keep them for a year: a changed file gets a new URL.
+import { createHash } from 'node:crypto';
+import { readFileSync, readdirSync } from 'node:fs';
+import { extname, join } from 'node:path';
+
+const DIRECTORY = join(import.meta.dirname, 'assets');
+const TYPES: Record<string, string> = {
+  '.css': 'text/css; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+export interface Asset {
+  /** `catalogue.css` */
+  name: string;
+  /** `catalogue.1a2b3c4d5e.css`, the file part of its URL. */
+  hashed: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+export const ASSET_PREFIX = '/assets/';
+export const LONG_CACHE = 'public, max-age=31536000, immutable';
+
+function load(): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  for (const name of readdirSync(DIRECTORY).sort()) {
+    const type = TYPES[extname(name)];
+    if (!type) continue;
+    const bytes = readFileSync(join(DIRECTORY, name));
+    const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
+    const ext = extname(name);
+    assets.set(name, {
+      name,
+      hashed: `${name.slice(0, -ext.length)}.${hash}${ext}`,
+      contentType: type,
+      bytes,
+    });
+  }
+  return assets;
+}
+
+const ASSETS = load();
+const BY_HASHED = new Map([...ASSETS.values()].map((a) => [a.hashed, a]));
+
+/** The URL of an asset by its plain name; throws for a name that is not there (a programming error). */
+export function assetUrl(name: string): string {
+  const asset = ASSETS.get(name);
+  if (!asset) throw new Error(`no catalogue asset ${name}`);
+  return `${ASSET_PREFIX}${asset.hashed}`;
+}
+
+/** The asset for the file part of a URL, only under its current hash. */
+export function assetByHashedName(hashed: string): Asset | undefined {
+  return BY_HASHED.get(hashed);
+}

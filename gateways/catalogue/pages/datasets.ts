@@ -1,0 +1,156 @@
+// The dataset list (search, paging), a dataset's page (resources, who made each, chain steps),
+// its upload form, and the `mappings` group page.
+import { escapeHtml, formatDate, formatSize, pager, segment } from '../html.ts';
+import type {
+  DatasetListView,
+  DatasetSummary,
+  DatasetView,
+  GroupView,
+  Maker,
+  PageContext,
+  ResourceView,
+  UploadView,
+} from '../views.ts';
+import { csrfField, layout } from './layout.ts';
+
+export function datasetPath(name: string): string {
+  return `/dataset/${segment(name)}`;
+}
+
+export function resourcePath(dataset: string, id: string): string {
+  return `${datasetPath(dataset)}/resource/${segment(id)}`;
+}
+
+function summaries(datasets: DatasetSummary[], empty: string): string {
+  if (datasets.length === 0) return `<p class="empty">${escapeHtml(empty)}</p>`;
+  const items = datasets.map((d) => {
+    const badge = d.private ? ' <span class="badge">Private</span>' : '';
+    const description = d.description ? `<p>${escapeHtml(d.description)}</p>` : '';
+    const organization = d.organization ? `${escapeHtml(d.organization)} · ` : '';
+    const count = `${d.resourceCount} resource${d.resourceCount === 1 ? '' : 's'}`;
+    return `<li class="dataset-item">
+        <h2><a href="${escapeHtml(datasetPath(d.name))}">${escapeHtml(d.title)}</a>${badge}</h2>
+        ${description}
+        <p class="meta">${organization}${count} · updated ${formatDate(d.modified)}</p>
+      </li>`;
+  });
+  return `<ul class="dataset-list">
+      ${items.join('\n      ')}
+    </ul>`;
+}
+
+export function renderDatasetList(context: PageContext, view: DatasetListView): string {
+  const found =
+    view.query === ''
+      ? `${view.total} dataset${view.total === 1 ? '' : 's'}`
+      : `${view.total} dataset${view.total === 1 ? '' : 's'} found for “${escapeHtml(view.query)}”`;
+  const main = `      <h1>Datasets</h1>
+      <form class="search" role="search" method="get" action="/dataset">
+        <label for="q">Search datasets</label>
+        <div class="search-row">
+          <input id="q" name="q" type="search" value="${escapeHtml(view.query)}">
+          <button type="submit">Search</button>
+        </div>
+      </form>
+      <p class="count" role="status">${found}</p>
+      ${summaries(view.datasets, view.query === '' ? 'No datasets yet.' : 'No dataset matches the search.')}
+      ${pager('/dataset', { q: view.query }, view.page, view.pageSize, view.total, 'Dataset pages')}`;
+  return layout({ ...context, current: context.current ?? 'datasets' }, { title: 'Datasets' }, main);
+}
+
+export function makerText(maker: Maker): string {
+  if (maker.kind === 'user') return `uploaded by ${escapeHtml(maker.name)}`;
+  const chain = maker.chain ? ` of ${escapeHtml(maker.chain)}` : '';
+  return `made by step <code>${escapeHtml(maker.step)}</code>${chain}`;
+}
+
+function resourceRows(dataset: string, resources: ResourceView[]): string {
+  return resources
+    .map(
+      (r) => `<tr>
+            <th scope="row"><a href="${escapeHtml(resourcePath(dataset, r.id))}">${escapeHtml(r.name)}</a></th>
+            <td>${escapeHtml(r.format)}</td>
+            <td class="num">${formatSize(r.size)}</td>
+            <td>${makerText(r.madeBy)}, ${formatDate(r.created)}</td>
+            <td><a href="${escapeHtml(r.downloadUrl)}" download>Download<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a></td>
+          </tr>`,
+    )
+    .join('\n          ');
+}
+
+function steps(view: DatasetView): string {
+  if (view.steps.length === 0) {
+    return '<p class="empty">No automation steps have run for this dataset yet.</p>';
+  }
+  const items = view.steps.map((s) => {
+    const detail = s.detail ? ` — ${escapeHtml(s.detail)}` : '';
+    return `<li><code>${escapeHtml(s.step)}</code> <span class="status status-${escapeHtml(s.status.replace(/[^a-z]/gi, ''))}">${escapeHtml(s.status)}</span>${detail}</li>`;
+  });
+  return `<ul class="steps">${items.join('')}</ul>`;
+}
+
+export function renderDataset(context: PageContext, view: DatasetView): string {
+  const upload = view.canUpload
+    ? `<p><a class="button" href="${escapeHtml(datasetPath(view.name))}/upload">Add a resource</a></p>`
+    : '';
+  const resources =
+    view.resources.length === 0
+      ? '<p class="empty">This dataset has no resources yet.</p>'
+      : `<table class="data">
+          <caption class="visually-hidden">Resources of ${escapeHtml(view.title)}</caption>
+          <thead><tr><th scope="col">Name</th><th scope="col">Format</th><th scope="col" class="num">Size</th><th scope="col">Made</th><th scope="col"><span class="visually-hidden">Download</span></th></tr></thead>
+          <tbody>
+          ${resourceRows(view.name, view.resources)}
+          </tbody>
+        </table>`;
+  const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> /</p>
+      <h1>${escapeHtml(view.title)}${view.private ? ' <span class="badge">Private</span>' : ''}</h1>
+      ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
+      ${view.organization ? `<p class="meta">Organization: ${escapeHtml(view.organization)}</p>` : ''}
+      <section aria-labelledby="resources-heading">
+        <h2 id="resources-heading">Resources</h2>
+        ${resources}
+        ${upload}
+      </section>
+      <section aria-labelledby="steps-heading" class="steps-area">
+        <h2 id="steps-heading">Automation</h2>
+        ${steps(view)}
+      </section>`;
+  return layout({ ...context, current: context.current ?? 'datasets' }, { title: view.title }, main);
+}
+
+export function renderUpload(context: PageContext, view: UploadView): string {
+  const action = `${datasetPath(view.dataset.name)}/upload`;
+  const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '';
+  // Without JavaScript the form posts and the server redirects; upload.js sends the same form
+  // with XMLHttpRequest to show progress.
+  const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> / <a href="${escapeHtml(datasetPath(view.dataset.name))}">${escapeHtml(view.dataset.title)}</a> /</p>
+      <h1>Add a resource</h1>
+      ${error}
+      <form id="upload-form" class="stacked" method="post" action="${escapeHtml(action)}" enctype="multipart/form-data">
+        ${csrfField(context)}
+        <label for="upload-description">Description <span class="hint">(optional)</span></label>
+        <input id="upload-description" name="description" type="text">
+        <label for="upload-file">File <span class="hint">(CSV, JSON, YARRRML, …)</span></label>
+        <input id="upload-file" name="file" type="file" required>
+        <div class="progress-row" id="upload-progress-row" hidden>
+          <label for="upload-progress">Upload progress</label>
+          <progress id="upload-progress" max="100" value="0">0%</progress>
+          <output id="upload-status" for="upload-file" aria-live="polite"></output>
+        </div>
+        <p><button type="submit">Upload</button></p>
+      </form>`;
+  return layout(
+    { ...context, current: context.current ?? 'datasets' },
+    { title: `Add a resource to ${view.dataset.title}`, scripts: ['upload.js'] },
+    main,
+  );
+}
+
+export function renderGroup(context: PageContext, view: GroupView): string {
+  const main = `      <h1>${escapeHtml(view.title)}</h1>
+      ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
+      ${summaries(view.datasets, 'No datasets in this group yet.')}`;
+  const current = view.name === 'mappings' ? 'mappings' : undefined;
+  return layout({ ...context, current: context.current ?? current }, { title: view.title }, main);
+}

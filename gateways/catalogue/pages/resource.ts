@@ -1,0 +1,113 @@
+// A resource's page: what it is, who made it, and the table preview of its datastore rows —
+// sortable by each column header (a link), filtered per column (a GET form), paged. Works
+// without JavaScript: every state is a URL.
+import { escapeHtml, formatDate, formatSize, href, pager, segment } from '../html.ts';
+import type { PageContext, ResourcePageView, TablePreviewView } from '../views.ts';
+import { datasetPath, makerText } from './datasets.ts';
+import { layout } from './layout.ts';
+
+/** Query parameter of a column's filter: `f.<column name>`. */
+export const FILTER_PREFIX = 'f.';
+
+/** The query parameters that reproduce a table state (page left out: it restarts at 1). */
+export function tableParams(table: TablePreviewView): Record<string, string> {
+  const params: Record<string, string> = {};
+  if (table.sort) {
+    params.sort = table.sort.column;
+    params.order = table.sort.order;
+  }
+  for (const [column, text] of Object.entries(table.filters)) {
+    if (text !== '') params[`${FILTER_PREFIX}${column}`] = text;
+  }
+  return params;
+}
+
+/** The link of a column header: ascending first, then the other way round. */
+export function sortHref(path: string, table: TablePreviewView, column: string): string {
+  const ascending = table.sort?.column === column && table.sort.order === 'asc';
+  return href(path, { ...tableParams(table), sort: column, order: ascending ? 'desc' : 'asc' });
+}
+
+function header(path: string, table: TablePreviewView): string {
+  return table.columns
+    .map(({ name, type }) => {
+      const sorted = table.sort?.column === name ? table.sort.order : undefined;
+      const ariaSort = sorted ? ` aria-sort="${sorted === 'asc' ? 'ascending' : 'descending'}"` : '';
+      const arrow = sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : '';
+      const next = sorted === 'asc' ? 'descending' : 'ascending';
+      return `<th scope="col"${ariaSort}${type === 'number' ? ' class="num"' : ''}><a href="${sortHref(path, table, name)}">${escapeHtml(name)}<span aria-hidden="true">${arrow}</span><span class="visually-hidden"> (sort ${next})</span></a></th>`;
+    })
+    .join('');
+}
+
+function filters(table: TablePreviewView): string {
+  return table.columns
+    .map(({ name }, index) => {
+      const id = `filter-${index}`;
+      const value = table.filters[name] ?? '';
+      return `<td><label class="visually-hidden" for="${id}">Filter ${escapeHtml(name)}</label><input id="${id}" name="${escapeHtml(FILTER_PREFIX + name)}" type="search" value="${escapeHtml(value)}" placeholder="Filter"></td>`;
+    })
+    .join('');
+}
+
+function cell(value: string | number | null, numeric: boolean): string {
+  if (value === null)
+    return `<td class="null${numeric ? ' num' : ''}"><span class="visually-hidden">empty</span></td>`;
+  return `<td${numeric ? ' class="num"' : ''}>${escapeHtml(String(value))}</td>`;
+}
+
+export function renderTablePreview(path: string, table: TablePreviewView): string {
+  const numeric = table.columns.map((c) => c.type === 'number');
+  const body =
+    table.rows.length === 0
+      ? `<tr><td colspan="${table.columns.length}" class="empty">No rows match the filters.</td></tr>`
+      : table.rows
+          .map((row) => `<tr>${row.map((value, i) => cell(value, numeric[i] ?? false)).join('')}</tr>`)
+          .join('\n            ');
+  const first = table.total === 0 ? 0 : (table.page - 1) * table.pageSize + 1;
+  const last = Math.min(table.total, table.page * table.pageSize);
+  const hidden = table.sort
+    ? `<input type="hidden" name="sort" value="${escapeHtml(table.sort.column)}"><input type="hidden" name="order" value="${table.sort.order}">`
+    : '';
+  const clear = Object.keys(table.filters).length
+    ? ` <a href="${href(path, table.sort ? { sort: table.sort.column, order: table.sort.order } : {})}">Clear filters</a>`
+    : '';
+  return `<form class="table-preview" method="get" action="${escapeHtml(path)}">
+        ${hidden}
+        <p class="table-actions"><button type="submit">Apply filters</button>${clear}</p>
+        <div class="table-scroll">
+        <table class="data" id="preview">
+          <caption>Rows ${first}–${last} of ${table.total}</caption>
+          <thead>
+            <tr>${header(path, table)}</tr>
+            <tr class="filters">${filters(table)}</tr>
+          </thead>
+          <tbody>
+            ${body}
+          </tbody>
+        </table>
+        </div>
+      </form>
+      ${pager(path, tableParams(table), table.page, table.pageSize, table.total, 'Table pages')}`;
+}
+
+export function renderResource(context: PageContext, view: ResourcePageView): string {
+  const { dataset, resource } = view;
+  const path = `${datasetPath(dataset.name)}/resource/${segment(resource.id)}`;
+  const preview = view.table
+    ? renderTablePreview(path, view.table)
+    : '<p class="empty">No table preview: this resource has no rows in the datastore.</p>';
+  const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> / <a href="${escapeHtml(datasetPath(dataset.name))}">${escapeHtml(dataset.title)}</a> /</p>
+      <h1>${escapeHtml(resource.name)}</h1>
+      <dl class="facts">
+        <dt>Format</dt><dd>${escapeHtml(resource.format)}</dd>
+        <dt>Size</dt><dd>${formatSize(resource.size)}</dd>
+        <dt>Made</dt><dd>${makerText(resource.madeBy)}, ${formatDate(resource.created)}</dd>
+      </dl>
+      <p><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a></p>
+      <section aria-labelledby="preview-heading">
+        <h2 id="preview-heading">Table preview</h2>
+        ${preview}
+      </section>`;
+  return layout({ ...context, current: context.current ?? 'datasets' }, { title: resource.name }, main);
+}

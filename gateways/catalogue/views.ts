@@ -1,0 +1,131 @@
+// What the catalogue's pages show, as plain data. The render functions (pages/*.ts) turn these
+// into HTML and know nothing of stores; whoever serves the pages (a CatalogueSource) builds them.
+// Every string here may come from a user and is escaped when rendered.
+
+/** Who is looking, and what the layout needs for them. */
+export interface PageContext {
+  /** Signed-in user, or undefined for a visitor. */
+  user?: { name: string; displayName?: string };
+  /** The CSRF token of the session, put into every form that posts (log out, upload, tokens). */
+  csrfToken?: string;
+  /** Which nav entry is the current page. */
+  current?: 'datasets' | 'mappings' | 'tokens' | 'login';
+}
+
+export interface DatasetSummary {
+  name: string;
+  title: string;
+  description?: string;
+  organization?: string;
+  resourceCount: number;
+  /** ISO 8601. */
+  modified: string;
+  private: boolean;
+}
+
+export interface DatasetListView {
+  query: string;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  total: number;
+  datasets: DatasetSummary[];
+}
+
+/** Who or what made a resource: a person's upload or a step of the automation chain. */
+export type Maker = { kind: 'user'; name: string } | { kind: 'step'; step: string; chain?: string };
+
+export interface ResourceView {
+  id: string;
+  name: string;
+  /** e.g. CSV, JSON-LD, YARRRML. */
+  format: string;
+  /** Bytes; undefined when unknown. */
+  size?: number;
+  madeBy: Maker;
+  /** ISO 8601. */
+  created: string;
+  /** Same-site path of the bytes. */
+  downloadUrl: string;
+  /** Whether the datastore holds its rows, so that a table preview exists. */
+  previewable: boolean;
+}
+
+export interface StepStatusView {
+  step: string;
+  /** e.g. pending, running, done, failed. */
+  status: string;
+  detail?: string;
+}
+
+export interface DatasetView {
+  name: string;
+  title: string;
+  description?: string;
+  organization?: string;
+  private: boolean;
+  resources: ResourceView[];
+  /** The automation chain's steps; empty until the chain is wired. */
+  steps: StepStatusView[];
+  /** Whether the viewer may add resources (the upload form is shown). */
+  canUpload: boolean;
+}
+
+export type ColumnType = 'number' | 'text';
+
+/** One page of the datastore rows of a resource, as requested by sort/filter/page parameters. */
+export interface TablePreviewView {
+  columns: { name: string; type: ColumnType }[];
+  rows: (string | number | null)[][];
+  sort?: { column: string; order: 'asc' | 'desc' };
+  /** Column name → filter text (only non-empty ones). */
+  filters: Record<string, string>;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  /** Rows matching the filters. */
+  total: number;
+}
+
+export interface ResourcePageView {
+  dataset: { name: string; title: string };
+  resource: ResourceView;
+  /** Undefined when the resource has no rows in the datastore. */
+  table?: TablePreviewView;
+}
+
+export interface UploadView {
+  dataset: { name: string; title: string };
+  /** A message after a failed upload (e.g. a limit); undefined on first show. */
+  error?: string;
+}
+
+export interface LoginView {
+  /** Where to go after signing in (a same-site path). */
+  next?: string;
+  /** Kept after a failed attempt. */
+  username?: string;
+  error?: string;
+}
+
+/** The `mappings` group: the datasets holding mapping rules, listed like the dataset list. */
+export interface GroupView {
+  name: string;
+  title: string;
+  description?: string;
+  datasets: DatasetSummary[];
+}
+
+export interface TokenSummary {
+  id: string;
+  name: string;
+  /** ISO 8601. */
+  created: string;
+  lastUsed?: string;
+}
+
+export interface TokenView {
+  tokens: TokenSummary[];
+  /** The secret of a token just created: shown once, never again. */
+  newToken?: { name: string; secret: string };
+}

@@ -1,0 +1,44 @@
+// Debian's Chromium driven by playwright-core (Playwright's own browser download cannot work
+// here). A browser that does not start throws: the browser suite fails, it never skips.
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Page } from 'playwright-core';
+
+export const SCREENSHOTS = join(import.meta.dirname, 'screenshots');
+
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function launchChromium(): Promise<Browser> {
+  const profile = await mkdtemp(join(tmpdir(), 'labld-chromium-'));
+  await mkdir(SCREENSHOTS, { recursive: true });
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ARGS,
+    viewport: { width: 1280, height: 900 },
+    timeout: 60_000,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  page.setDefaultTimeout(10_000);
+  return {
+    page,
+    async close() {
+      await context.close();
+      await rm(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,206 @@
+// The catalogue's render functions: every user-supplied string escaped, a label for every input,
+// sort/filter/page links that reproduce the table state, and the query parsing behind them.
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import fc from 'fast-check';
+import { renderLogin, renderTokens } from '../../gateways/catalogue/pages/account.ts';
+import {
+  renderDataset,
+  renderDatasetList,
+  renderGroup,
+  renderUpload,
+} from '../../gateways/catalogue/pages/datasets.ts';
+import { renderError } from '../../gateways/catalogue/pages/layout.ts';
+import { renderResource, renderTablePreview, sortHref } from '../../gateways/catalogue/pages/resource.ts';
+import { parseTableQuery } from '../../gateways/catalogue/source.ts';
+import type { PageContext, TablePreviewView } from '../../gateways/catalogue/views.ts';
+import { DomainError } from '../../lib/process/errors.ts';
+
+/** Every page, every user-supplied string set to `s`. */
+function allPages(s: string): string[] {
+  const context: PageContext = { user: { name: s, displayName: s }, csrfToken: s };
+  const summary = {
+    name: s,
+    title: s,
+    description: s,
+    organization: s,
+    resourceCount: 1,
+    modified: s,
+    private: true,
+  };
+  const resource = {
+    id: s,
+    name: s,
+    format: s,
+    size: 2048,
+    madeBy: { kind: 'user' as const, name: s },
+    created: s,
+    downloadUrl: s,
+    previewable: true,
+  };
+  const table: TablePreviewView = {
+    columns: [
+      { name: s, type: 'text' },
+      { name: `${s}2`, type: 'number' },
+    ],
+    rows: [
+      [s, 1],
+      [null, s],
+    ],
+    sort: { column: s, order: 'asc' },
+    filters: { [s]: s },
+    page: 2,
+    pageSize: 1,
+    total: 3,
+  };
+  return [
+    renderDatasetList(context, { query: s, page: 1, pageSize: 1, total: 2, datasets: [summary] }),
+    renderDataset(context, {
+      name: s,
+      title: s,
+      description: s,
+      organization: s,
+      private: true,
+      resources: [resource, { ...resource, madeBy: { kind: 'step', step: s, chain: s } }],
+      steps: [{ step: s, status: s, detail: s }],
+      canUpload: true,
+    }),
+    renderUpload(context, { dataset: { name: s, title: s }, error: s }),
+    renderResource(context, { dataset: { name: s, title: s }, resource, table }),
+    renderLogin({ csrfToken: s }, { next: s, username: s, error: s }),
+    renderGroup(context, { name: s, title: s, description: s, datasets: [summary] }),
+    renderTokens(context, {
+      tokens: [{ id: s, name: s, created: s, lastUsed: s }],
+      newToken: { name: s, secret: s },
+    }),
+    renderError(context, { status: 404, detail: s }),
+  ];
+}
+
+/** Attributes of the `<tag …>` elements of a page, by a plain scan (the pages are our own markup). */
+function elements(html: string, tag: string): Record<string, string>[] {
+  return [...html.matchAll(new RegExp(`<${tag}\\b([^>]*)>`, 'g'))].map((m) =>
+    Object.fromEntries([...m[1]!.matchAll(/([\w-]+)(?:="([^"]*)")?/g)].map((a) => [a[1]!, a[2] ?? ''])),
+  );
+}
+
+describe('catalogue pages', () => {
+  test('no user-supplied string reaches a page as markup or breaks out of an attribute', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (text) => {
+        // `<q` and `"'` never occur in the templates: seen raw, they came from the input.
+        for (const html of allPages(`${text}<q>"'`)) {
+          assert.ok(!html.includes('<q'), html);
+          assert.ok(!html.includes(`"'`), html);
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test('every visible input, select and textarea has a label', () => {
+    for (const html of allPages('x')) {
+      const labelled = new Set(elements(html, 'label').map((l) => l.for));
+      for (const tag of ['input', 'select', 'textarea']) {
+        for (const element of elements(html, tag)) {
+          if (element.type === 'hidden') continue;
+          assert.ok(element.id && labelled.has(element.id), `unlabelled <${tag}> ${JSON.stringify(element)}`);
+        }
+      }
+      assert.equal(elements(html, 'script').filter((s) => s.src === undefined).length, 0, 'no inline script');
+      assert.ok(!/\sstyle=|\son\w+=/.test(html), 'no inline style or event handler (the CSP forbids them)');
+    }
+  });
+
+  test('forms that post carry the CSRF token of the session', () => {
+    const html = renderTokens(
+      { user: { name: 'ada' }, csrfToken: 'tok&1' },
+      { tokens: [{ id: 't', name: 'n', created: '2026-01-01' }] },
+    );
+    const posts = html.match(/<form[^>]*method="post"[^>]*>[\s\S]*?<\/form>/g)!;
+    assert.equal(posts.length, 3); // log out, revoke, create
+    for (const form of posts)
+      assert.ok(form.includes('<input type="hidden" name="_csrf" value="tok&amp;1">'), form);
+  });
+
+  const table: TablePreviewView = {
+    columns: [
+      { name: 'sample id', type: 'text' },
+      { name: 'temp', type: 'number' },
+    ],
+    rows: [['S&1', 3]],
+    sort: { column: 'temp', order: 'asc' },
+    filters: { 'sample id': 'S 1' },
+    page: 2,
+    pageSize: 10,
+    total: 35,
+  };
+
+  test('sort links: ascending first, the other way on the sorted column, filters kept, page restarted', () => {
+    assert.equal(sortHref('/d/r', table, 'temp'), '/d/r?sort=temp&amp;order=desc&amp;f.sample+id=S+1');
+    assert.equal(
+      sortHref('/d/r', table, 'sample id'),
+      '/d/r?sort=sample+id&amp;order=asc&amp;f.sample+id=S+1',
+    );
+    const { sort: _sort, ...unsorted } = table;
+    assert.equal(sortHref('/d/r', { ...unsorted, filters: {} }, 'temp'), '/d/r?sort=temp&amp;order=asc');
+  });
+
+  test('the table: aria-sort on the sorted column, filter inputs named f.<column> with their values, pager keeping the state', () => {
+    const html = renderTablePreview('/d/r', table);
+    assert.match(html, /<th scope="col" aria-sort="ascending" class="num"><a href="[^"]*">temp/);
+    assert.match(html, /<input id="filter-0" name="f.sample id" type="search" value="S 1"/);
+    assert.match(html, /<input id="filter-1" name="f.temp" type="search" value=""/);
+    assert.ok(
+      html.includes(
+        '<input type="hidden" name="sort" value="temp"><input type="hidden" name="order" value="asc">',
+      ),
+    );
+    assert.ok(html.includes('<td>S&amp;1</td><td class="num">3</td>'));
+    assert.ok(html.includes('<caption>Rows 11–20 of 35</caption>'));
+    assert.ok(html.includes('href="/d/r?sort=temp&amp;order=asc&amp;f.sample+id=S+1&amp;page=1" rel="prev"'));
+    assert.ok(html.includes('href="/d/r?sort=temp&amp;order=asc&amp;f.sample+id=S+1&amp;page=3" rel="next"'));
+    assert.ok(html.includes('<span>Page 2 of 4</span>'));
+  });
+
+  test('the dataset list: search box filled, result count, paging links keeping the query', () => {
+    const html = renderDatasetList(
+      {},
+      { query: 'plate run', page: 1, pageSize: 10, total: 11, datasets: [] },
+    );
+    assert.ok(html.includes('<input id="q" name="q" type="search" value="plate run">'));
+    assert.ok(html.includes('11 datasets found for “plate run”'));
+    assert.ok(html.includes('href="/dataset?q=plate+run&amp;page=2" rel="next"'));
+    assert.ok(html.includes('<span class="pager-off" aria-disabled="true">← Previous</span>'));
+    assert.ok(html.includes('<a class="account" href="/user/login">Log in</a>'));
+  });
+});
+
+describe('table query parameters', () => {
+  test('sort, order, filters and page', () => {
+    assert.deepEqual(
+      parseTableQuery({ sort: 'temp', order: 'desc', 'f.sample id': ' S 1 ', 'f.temp': '', page: '3' }),
+      {
+        sort: { column: 'temp', order: 'desc' },
+        filters: { 'sample id': 'S 1' },
+        page: 3,
+      },
+    );
+    assert.deepEqual(parseTableQuery({}), { filters: {}, page: 1 });
+  });
+
+  for (const [query, field] of [
+    [{ page: '0' }, 'page'],
+    [{ page: '1.5' }, 'page'],
+    [{ page: ['1', '2'] }, 'page'],
+    [{ sort: 'a', order: 'up' }, 'order'],
+    [{ 'f.a': ['x', 'y'] }, 'f.a'],
+  ] as const) {
+    test(`${JSON.stringify(query)} is refused naming ${field}`, () => {
+      assert.throws(
+        () => parseTableQuery(query as Record<string, string | string[]>),
+        (error: unknown) => error instanceof DomainError && error.kind === 'invalid' && error.field === field,
+      );
+    });
+  }
+});
