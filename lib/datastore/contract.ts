@@ -21,8 +21,11 @@ export type Value = string | number | boolean | null;
 /** A row as CKAN returns it: `_id` (1, 2, … in insertion order) and a value per field. */
 export type DatastoreRecord = Record<string, Value>;
 
-/** A row to insert: values by field id; missing ones are null, strings are read by the type. */
-export type InputRecord = Record<string, unknown>;
+/**
+ * A row to insert: values by field id (missing ones are null), or values in the order of the
+ * fields (what the CSV import hands over: no object per row). Strings are read by the type.
+ */
+export type InputRecord = Record<string, unknown> | unknown[];
 
 export interface SearchParams {
   resource_id: string;
@@ -30,7 +33,10 @@ export interface SearchParams {
   filters?: Record<string, unknown>;
   /** Words that must all occur (case-insensitively) in a text column; or per column. */
   q?: string | Record<string, string>;
-  /** `"col asc, col2 desc"`; a name with a comma or spaces is written in double quotes. */
+  /**
+   * `"col asc, col2 desc"`; a name with a comma or spaces is written in double quotes. Nulls
+   * count as the largest value; ties go by `_id` in the first key's direction.
+   */
   sort?: string;
   /** Rows per page: default 100, at most MAX_LIMIT. */
   limit?: number;

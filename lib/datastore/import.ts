@@ -23,7 +23,7 @@ export async function* recordBatches(
 ): AsyncGenerator<InputRecord[]> {
   let batch: InputRecord[] = [];
   for await (const { sourceNumber, cells } of rows) {
-    const record: InputRecord = {};
+    const record: unknown[] = new Array(fields.length);
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i] as Field;
       const text = cells[i] as string;
@@ -34,7 +34,7 @@ export async function* recordBatches(
           'csv_url',
         );
       }
-      record[field.id] = value;
+      record[i] = value;
     }
     batch.push(record);
     if (batch.length >= batchSize) {

@@ -22,6 +22,9 @@ export const postgresDialect: SqlDialect = {
   idColumn: '_id bigserial PRIMARY KEY',
   like: 'ILIKE',
   textOrder: ' COLLATE "C"',
+  // Nulls last ascending, first descending: PostgreSQL's default, one btree index both ways.
+  orderBy: (column, descending) => `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`,
+  indexOn: (column) => column,
   select: (column, type) => (type === 'date' || type === 'timestamp' ? `${column}::text` : column),
   bind: (value: Value) => value,
 };

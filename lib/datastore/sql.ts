@@ -32,7 +32,7 @@ export interface SqlClient {
 }
 
 export interface SqlDialect {
-  /** The n-th (1-based) parameter's placeholder. */
+  /** The n-th (1-based) parameter's placeholder; parameters are numbered in order of appearance. */
   placeholder(n: number): string;
   /** Parameters per statement the driver accepts. */
   maxParameters: number;
@@ -42,6 +42,12 @@ export interface SqlDialect {
   like: string;
   /** Appended to a text column in ORDER BY: code-point order in both. */
   textOrder: string;
+  /**
+   * ORDER BY terms of a column with nulls as the largest value, and the index that serves
+   * them (SQLite reads an index in its own null order only, hence `c IS NULL, c`).
+   */
+  orderBy(column: string, descending: boolean): string;
+  indexOn(column: string): string;
   /** A column as selected (PostgreSQL gives dates as text, not Date objects). */
   select(column: string, type: FieldType): string;
   bind(value: Value): unknown;
@@ -79,6 +85,8 @@ export class SqlDatastore implements Datastore {
   private readonly dialect: SqlDialect;
   /** Schema-qualified names, for PostgreSQL's per-namespace schemas. */
   private readonly prefix: string;
+  /** Indexes known to exist (made or found by this process). */
+  private readonly indexed = new Set<string>();
 
   constructor(client: SqlClient, dialect: SqlDialect, schema?: string) {
     this.client = client;
@@ -91,6 +99,30 @@ export class SqlDatastore implements Datastore {
     await this.client.run(
       `CREATE TABLE IF NOT EXISTS ${this.prefix}${CATALOGUE} (resource_id TEXT PRIMARY KEY, table_name TEXT NOT NULL, fields TEXT NOT NULL)`,
     );
+  }
+
+  /** A text column in code-point order (PostgreSQL's collation may be a language's). */
+  private collated(column: string, type: FieldType): string {
+    return type === 'text' ? `${column}${this.dialect.textOrder}` : column;
+  }
+
+  /**
+   * The index of a column, made the first time a search sorts (`order`) or filters by it: a
+   * page is then read off the index and a filtered total counted from it, instead of reading
+   * the table. None is made at import, where one per column would cost more than the rows.
+   * Statistics are refreshed so that the planner weighs it.
+   */
+  private async index(table: Table, position: number, purpose: 'order' | 'filter'): Promise<void> {
+    const name = `${table.name}_${columnOf(position)}_${purpose}`;
+    if (this.indexed.has(name)) return;
+    const column = columnOf(position);
+    const on =
+      purpose === 'filter'
+        ? column
+        : this.dialect.indexOn(this.collated(column, (table.fields[position] as Field).type));
+    await this.client.run(`CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${this.table(table.name)} (${on})`);
+    await this.client.run(`ANALYZE ${this.table(table.name)}`);
+    this.indexed.add(name);
   }
 
   private table(name: string): string {
@@ -157,6 +189,7 @@ export class SqlDatastore implements Datastore {
     batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
   ): Promise<number> {
     const { fields } = table;
+    const ids = new Set(fields.map((f) => f.id));
     const perStatement = Math.max(1, Math.min(500, Math.floor(this.dialect.maxParameters / fields.length)));
     const statements = new Map<number, string>();
     const statement = (rows: number): string => {
@@ -184,15 +217,24 @@ export class SqlDatastore implements Datastore {
     for await (const batch of batches) {
       if (!Array.isArray(batch)) throw invalid('records: a list of objects', 'records');
       for (const record of batch) {
-        if (record === null || typeof record !== 'object' || Array.isArray(record)) {
-          throw invalid(`record ${count + 1}: an object of values by field id`, 'records');
+        if (Array.isArray(record)) {
+          if (record.length !== fields.length) {
+            throw invalid(`record ${count + 1}: ${fields.length} values, one per field`, 'records');
+          }
+          for (let i = 0; i < fields.length; i++) {
+            params.push(this.dialect.bind(valueOf(fields[i] as Field, record[i], 'records')));
+          }
+        } else {
+          if (record === null || typeof record !== 'object') {
+            throw invalid(`record ${count + 1}: an object of values by field id`, 'records');
+          }
+          for (const key of Object.keys(record)) {
+            if (!ids.has(key))
+              throw invalid(`record ${count + 1}: no field ${JSON.stringify(key)}`, 'records');
+          }
+          for (const field of fields)
+            params.push(this.dialect.bind(valueOf(field, record[field.id], 'records')));
         }
-        for (const key of Object.keys(record)) {
-          if (!fields.some((f) => f.id === key))
-            throw invalid(`record ${count + 1}: no field ${JSON.stringify(key)}`, 'records');
-        }
-        for (const field of fields)
-          params.push(this.dialect.bind(valueOf(field, record[field.id], 'records')));
         count += 1;
         if (++pending === perStatement) await flush();
       }
@@ -261,10 +303,11 @@ export class SqlDatastore implements Datastore {
       if (typeof text !== 'string') throw invalid('text to search for', parameter);
       return text.split(/\s+/).filter(Boolean);
     };
+    // One parameter per use: SQLite's plain `?` placeholders are numbered by position.
     const contains = (columns: string[], word: string) => {
       if (columns.length === 0) return '1 = 0';
-      const pattern = p(containsPattern(word));
-      return `(${columns.map((c) => `${c} ${this.dialect.like} ${pattern} ESCAPE '\\'`).join(' OR ')})`;
+      const pattern = containsPattern(word);
+      return `(${columns.map((c) => `${c} ${this.dialect.like} ${p(pattern)} ESCAPE '\\'`).join(' OR ')})`;
     };
     if (typeof q === 'string') {
       const texts = table.fields.flatMap((f, i) => (f.type === 'text' ? [columnOf(i)] : []));
@@ -298,12 +341,28 @@ export class SqlDatastore implements Datastore {
     );
     // Nulls are the largest value in both databases (PostgreSQL's default); `_id` breaks ties
     // so that pages never overlap.
-    const order = [
-      ...sort,
-      ...(sort.some((k) => k.id === '_id') ? [] : [{ id: '_id', descending: false }]),
-    ].map(
-      ({ id, descending }) =>
-        `${sqlName(id)}${typeOf(id) === 'text' ? this.dialect.textOrder : ''} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`,
+    // Ties are broken by `_id` in the first key's direction, so one index read backwards or
+    // forwards gives the whole order and pages never overlap.
+    const first = sort[0];
+    if (first && first.id !== '_id')
+      await this.index(
+        table,
+        fields.findIndex((f) => f.id === first.id),
+        'order',
+      );
+    for (const id of Object.keys(params.filters ?? {})) {
+      if (id !== '_id')
+        await this.index(
+          table,
+          fields.findIndex((f) => f.id === id),
+          'filter',
+        );
+    }
+    const keys = sort.some((k) => k.id === '_id')
+      ? sort
+      : [...sort, { id: '_id', descending: first?.descending ?? false }];
+    const order = keys.map(({ id, descending }) =>
+      this.dialect.orderBy(this.collated(sqlName(id), typeOf(id)), descending),
     );
     const n = values.length;
     const rows = await this.client.query(

@@ -26,6 +26,19 @@ function timestamp(text: string): string | undefined {
   return `${match[1]}T${match[2]}:${match[3]}:${match[4] ?? '00'}${fraction}`;
 }
 
+/** A decimal number's value (NaN if none): the plain form checked by a scan, the rest by the grammar. */
+function numberOf(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // digits . + - e E only: Number() then reads no hex, binary, octal or Infinity
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 101 || c === 69)) {
+      return NUMBER.test(text.trim()) ? Number(text) : NaN;
+    }
+  }
+  // Over these characters Number() accepts exactly what NUMBER does (and is NaN for the rest).
+  return text === '' ? NaN : Number(text);
+}
+
 /**
  * A value as the field's type stores it; undefined when it cannot be read. Empty text is null
  * for every type but text (a CSV's empty cell has no number).
@@ -34,17 +47,12 @@ export function readValue(type: FieldType, raw: unknown): Value | undefined {
   if (raw === null || raw === undefined) return null;
   if (type === 'text')
     return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
-  if (typeof raw === 'string' && raw.trim() === '') return null;
+  if (raw === '' || (typeof raw === 'string' && raw.trim() === '')) return null;
   switch (type) {
     case 'numeric':
     case 'float':
     case 'int': {
-      const number =
-        typeof raw === 'number'
-          ? raw
-          : typeof raw === 'string' && NUMBER.test(raw.trim())
-            ? Number(raw)
-            : NaN;
+      const number = typeof raw === 'number' ? raw : typeof raw === 'string' ? numberOf(raw) : NaN;
       if (!Number.isFinite(number)) return undefined;
       return type === 'int' && !Number.isSafeInteger(number) ? undefined : number;
     }

@@ -1,5 +1,6 @@
 // A plain in-memory datastore_search, the property test's reference: filter, q, sort, page,
-// written out simply (numbers compare as numbers, text by code points, nulls last ascending).
+// written out simply (numbers compare as numbers, text by code points, nulls last ascending,
+// ties in the first key's direction).
 import type { DatastoreRecord, Field, SearchParams, Value } from '../../lib/datastore/contract.ts';
 
 function compare(a: Value, b: Value): number {
@@ -48,7 +49,7 @@ export function referenceSearch(
       const [id, direction] = key.split(/\s+/);
       return { id: id as string, sign: direction === 'desc' ? -1 : 1 };
     });
-  keys.push({ id: '_id', sign: 1 });
+  if (!keys.some((k) => k.id === '_id')) keys.push({ id: '_id', sign: keys[0]?.sign ?? 1 });
   const sorted = matching.toSorted((a, b) => {
     for (const { id, sign } of keys) {
       const order = compare(a[id] as Value, b[id] as Value);
