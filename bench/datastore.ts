@@ -10,7 +10,7 @@
 // PostgreSQL is LABLD_TEST_DATABASE_URL, else tools/postgres/server.sh's URL; its server's
 // memory is not in the RSS column (the client's is).
 //
-// Run: npm run bench:datastore [-- rows]
+// Run: npm run bench:datastore [-- rows [candidates, comma-separated]]
 import { spawnSync } from 'node:child_process';
 import {
   createReadStream,
@@ -178,6 +178,7 @@ async function main(): Promise<void> {
   if (flag === '--candidate')
     return measure(candidate as Candidate, csvFile as string, descriptorFile as string);
   const rows = Number(flag ?? 1_000_000);
+  const only = process.argv[3]?.split(',') ?? CANDIDATES;
   const dir = mkdtempSync(join(tmpdir(), 'labld-bench-csv-'));
   try {
     const t0 = performance.now();
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
     console.log(
       'store         import rows/s   import s   page p50 ms   page p99 ms   rows/page   peak RSS MiB',
     );
-    for (const candidate of CANDIDATES) {
+    for (const candidate of CANDIDATES.filter((c) => only.includes(c))) {
       const child = spawnSync(
         process.execPath,
         [import.meta.filename, '--candidate', candidate, csv, descriptor],

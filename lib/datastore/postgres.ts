@@ -25,6 +25,7 @@ export const postgresDialect: SqlDialect = {
   // Nulls last ascending, first descending: PostgreSQL's default, one btree index both ways.
   orderBy: (column, descending) => `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`,
   indexOn: (column) => column,
+  analyze: (_index, table) => `ANALYZE ${table}`,
   select: (column, type) => (type === 'date' || type === 'timestamp' ? `${column}::text` : column),
   bind: (value: Value) => value,
 };

@@ -48,6 +48,8 @@ export interface SqlDialect {
    */
   orderBy(column: string, descending: boolean): string;
   indexOn(column: string): string;
+  /** Statistics for a new index (both names quoted, the index's schema-qualified). */
+  analyze(index: string, table: string): string;
   /** A column as selected (PostgreSQL gives dates as text, not Date objects). */
   select(column: string, type: FieldType): string;
   bind(value: Value): unknown;
@@ -121,7 +123,7 @@ export class SqlDatastore implements Datastore {
         ? column
         : this.dialect.indexOn(this.collated(column, (table.fields[position] as Field).type));
     await this.client.run(`CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${this.table(table.name)} (${on})`);
-    await this.client.run(`ANALYZE ${this.table(table.name)}`);
+    await this.client.run(this.dialect.analyze(this.table(name), this.table(table.name)));
     this.indexed.add(name);
   }
 
