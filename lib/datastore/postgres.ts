@@ -2,6 +2,7 @@
 // (COPY would need another package). `PgLike` is what the SQL needs of a client, so that the
 // benchmark runs the same code on PGlite.
 import pg from 'pg';
+import { unreachable } from '../process/errors.ts';
 import type { FieldType, Value } from './contract.ts';
 import { SqlDatastore, type Row, type SqlClient, type SqlDialect } from './sql.ts';
 
@@ -38,6 +39,22 @@ export interface PgLike {
   ): Promise<{ rows: Row[]; rowCount?: number | null; affectedRows?: number }>;
 }
 
+/**
+ * The database's answer, or `unreachable` naming its SQLSTATE: every input is checked before
+ * it reaches the SQL, so a failure here is the server's, and its text (which may quote the
+ * connection URL or the data) is not the client's business.
+ */
+async function answer<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw unreachable(
+      `the datastore's database failed${typeof code === 'string' ? ` (SQLSTATE ${code})` : ''}`,
+    );
+  }
+}
+
 /** A client over one connection (`connection`) or a pool handing out connections (`acquire`). */
 export class PgClient implements SqlClient {
   private readonly connection: PgLike;
@@ -55,16 +72,16 @@ export class PgClient implements SqlClient {
   }
 
   async query(sql: string, params?: unknown[]): Promise<Row[]> {
-    return (await this.connection.query(sql, params)).rows;
+    return (await answer(this.connection.query(sql, params))).rows;
   }
 
   async run(sql: string, params?: unknown[]): Promise<number> {
-    const result = await this.connection.query(sql, params);
+    const result = await answer(this.connection.query(sql, params));
     return Number(result.rowCount ?? result.affectedRows ?? 0);
   }
 
   async transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {
-    const { client, release } = await this.acquire();
+    const { client, release } = await answer(this.acquire());
     const inner = new PgClient(
       client,
       async () => ({ client, release: () => {} }),

@@ -251,6 +251,7 @@ export class SqlDatastore implements Datastore {
       if (filters === undefined || filters === null || Object.keys(filters).length === 0) {
         const [row] = await client.query(`SELECT count(*) AS n FROM ${this.table(table.name)}`);
         await client.run(`DROP TABLE ${this.table(table.name)}`);
+        for (const index of this.indexed) if (index.startsWith(`${table.name}_`)) this.indexed.delete(index);
         await client.run(
           `DELETE FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
           [resourceId],
@@ -318,8 +319,10 @@ export class SqlDatastore implements Datastore {
       if (typeof q !== 'object' || Array.isArray(q)) throw invalid('text, or an object of column: text', 'q');
       for (const [id, text] of Object.entries(q)) {
         const { sql, field } = column(id, 'q');
-        const target = field.type === 'text' ? sql : `CAST(${sql} AS TEXT)`;
-        for (const word of words(text, 'q')) conditions.push(contains([target], word));
+        // Numbers have no one text form both databases agree on: they are filtered, not searched.
+        if (field.type !== 'text')
+          throw invalid(`column ${JSON.stringify(id)} is ${field.type}: use filters`, 'q');
+        for (const word of words(text, 'q')) conditions.push(contains([sql], word));
       }
     }
     return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;

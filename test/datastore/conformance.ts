@@ -97,6 +97,15 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
       );
     });
 
+    it('keeps its tables across close and reopen', async () => {
+      const s = await withPeople();
+      await s.close();
+      store = await (ns as Namespace).connect();
+      assert.equal((await store.info('people')).count, 6);
+      const page = await store.search({ resource_id: 'people', sort: 'n desc', limit: 1 });
+      assert.deepEqual(names(page.records), ['Eve']);
+    });
+
     it('pages with limit and offset (default 100, at most 32000), pages never overlap', async () => {
       const s = await open();
       await s.create('many', [{ id: 'i', type: 'int' }]);
@@ -169,6 +178,7 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
       const perColumn = await s.search({ resource_id: 'people', q: { group: 'B' }, sort: 'name desc' });
       assert.deepEqual(names(perColumn.records), ['Fay', 'Cy', 'Ada']);
       await refused(s.search({ resource_id: 'people', q: { nope: 'x' } }), 'invalid', 'q');
+      await refused(s.search({ resource_id: 'people', q: { n: '10' } }), 'invalid', 'q');
     });
 
     it('returns the fields asked for, and the total only when asked', async () => {
