@@ -8,20 +8,10 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
 import { AGENT } from '../annotator/descriptor.ts';
 import { invalid } from '../process/errors.ts';
-import { maxColumns } from '../limits.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
-import { csvEvents } from './csv-reader.ts';
-import { DEFAULT_DIALECT, originalDelimiter, type Dialect } from './dialect.ts';
-import {
-  CSV_FIELD,
-  METADATA_FIELD,
-  loadResource,
-  readError,
-  resourceText,
-  textChunks,
-  type ResourceLoader,
-} from './types.ts';
+import { descriptorRows } from './descriptor-rows.ts';
+import { CSV_FIELD, METADATA_FIELD, loadResource, resourceText, type ResourceLoader } from './types.ts';
 import { DC11, OA, QUDT, QUDT_UNIT, cellColumn, cellObject, type Column } from './descriptor-cells.ts';
 import { expandTemplate } from './uri-template.ts';
 import { CSVW, RDF_NS, RDFS, XSD } from './vocab.ts';
@@ -277,21 +267,10 @@ async function* emitRows(
   const schema = graph.one(table, CSVW + 'tableSchema');
   const skipRows = dialectNode ? number(graph.one(dialectNode, CSVW + 'skipRows'), 0) : 0;
   const headerRowCount = dialectNode ? number(graph.one(dialectNode, CSVW + 'headerRowCount'), 1) : 1;
-  const delimiter = originalDelimiter(
-    (dialectNode && graph.one(dialectNode, CSVW + 'delimiter')?.value) || ',',
-  );
+  const delimiter = (dialectNode && graph.one(dialectNode, CSVW + 'delimiter')?.value) || ',';
   const encoding = (dialectNode && graph.one(dialectNode, CSVW + 'encoding')?.value) || 'utf-8';
   const aboutUrl = schema ? graph.one(schema, CSVW + 'aboutUrl')?.value : undefined;
   const columns = columnsOf(schema, graph);
-  const dialect: Dialect = {
-    ...DEFAULT_DIALECT,
-    delimiter: typeof delimiter === 'string' ? delimiter : ',',
-    lineTerminators: ['\r\n', '\n', '\r'],
-    skipRows: skipRows + headerRowCount,
-    headerRowCount: 0,
-    trim: 'false',
-    encoding,
-  };
   const resource = await loadResource(load, csvUrl, CSV_FIELD);
   const emit = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object): void =>
     void out.push(quad(s, p, o));
@@ -299,21 +278,13 @@ async function* emitRows(
   const nested: RDF.Quad[] = [];
   const rowBase = `${csvUrl}/row=`;
   const firstRowNumber = skipRows + headerRowCount;
-  let index = 0;
-  const limits = { field: CSV_FIELD, url: csvUrl, maxColumns: maxColumns() };
-  for await (const event of readingErrors(
-    csvEvents(textChunks(resource, encoding), dialect, delimiter, limits),
+  const rows = descriptorRows(
+    resource,
     csvUrl,
-  )) {
-    if (event.kind !== 'row') continue;
-    const cells = event.cells;
-    if (isBlankRow(cells)) break; // the table ends at its first blank row
-    if (cells.length < columns.length || !isBlankRow(cells, columns.length)) {
-      throw invalid(
-        `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${cells.length} fields; the descriptor describes ${columns.length} columns`,
-        CSV_FIELD,
-      );
-    }
+    { skipRows, headerRowCount, delimiter, encoding },
+    columns.length,
+  );
+  for await (const { index, cells } of rows) {
     const gid = String(index);
     const vars = (name: string): string | undefined => (name === 'GID' ? gid : undefined);
     const subject = aboutUrl ? namedNode(resolveUrl(expandTemplate(aboutUrl, vars), csvUrl)) : blankNode();
@@ -332,22 +303,6 @@ async function* emitRows(
     }
     for (const q of nested) out.push(q);
     nested.length = 0;
-    index += 1;
     yield out.length;
   }
-}
-
-/** The events of a CSV whose stream may break off mid-way: that is a 422 naming csv_url too. */
-async function* readingErrors<T>(events: AsyncIterable<T>, csvUrl: string): AsyncGenerator<T> {
-  try {
-    yield* events;
-  } catch (error) {
-    throw readError(error, csvUrl, CSV_FIELD);
-  }
-}
-
-/** Whether every cell from `from` on is empty or blanks. */
-function isBlankRow(cells: readonly string[], from = 0): boolean {
-  for (let i = from; i < cells.length; i++) if ((cells[i] as string).trim() !== '') return false;
-  return true;
 }

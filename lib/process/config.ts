@@ -24,6 +24,11 @@ export const settings = [
   { name: 'LABLD_DATA', default: './data', description: 'data directory: bus log, uploads, stores' },
   { name: 'LABLD_TRANSPORT', default: 'embedded', description: 'bus transport: `embedded` or `kafka`' },
   {
+    name: 'LABLD_DATABASE_URL',
+    default: '',
+    description: 'PostgreSQL URL of the catalogue and datastore; empty: the embedded database in LABLD_DATA',
+  },
+  {
     name: 'KAFKA_BROKERS',
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',

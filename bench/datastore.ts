@@ -1,0 +1,227 @@
+// Datastore benchmark: the embedded candidates (node:sqlite, PGlite) and PostgreSQL side by
+// side on one generated CSV (default 1M rows × 20 columns: 16 numeric, 4 text), each in its
+// own child process so that its peak RSS is its own.
+//
+//   import: the CSV read by its CSVW descriptor and inserted in batches (lib/datastore/import.ts),
+//           rows/s end to end (goal ≥ 300,000 rows/s embedded)
+//   page:   a filtered, sorted page of 100 rows (a category filter, a numeric column sorted
+//           descending, the total counted), p50/p99 over 50 queries (goal p50 ≤ 100 ms)
+//
+// PostgreSQL is LABLD_TEST_DATABASE_URL, else tools/postgres/server.sh's URL; its server's
+// memory is not in the RSS column (the client's is).
+//
+// Run: npm run bench:datastore [-- rows [candidates, comma-separated]]
+import { spawnSync } from 'node:child_process';
+import {
+  createReadStream,
+  createWriteStream,
+  mkdtempSync,
+  rmSync,
+  writeFileSync,
+  readFileSync,
+} from 'node:fs';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+import type { Datastore } from '../lib/datastore/contract.ts';
+import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
+import { openPostgresDatastore, PgClient, postgresDialect, type PgLike } from '../lib/datastore/postgres.ts';
+import { SqlDatastore } from '../lib/datastore/sql.ts';
+import { importCsv } from '../lib/datastore/import.ts';
+
+const CANDIDATES = ['node:sqlite', 'PGlite', 'PostgreSQL'] as const;
+type Candidate = (typeof CANDIDATES)[number];
+const CATEGORIES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa'];
+const NUMERIC = 16;
+const QUERIES = 50;
+
+/** A small deterministic generator, so that every candidate reads the same file. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+async function generate(dir: string, rows: number): Promise<{ csv: string; descriptor: string }> {
+  const csv = join(dir, 'bench.csv');
+  const numeric = Array.from({ length: NUMERIC }, (_, i) => `value ${i + 1}`);
+  const header = ['id', 'category', 'specimen', 'note', ...numeric];
+  const descriptor = {
+    url: 'bench.csv',
+    dialect: { delimiter: ',', headerRowCount: 1 },
+    tableSchema: {
+      columns: header.map((title, i) => ({
+        titles: title,
+        datatype: i === 0 ? 'integer' : i < 4 ? 'string' : 'double',
+      })),
+    },
+  };
+  const out = createWriteStream(csv);
+  const next = random(13);
+  out.write(header.join(',') + '\n');
+  let chunk = '';
+  for (let r = 0; r < rows; r++) {
+    const cells = [
+      String(r + 1),
+      CATEGORIES[Math.floor(next() * CATEGORIES.length)],
+      `S-${Math.floor(next() * 1e6).toString(36)}`,
+      next() < 0.1 ? '"broken, retested"' : 'ok',
+    ];
+    for (let i = 0; i < NUMERIC; i++) cells.push((next() * 1000 - 200).toFixed(3));
+    chunk += cells.join(',') + '\n';
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
+  }
+  out.end(chunk);
+  await once(out, 'finish');
+  const descriptorFile = join(dir, 'bench-metadata.json');
+  writeFileSync(descriptorFile, JSON.stringify(descriptor));
+  return { csv, descriptor: descriptorFile };
+}
+
+/** PGlite under the same SQL as PostgreSQL: one connection, so a transaction is that one. */
+async function openPglite(dir: string): Promise<{ store: Datastore; close: () => Promise<void> }> {
+  const db = new PGlite(join(dir, 'pglite'));
+  const connection = db as unknown as PgLike;
+  const client = new PgClient(
+    connection,
+    async () => ({ client: connection, release: () => {} }),
+    () => db.close(),
+  );
+  await db.query('CREATE SCHEMA IF NOT EXISTS datastore');
+  const store = new SqlDatastore(client, postgresDialect, 'datastore');
+  await store.migrate();
+  return { store, close: () => store.close() };
+}
+
+async function openCandidate(
+  candidate: Candidate,
+  dir: string,
+): Promise<{ store: Datastore; close: () => Promise<void> }> {
+  if (candidate === 'node:sqlite') {
+    const store = await openEmbeddedDatastore(join(dir, 'datastore.sqlite'));
+    return { store, close: () => store.close() };
+  }
+  if (candidate === 'PGlite') return openPglite(dir);
+  const url = process.env.LABLD_TEST_DATABASE_URL || 'postgres://labld@127.0.0.1:15432/labld';
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const store = await openPostgresDatastore(url, schema);
+  return {
+    store,
+    async close() {
+      await store.close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+
+/** One candidate, in this (child) process: prints one JSON line. */
+async function measure(candidate: Candidate, csv: string, descriptorFile: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'labld-bench-ds-'));
+  const { store, close } = await openCandidate(candidate, dir);
+  try {
+    const descriptor = JSON.parse(readFileSync(descriptorFile, 'utf8')) as unknown;
+    const started = performance.now();
+    const info = await importCsv(store, 'bench', descriptor, { body: createReadStream(csv) }, csv);
+    const importSeconds = (performance.now() - started) / 1000;
+    const times: number[] = [];
+    const next = random(7);
+    let rows = 0;
+    for (let q = 0; q < QUERIES; q++) {
+      const t0 = performance.now();
+      const page = await store.search({
+        resource_id: 'bench',
+        filters: { category: CATEGORIES[Math.floor(next() * CATEGORIES.length)] },
+        sort: `"value ${1 + Math.floor(next() * NUMERIC)}" desc`,
+        limit: 100,
+      });
+      times.push(performance.now() - t0);
+      rows += page.records.length;
+    }
+    times.sort((a, b) => a - b);
+    console.log(
+      JSON.stringify({
+        candidate,
+        rows: info.count,
+        importSeconds,
+        rowsPerSecond: info.count / importSeconds,
+        p50: percentile(times, 0.5),
+        p99: percentile(times, 0.99),
+        pageRows: rows / QUERIES,
+        rssMiB: process.resourceUsage().maxRSS / 1024,
+      }),
+    );
+  } finally {
+    await close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function main(): Promise<void> {
+  const [flag, candidate, csvFile, descriptorFile] = process.argv.slice(2);
+  if (flag === '--candidate')
+    return measure(candidate as Candidate, csvFile as string, descriptorFile as string);
+  const rows = Number(flag ?? 1_000_000);
+  const only = process.argv[3]?.split(',') ?? CANDIDATES;
+  const dir = mkdtempSync(join(tmpdir(), 'labld-bench-csv-'));
+  try {
+    const t0 = performance.now();
+    const { csv, descriptor } = await generate(dir, rows);
+    console.log(
+      `CSV: ${rows} rows × 20 columns (16 numeric, 4 text), made in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+    );
+    console.log(
+      'store         import rows/s   import s   page p50 ms   page p99 ms   rows/page   peak RSS MiB',
+    );
+    for (const candidate of CANDIDATES.filter((c) => only.includes(c))) {
+      const child = spawnSync(
+        process.execPath,
+        [import.meta.filename, '--candidate', candidate, csv, descriptor],
+        {
+          encoding: 'utf8',
+          stdio: ['ignore', 'pipe', 'inherit'],
+          maxBuffer: 1 << 20,
+        },
+      );
+      const line = child.stdout.trim().split('\n').at(-1) ?? '';
+      if (child.status !== 0 || !line.startsWith('{')) {
+        console.log(`${candidate.padEnd(13)} failed (exit ${child.status})`);
+        continue;
+      }
+      const r = JSON.parse(line) as Record<string, number>;
+      console.log(
+        [
+          candidate.padEnd(13),
+          Math.round(r.rowsPerSecond as number)
+            .toLocaleString('en')
+            .padStart(13),
+          (r.importSeconds as number).toFixed(1).padStart(10),
+          (r.p50 as number).toFixed(1).padStart(13),
+          (r.p99 as number).toFixed(1).padStart(13),
+          String(r.pageRows).padStart(11),
+          (r.rssMiB as number).toFixed(0).padStart(14),
+        ].join(' '),
+      );
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

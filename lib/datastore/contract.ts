@@ -1,0 +1,90 @@
+// The datastore: a CSV resource's rows in a table of the database, typed by its CSVW
+// descriptor, queried like CKAN's `datastore_search` (paging, sorting on any column, per-column
+// filters, full-text `q`, the total). Cut along CKAN's concepts (resource, field, record,
+// filter, sort) so that the Action API passes its parameters through; no SQL here.
+
+/** CKAN's field types that labld stores (CKAN's aliases are read by `fieldType`). */
+export const FIELD_TYPES = ['text', 'numeric', 'int', 'float', 'bool', 'date', 'timestamp'] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+export interface Field {
+  /** The column's name as the CSV header has it: any non-empty string not starting with `_`. */
+  id: string;
+  type: FieldType;
+  /** CKAN's data dictionary entry: here the column's other titles and its QUDT unit IRI. */
+  info?: { label?: string; unit?: string };
+}
+
+/** A cell: numbers for the numeric types, `true`/`false`, ISO text for dates and times. */
+export type Value = string | number | boolean | null;
+
+/** A row as CKAN returns it: `_id` (1, 2, … in insertion order) and a value per field. */
+export type DatastoreRecord = Record<string, Value>;
+
+/**
+ * A row to insert: values by field id (missing ones are null), or values in the order of the
+ * fields (what the CSV import hands over: no object per row). Strings are read by the type.
+ */
+export type InputRecord = Record<string, unknown> | unknown[];
+
+export interface SearchParams {
+  resource_id: string;
+  /** Column → value (equal) or values (any of them). */
+  filters?: Record<string, unknown>;
+  /** Words that must all occur (case-insensitively) in a text column; or per column. */
+  q?: string | Record<string, string>;
+  /**
+   * `"col asc, col2 desc"`; a name with a comma or spaces is written in double quotes. Nulls
+   * count as the largest value; ties go by `_id` in the first key's direction.
+   */
+  sort?: string;
+  /** Rows per page: default 100, at most MAX_LIMIT. */
+  limit?: number;
+  offset?: number;
+  /** The fields returned (with `_id` if named); a list or comma-separated. Default: all. */
+  fields?: string[] | string;
+  /** Whether to count the matching rows (default true, as CKAN). */
+  include_total?: boolean;
+}
+
+export interface SearchResult {
+  resource_id: string;
+  fields: { id: string; type: FieldType | 'int' }[];
+  records: DatastoreRecord[];
+  total?: number;
+  limit: number;
+  offset: number;
+}
+
+export interface DatastoreInfo {
+  resource_id: string;
+  fields: Field[];
+  /** Rows in the table. */
+  count: number;
+}
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 32000;
+
+export interface Datastore {
+  /**
+   * A table for the resource with these fields, and its first records. Creating it again with
+   * the same fields appends the records (as CKAN's datastore_create); other fields: conflict.
+   */
+  create(resourceId: string, fields: Field[], records?: InputRecord[]): Promise<DatastoreInfo>;
+  /**
+   * Appends rows batch by batch (a streaming import never holds the file); all or nothing.
+   * Returns the number of rows inserted.
+   */
+  insert(
+    resourceId: string,
+    batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
+  ): Promise<number>;
+  /** Without filters the whole table; with them, the matching rows. Returns rows deleted. */
+  delete(resourceId: string, filters?: Record<string, unknown>): Promise<number>;
+  search(params: SearchParams): Promise<SearchResult>;
+  info(resourceId: string): Promise<DatastoreInfo>;
+  /** Throws when the database cannot answer (for /readyz). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,95 @@
+// The embedded datastore on node:sqlite (built into Node; chosen over PGlite by
+// bench/datastore.ts, see README "Datastore"): one database file under LABLD_DATA, WAL mode.
+import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import type { FieldType, Value } from './contract.ts';
+import { SqlDatastore, type Row, type SqlClient, type SqlDialect } from './sql.ts';
+
+const TYPES: Record<FieldType, string> = {
+  text: 'TEXT',
+  numeric: 'REAL',
+  float: 'REAL',
+  int: 'INTEGER',
+  bool: 'INTEGER',
+  date: 'TEXT',
+  timestamp: 'TEXT',
+};
+
+export const sqliteDialect: SqlDialect = {
+  placeholder: () => '?', // node:sqlite binds numbered ones (?NNN) hundreds of times slower
+  maxParameters: 32766,
+  columnType: (type) => TYPES[type],
+  idColumn: '_id INTEGER PRIMARY KEY',
+  like: 'LIKE',
+  textOrder: '', // BINARY: UTF-8 bytes, i.e. code points
+  orderBy: (column, descending) =>
+    descending ? `${column} IS NULL DESC, ${column} DESC` : `${column} IS NULL, ${column}`,
+  indexOn: (column) => `${column} IS NULL, ${column}`,
+  analyze: (index) => `ANALYZE ${index}`,
+  select: (column) => column,
+  bind: (value: Value) => (typeof value === 'boolean' ? Number(value) : value),
+};
+
+/** node:sqlite is synchronous; the promises keep the one interface. Statements are cached. */
+class SqliteClient implements SqlClient {
+  private readonly db: DatabaseSync;
+  private readonly statements = new Map<string, StatementSync>();
+  /** Writes queue behind each other: one connection has one transaction at a time. */
+  private tail: Promise<unknown> = Promise.resolve();
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+  }
+
+  private prepare(sql: string): StatementSync {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      if (this.statements.size > 256) this.statements.clear();
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
+  async query(sql: string, params: unknown[] = []): Promise<Row[]> {
+    return this.prepare(sql).all(...(params as SQLInputValue[])) as Row[];
+  }
+
+  async run(sql: string, params: unknown[] = []): Promise<number> {
+    return Number(this.prepare(sql).run(...(params as SQLInputValue[])).changes);
+  }
+
+  transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {
+    const result = this.tail.then(async () => {
+      this.db.exec('BEGIN IMMEDIATE');
+      try {
+        const value = await fn(this);
+        this.db.exec('COMMIT');
+        return value;
+      } catch (error) {
+        this.db.exec('ROLLBACK');
+        throw error;
+      }
+    });
+    this.tail = result.catch(() => undefined);
+    return result;
+  }
+
+  async close(): Promise<void> {
+    await this.tail;
+    this.statements.clear();
+    if (this.db.isOpen) this.db.close();
+  }
+}
+
+/** The datastore in a SQLite file (`:memory:` for a throw-away one). */
+export async function openEmbeddedDatastore(file: string): Promise<SqlDatastore> {
+  const db = new DatabaseSync(file);
+  // A 64 MiB page cache keeps a large import's transaction from spilling; ANALYZE samples
+  // (analysis_limit) so that a new index's statistics take milliseconds, not a table scan.
+  db.exec(
+    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA analysis_limit = 1000',
+  );
+  const store = new SqlDatastore(new SqliteClient(db), sqliteDialect);
+  await store.migrate();
+  return store;
+}

@@ -1,0 +1,75 @@
+// A CSV resource into the datastore, typed by its CSVW descriptor: the rows are read in
+// stream by the descriptor's dialect (lib/csvw/descriptor-rows.ts, as /api/rdf reads them)
+// and inserted in batches, so a file of any length never sits in memory. A cell its column's
+// type cannot read refuses the import (nothing is kept: the insert is one transaction).
+import { descriptorRows } from '../csvw/descriptor-rows.ts';
+import type { LoadedResource } from '../loader.ts';
+import { invalid, isDomainError } from '../process/errors.ts';
+import type { Datastore, DatastoreInfo, Field, InputRecord } from './contract.ts';
+import { descriptorTable } from './fields.ts';
+import { readValue } from './values.ts';
+
+export interface ImportOptions {
+  /** Rows per batch handed to the store. */
+  batchSize?: number;
+}
+
+/** Records of the rows, `batchSize` at a time, cells read by their field's type. */
+export async function* recordBatches(
+  rows: AsyncIterable<{ sourceNumber: number; cells: string[] }>,
+  fields: Field[],
+  csvUrl: string,
+  batchSize = 5000,
+): AsyncGenerator<InputRecord[]> {
+  let batch: InputRecord[] = [];
+  for await (const { sourceNumber, cells } of rows) {
+    const record: unknown[] = new Array(fields.length);
+    for (let i = 0; i < fields.length; i++) {
+      const field = fields[i] as Field;
+      const text = cells[i] as string;
+      const value = field.type === 'text' ? (text === '' ? null : text) : readValue(field.type, text);
+      if (value === undefined) {
+        throw invalid(
+          `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify(field.id)} is not ${field.type}`,
+          'csv_url',
+        );
+      }
+      record[i] = value;
+    }
+    batch.push(record);
+    if (batch.length >= batchSize) {
+      yield batch;
+      batch = [];
+    }
+  }
+  if (batch.length > 0) yield batch;
+}
+
+/**
+ * Creates the resource's table from the descriptor's fields and fills it from the CSV.
+ * An existing table of the resource is replaced (a new version of the file).
+ */
+export async function importCsv(
+  store: Datastore,
+  resourceId: string,
+  descriptor: unknown,
+  csv: LoadedResource,
+  csvUrl: string,
+  options: ImportOptions = {},
+): Promise<DatastoreInfo> {
+  const table = descriptorTable(descriptor);
+  try {
+    await store.delete(resourceId);
+  } catch (error) {
+    if (!isDomainError(error) || error.kind !== 'not-found') throw error;
+  }
+  await store.create(resourceId, table.fields);
+  const rows = descriptorRows(csv, csvUrl, table.dialect, table.fields.length);
+  try {
+    await store.insert(resourceId, recordBatches(rows, table.fields, csvUrl, options.batchSize));
+  } catch (error) {
+    await store.delete(resourceId).catch(() => undefined); // no half-made table stays behind
+    throw error;
+  }
+  return store.info(resourceId);
+}

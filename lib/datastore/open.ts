@@ -1,0 +1,36 @@
+// Opening the datastore from configuration: the one place that picks an implementation.
+// LABLD_DATABASE_URL names a PostgreSQL database (tables in the `datastore` schema); empty,
+// the embedded one: LABLD_DATA/datastore.sqlite.
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { setting } from '../process/config.ts';
+import { unreachable } from '../process/errors.ts';
+import type { Datastore } from './contract.ts';
+import { openEmbeddedDatastore } from './embedded.ts';
+import { openPostgresDatastore } from './postgres.ts';
+
+export interface DatastoreConfig {
+  /** PostgreSQL URL; empty: embedded. */
+  databaseUrl: string;
+  dataDir: string;
+}
+
+export function datastoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): DatastoreConfig {
+  return { databaseUrl: setting('LABLD_DATABASE_URL', env), dataDir: setting('LABLD_DATA', env) };
+}
+
+export async function openDatastore(config: DatastoreConfig = datastoreConfigFromEnv()): Promise<Datastore> {
+  if (config.databaseUrl === '') {
+    mkdirSync(config.dataDir, { recursive: true });
+    return openEmbeddedDatastore(join(config.dataDir, 'datastore.sqlite'));
+  }
+  try {
+    return await openPostgresDatastore(config.databaseUrl);
+  } catch (error) {
+    // The driver's text may hold the URL's password: say what failed, not what it said.
+    const code = (error as { code?: unknown }).code;
+    throw unreachable(
+      `the datastore's PostgreSQL database cannot be opened${typeof code === 'string' ? ` (${code})` : ''}`,
+    );
+  }
+}

@@ -1,0 +1,128 @@
+// The datastore on PostgreSQL through `pg`: rows go in by multi-row parameterized INSERTs
+// (COPY would need another package). `PgLike` is what the SQL needs of a client, so that the
+// benchmark runs the same code on PGlite.
+import pg from 'pg';
+import { unreachable } from '../process/errors.ts';
+import type { FieldType, Value } from './contract.ts';
+import { SqlDatastore, type Row, type SqlClient, type SqlDialect } from './sql.ts';
+
+const TYPES: Record<FieldType, string> = {
+  text: 'text',
+  numeric: 'numeric',
+  float: 'double precision',
+  int: 'bigint',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+};
+
+export const postgresDialect: SqlDialect = {
+  placeholder: (n) => `$${n}`,
+  maxParameters: 65535,
+  columnType: (type) => TYPES[type],
+  idColumn: '_id bigserial PRIMARY KEY',
+  like: 'ILIKE',
+  textOrder: ' COLLATE "C"',
+  // Nulls last ascending, first descending: PostgreSQL's default, one btree index both ways.
+  orderBy: (column, descending) => `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`,
+  indexOn: (column) => column,
+  analyze: (_index, table) => `ANALYZE ${table}`,
+  select: (column, type) => (type === 'date' || type === 'timestamp' ? `${column}::text` : column),
+  bind: (value: Value) => value,
+};
+
+/** A connection or pool as the SQL uses it: pg's and PGlite's `query` have this shape. */
+export interface PgLike {
+  query(
+    sql: string,
+    params?: unknown[],
+  ): Promise<{ rows: Row[]; rowCount?: number | null; affectedRows?: number }>;
+}
+
+/**
+ * The database's answer, or `unreachable` naming its SQLSTATE: every input is checked before
+ * it reaches the SQL, so a failure here is the server's, and its text (which may quote the
+ * connection URL or the data) is not the client's business.
+ */
+async function answer<T>(promise: Promise<T>): Promise<T> {
+  try {
+    return await promise;
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    throw unreachable(
+      `the datastore's database failed${typeof code === 'string' ? ` (SQLSTATE ${code})` : ''}`,
+    );
+  }
+}
+
+/** A client over one connection (`connection`) or a pool handing out connections (`acquire`). */
+export class PgClient implements SqlClient {
+  private readonly connection: PgLike;
+  private readonly acquire: () => Promise<{ client: PgLike; release: () => void }>;
+  private readonly end: () => Promise<void>;
+
+  constructor(
+    connection: PgLike,
+    acquire: () => Promise<{ client: PgLike; release: () => void }>,
+    end: () => Promise<void>,
+  ) {
+    this.connection = connection;
+    this.acquire = acquire;
+    this.end = end;
+  }
+
+  async query(sql: string, params?: unknown[]): Promise<Row[]> {
+    return (await answer(this.connection.query(sql, params))).rows;
+  }
+
+  async run(sql: string, params?: unknown[]): Promise<number> {
+    const result = await answer(this.connection.query(sql, params));
+    return Number(result.rowCount ?? result.affectedRows ?? 0);
+  }
+
+  async transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {
+    const { client, release } = await answer(this.acquire());
+    const inner = new PgClient(
+      client,
+      async () => ({ client, release: () => {} }),
+      async () => {},
+    );
+    try {
+      await client.query('BEGIN');
+      const value = await fn(inner);
+      await client.query('COMMIT');
+      return value;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      release();
+    }
+  }
+
+  close(): Promise<void> {
+    return this.end();
+  }
+}
+
+/** The datastore in a PostgreSQL database, its tables in `schema` (created when missing). */
+export async function openPostgresDatastore(url: string, schema = 'datastore'): Promise<SqlDatastore> {
+  const pool = new pg.Pool({ connectionString: url, max: 8 });
+  const client = new PgClient(
+    pool,
+    async () => {
+      const connection = await pool.connect();
+      return { client: connection, release: () => connection.release() };
+    },
+    () => pool.end(),
+  );
+  try {
+    await pool.query(`CREATE SCHEMA IF NOT EXISTS "${schema.replaceAll('"', '""')}"`);
+    const store = new SqlDatastore(client, postgresDialect, schema);
+    await store.migrate();
+    return store;
+  } catch (error) {
+    await pool.end();
+    throw error;
+  }
+}

@@ -1,0 +1,177 @@
+// Reading the values of a datastore's parameters and records: cells by their field's type,
+// the sort expression, the list of fields. Shared by every implementation so that both read
+// the same input the same way; each refusal is `invalid` naming the parameter.
+import { invalid } from '../process/errors.ts';
+import { FIELD_TYPES, type Field, type FieldType, type Value } from './contract.ts';
+
+const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/;
+
+function validDate(text: string): boolean {
+  const match = DATE.exec(text);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `YYYY-MM-DDTHH:MM:SS[.fff]`: the text PostgreSQL gives a timestamp (with `T`), so both agree. */
+function timestamp(text: string): string | undefined {
+  const match = TIMESTAMP.exec(text);
+  if (!match || !validDate(match[1] as string)) return undefined;
+  const [hours, minutes, seconds] = [Number(match[2]), Number(match[3]), Number(match[4] ?? 0)];
+  if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
+  const fraction = (match[5] ?? '').replace(/\.?0+$/, '').slice(0, 7);
+  return `${match[1]}T${match[2]}:${match[3]}:${match[4] ?? '00'}${fraction}`;
+}
+
+/** A decimal number's value (NaN if none): the plain form checked by a scan, the rest by the grammar. */
+function numberOf(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // digits . + - e E only: Number() then reads no hex, binary, octal or Infinity
+    if (!((c >= 48 && c <= 57) || c === 46 || c === 43 || c === 45 || c === 101 || c === 69)) {
+      return NUMBER.test(text.trim()) ? Number(text) : NaN;
+    }
+  }
+  // Over these characters Number() accepts exactly what NUMBER does (and is NaN for the rest).
+  return text === '' ? NaN : Number(text);
+}
+
+/**
+ * A value as the field's type stores it; undefined when it cannot be read. Empty text is null
+ * for every type but text (a CSV's empty cell has no number).
+ */
+export function readValue(type: FieldType, raw: unknown): Value | undefined {
+  if (raw === null || raw === undefined) return null;
+  if (type === 'text')
+    return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
+  if (raw === '' || (typeof raw === 'string' && raw.trim() === '')) return null;
+  switch (type) {
+    case 'numeric':
+    case 'float':
+    case 'int': {
+      const number = typeof raw === 'number' ? raw : typeof raw === 'string' ? numberOf(raw) : NaN;
+      if (!Number.isFinite(number)) return undefined;
+      return type === 'int' && !Number.isSafeInteger(number) ? undefined : number;
+    }
+    case 'bool':
+      if (raw === true || raw === 'true' || raw === 1 || raw === '1') return true;
+      if (raw === false || raw === 'false' || raw === 0 || raw === '0') return false;
+      return undefined;
+    case 'date':
+      return typeof raw === 'string' && validDate(raw.trim()) ? raw.trim() : undefined;
+    case 'timestamp':
+      return typeof raw === 'string' ? timestamp(raw.trim()) : undefined;
+  }
+}
+
+/** A value read for the parameter `field`, or an `invalid` error naming it. */
+export function valueOf(field: Field, raw: unknown, parameter: string): Value {
+  const value = readValue(field.type, raw);
+  if (value === undefined) {
+    throw invalid(
+      `${JSON.stringify(raw)} is not a ${field.type} (column ${JSON.stringify(field.id)})`,
+      parameter,
+    );
+  }
+  return value;
+}
+
+/** The fields of a create, checked: ids non-empty, unique, not `_`-prefixed (CKAN's own). */
+export function checkFields(fields: unknown): Field[] {
+  if (!Array.isArray(fields) || fields.length === 0)
+    throw invalid('a non-empty list of {id, type}', 'fields');
+  const seen = new Set<string>();
+  return fields.map((field: unknown) => {
+    const { id, type = 'text' } = (field ?? {}) as { id?: unknown; type?: unknown };
+    if (typeof id !== 'string' || id === '' || id.startsWith('_') || id.length > 1000) {
+      throw invalid(`field id ${JSON.stringify(id)}: a non-empty name not starting with _`, 'fields');
+    }
+    if (seen.has(id)) throw invalid(`field id ${JSON.stringify(id)} appears twice`, 'fields');
+    seen.add(id);
+    if (!(FIELD_TYPES as readonly unknown[]).includes(type)) {
+      throw invalid(
+        `field ${JSON.stringify(id)}: type ${JSON.stringify(type)} is not one of ${FIELD_TYPES.join(', ')}`,
+        'fields',
+      );
+    }
+    const info = (field as { info?: unknown }).info;
+    if (info === undefined) return { id, type: type as FieldType };
+    const { label, unit } = (info ?? {}) as { label?: unknown; unit?: unknown };
+    if (typeof info !== 'object' || [label, unit].some((v) => v !== undefined && typeof v !== 'string')) {
+      throw invalid(`field ${JSON.stringify(id)}: info has text label and unit`, 'fields');
+    }
+    return {
+      id,
+      type: type as FieldType,
+      info: {
+        ...(label === undefined ? {} : { label }),
+        ...(unit === undefined ? {} : { unit }),
+      } as Field['info'],
+    };
+  });
+}
+
+export interface SortKey {
+  id: string;
+  descending: boolean;
+}
+
+/**
+ * CKAN's sort string: comma-separated `name [asc|desc]`, a name in double quotes when it has
+ * commas, spaces or quotes (`""` for a quote). Names must be the table's: anything else —
+ * `name; DROP TABLE` included — is refused.
+ */
+export function parseSort(sort: unknown, known: (id: string) => boolean): SortKey[] {
+  if (sort === undefined || sort === null || sort === '') return [];
+  if (typeof sort !== 'string') throw invalid('a string such as "col asc, col2 desc"', 'sort');
+  const keys: SortKey[] = [];
+  let rest = sort.trim();
+  const item = /^(?:"((?:[^"]|"")*)"|([^",\s]+))(?:\s+(asc|desc))?\s*(?:,\s*|$)/i;
+  while (rest !== '') {
+    const match = item.exec(rest);
+    const id = match
+      ? match[1] !== undefined
+        ? match[1].replaceAll('""', '"')
+        : (match[2] as string)
+      : undefined;
+    if (!match || id === undefined || !known(id)) {
+      throw invalid(`cannot sort by ${JSON.stringify(rest)}: not "column [asc|desc]" of this table`, 'sort');
+    }
+    keys.push({ id, descending: match[3]?.toLowerCase() === 'desc' });
+    rest = rest.slice(match[0].length);
+  }
+  return keys;
+}
+
+/** The fields asked for: a list, or a comma-separated string (CKAN accepts both). */
+export function parseFieldList(fields: unknown, known: (id: string) => boolean): string[] | undefined {
+  if (fields === undefined || fields === null || fields === '') return undefined;
+  const list =
+    typeof fields === 'string'
+      ? fields.split(',').map((f) => f.trim())
+      : Array.isArray(fields)
+        ? fields
+        : undefined;
+  if (!list || list.some((f) => typeof f !== 'string' || !known(f))) {
+    throw invalid(`${JSON.stringify(fields)}: names of this table's fields`, 'fields');
+  }
+  return [...new Set(list as string[])];
+}
+
+/** A count parameter (limit, offset): a whole number in range, read from a number or its text. */
+export function countOf(raw: unknown, name: string, fallback: number, max: number): number {
+  if (raw === undefined || raw === null || raw === '') return fallback;
+  const number = typeof raw === 'string' && /^\d+$/.test(raw) ? Number(raw) : raw;
+  if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0 || number > max) {
+    throw invalid(`${JSON.stringify(raw)}: a whole number from 0 to ${max}`, name);
+  }
+  return number;
+}
+
+/** `%word%` for LIKE, with its wildcards escaped by `\`. */
+export function containsPattern(word: string): string {
+  return `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

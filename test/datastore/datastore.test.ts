@@ -1,0 +1,30 @@
+// The Datastore conformance suite on the embedded store (node:sqlite): a data directory each.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openDatastore, datastoreConfigFromEnv } from '../../lib/datastore/open.ts';
+import { DomainError } from '../../lib/process/errors.ts';
+import { datastoreConformance } from './conformance.ts';
+
+datastoreConformance({
+  name: 'embedded',
+  async fresh() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
+    return {
+      connect: () => openDatastore({ databaseUrl: '', dataDir }),
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  },
+});
+
+it('open: LABLD_DATABASE_URL empty is the embedded file; a server that does not answer is unreachable', async () => {
+  assert.deepEqual(datastoreConfigFromEnv({ LABLD_DATA: '/d' }), { databaseUrl: '', dataDir: '/d' });
+  const url = 'postgres://someone:secret@127.0.0.1:1/none';
+  await assert.rejects(openDatastore({ databaseUrl: url, dataDir: tmpdir() }), (error: unknown) => {
+    assert.ok(error instanceof DomainError && error.kind === 'unreachable');
+    assert.doesNotMatch(error.message, /secret/);
+    return true;
+  });
+});

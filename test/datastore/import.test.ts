@@ -1,0 +1,112 @@
+// A CSV resource into the datastore typed by its CSVW descriptor: the seed examples of the
+// original annotator (two header rows, units, the GID column that is not in the file).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { createReadStream, readFileSync } from 'node:fs';
+import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
+import { descriptorTable } from '../../lib/datastore/fields.ts';
+import { importCsv } from '../../lib/datastore/import.ts';
+import { DomainError } from '../../lib/process/errors.ts';
+import { sharedDir } from '../support/shared.ts';
+
+const SEED = `${sharedDir}fixtures/seed-examples/csvtocsvw/`;
+const json = (name: string): unknown => JSON.parse(readFileSync(SEED + name, 'utf8'));
+
+describe('datastore fields from a CSVW descriptor', () => {
+  it("types the annotator's columns, keeps header, other titles and unit, leaves out GID", () => {
+    const table = descriptorTable(json('example-metadata.json'));
+    assert.deepEqual(table.dialect, {
+      skipRows: 16,
+      headerRowCount: 2,
+      delimiter: '\\t',
+      encoding: 'latin-1',
+    });
+    assert.deepEqual(table.fields[0], {
+      id: 'Prüfzeit',
+      type: 'numeric',
+      info: { label: 's · Pruefzeit', unit: 'http://qudt.org/vocab/unit/SEC' },
+    });
+    assert.ok(table.fields.every((f) => f.id !== 'GID'));
+  });
+
+  it('reads standard CSVW datatypes and makes taken or missing names unique', () => {
+    const table = descriptorTable({
+      url: 'x.csv',
+      tableSchema: {
+        columns: [
+          { titles: 'when', datatype: { base: 'date' } },
+          { titles: ['when'], name: 'when2', datatype: 'dateTime' },
+          { name: 'ok', datatype: 'boolean' },
+          { titles: '_hidden', datatype: 'integer' },
+          { name: 'v', virtual: true },
+        ],
+      },
+    });
+    assert.deepEqual(
+      table.fields.map((f) => [f.id, f.type]),
+      [
+        ['when', 'date'],
+        ['when2', 'timestamp'],
+        ['ok', 'bool'],
+        ['column 4', 'numeric'],
+      ],
+    );
+    assert.throws(
+      () => descriptorTable({ tables: [] }),
+      (e: unknown) => e instanceof DomainError && e.field === 'metadata_url',
+    );
+  });
+
+  it('imports a seed CSV in batches: all its rows, numbers sortable as numbers', async () => {
+    const store = await openEmbeddedDatastore(':memory:');
+    try {
+      const info = await importCsv(
+        store,
+        'example2',
+        json('example2-metadata.json'),
+        { body: createReadStream(SEED + 'example2.csv') },
+        'example2.csv',
+        { batchSize: 100 },
+      );
+      // Independently: the data rows follow the 2 skipped/header lines, up to the first blank one.
+      const lines = readFileSync(SEED + 'example2.csv', 'utf8')
+        .split(/\r?\n/)
+        .slice(2);
+      const data = lines
+        .slice(
+          0,
+          lines.findIndex((l) => l.trim() === ''),
+        )
+        .map((l) => l.split('\t'));
+      assert.equal(info.count, data.length);
+      assert.equal(info.fields[1]?.id, 'Kraft [kN]');
+      const forces = data.map((cells) => Number(cells[1]));
+      const top = await store.search({ resource_id: 'example2', sort: '"Kraft [kN]" desc', limit: 3 });
+      assert.deepEqual(
+        top.records.map((r) => r['Kraft [kN]']),
+        forces.toSorted((a, b) => b - a).slice(0, 3),
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a cell its type cannot read, and keeps no half table', async () => {
+    const store = await openEmbeddedDatastore(':memory:');
+    try {
+      const descriptor = { tableSchema: { columns: [{ titles: 'n', datatype: 'double' }] } };
+      const csv = { text: 'n\n1\n2\nthree\n' };
+      await assert.rejects(importCsv(store, 'r', descriptor, csv, 'r.csv'), (e: unknown) => {
+        assert.ok(e instanceof DomainError && e.kind === 'invalid' && e.field === 'csv_url');
+        assert.match(e.message, /line 4/);
+        return true;
+      });
+      await assert.rejects(
+        store.info('r'),
+        (e: unknown) => e instanceof DomainError && e.kind === 'not-found',
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
