@@ -91,6 +91,8 @@ export class SqlCatalogueStore implements CatalogueStore {
 
   async createDataset(fields: DatasetFields): Promise<Dataset> {
     const name = checkName(fields.name);
+    const given = optText(fields.creator_user_id, 'creator_user_id');
+    const creator = given === null ? null : await requireId(this.#s, 'users', given, 'creator_user_id');
     const id = randomUUID();
     const at = now();
     await guarded(this.#s, 'name', name, () =>
@@ -103,7 +105,7 @@ export class SqlCatalogueStore implements CatalogueStore {
           text(fields.title ?? '', 'title'),
           text(fields.notes ?? '', 'notes'),
           fields.private ? 1 : 0,
-          optText(fields.creator_user_id, 'creator_user_id'),
+          creator,
           at,
           at,
         ],
