@@ -56,7 +56,7 @@ export interface CatalogueStore {
   createDataset(fields: DatasetFields): Promise<Dataset>;
   /** By id or name; undefined when there is none. */
   getDataset(idOrName: string): Promise<Dataset | undefined>;
-  /** Replaces every field of `fields` (the ones left out get their defaults); not-found if absent. */
+  /** Replaces name, title, notes and private (left out: their defaults; the creator stays); not-found if absent. */
   updateDataset(idOrName: string, fields: DatasetFields): Promise<Dataset>;
   /** Changes only the fields given. */
   patchDataset(idOrName: string, changes: DatasetChanges): Promise<Dataset>;
