@@ -1,0 +1,126 @@
+// The catalogue store contract: what the Action API, the web pages, the chain and the CLI may
+// rely on, whichever database is underneath (embedded node:sqlite, or PostgreSQL). It keeps
+// records and answers plain filters; who may see or change what is decided by the caller
+// (lib/catalogue/auth) before it asks. Errors are DomainError kinds with the field concerned:
+// `invalid` (a name, role, size…), `not-found` (an id or name that does not exist), `conflict`
+// (a name or token hash that is taken).
+import type {
+  ApiToken,
+  ApiTokenFields,
+  Dataset,
+  DatasetChanges,
+  DatasetFields,
+  DerivationKey,
+  Group,
+  GroupFields,
+  Membership,
+  Resource,
+  ResourceChanges,
+  ResourceFields,
+  Role,
+  Timestamp,
+  User,
+  UserChanges,
+  UserFields,
+} from '../model.ts';
+
+/**
+ * Which private datasets a listing includes besides the public ones: none (omitted), those on
+ * which this user id has a role, or all of them (a sysadmin's view, the chain's).
+ */
+export type PrivateFilter = { includePrivateFor?: string | 'all' };
+
+export interface Paging {
+  /** Default 20, at most 1000. */
+  limit?: number;
+  offset?: number;
+}
+
+export interface DatasetQuery extends PrivateFilter, Paging {
+  /** Words that must each occur in the name, title or notes (case-insensitive). */
+  q?: string;
+  /** Only members of this group (id or name). */
+  group?: string;
+  /** Default `name asc`. */
+  sort?: 'name asc' | 'metadata_modified desc';
+}
+
+/** A page of results and how many there are in all (CKAN's package_search answer). */
+export interface SearchResult<T> {
+  count: number;
+  results: T[];
+}
+
+export interface CatalogueStore {
+  // --- datasets -------------------------------------------------------------------------
+  createDataset(fields: DatasetFields): Promise<Dataset>;
+  /** By id or name; undefined when there is none. */
+  getDataset(idOrName: string): Promise<Dataset | undefined>;
+  /** Replaces name, title, notes and private (left out: their defaults; the creator stays); not-found if absent. */
+  updateDataset(idOrName: string, fields: DatasetFields): Promise<Dataset>;
+  /** Changes only the fields given. */
+  patchDataset(idOrName: string, changes: DatasetChanges): Promise<Dataset>;
+  /** Deletes the dataset with its resources, memberships and group memberships. */
+  deleteDataset(idOrName: string): Promise<void>;
+  /** Datasets in name order. */
+  listDatasets(query?: PrivateFilter & Paging): Promise<Dataset[]>;
+  searchDatasets(query?: DatasetQuery): Promise<SearchResult<Dataset>>;
+
+  // --- resources ------------------------------------------------------------------------
+  createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource>;
+  getResource(id: string): Promise<Resource | undefined>;
+  /** Changes the fields given; last_modified is now. */
+  updateResource(id: string, changes: ResourceChanges): Promise<Resource>;
+  deleteResource(id: string): Promise<void>;
+  /** The resources of a dataset in position order. */
+  listResources(datasetIdOrName: string): Promise<Resource[]>;
+  /**
+   * The resource a chain step derived from a source: created the first time, replaced in place
+   * (same id, position and created time) every time after — never a second one.
+   */
+  upsertDerived(key: DerivationKey, fields: ResourceFields): Promise<Resource>;
+  /** Deletes what was derived from a resource, and what was derived from that; the ids deleted. */
+  deleteDerivedFrom(sourceResourceId: string): Promise<string[]>;
+
+  // --- groups ---------------------------------------------------------------------------
+  createGroup(fields: GroupFields): Promise<Group>;
+  getGroup(idOrName: string): Promise<Group | undefined>;
+  listGroups(): Promise<Group[]>;
+  /** Puts a dataset into a group; already a member: nothing changes. */
+  addGroupMember(groupIdOrName: string, datasetIdOrName: string): Promise<void>;
+  removeGroupMember(groupIdOrName: string, datasetIdOrName: string): Promise<void>;
+
+  // --- users ----------------------------------------------------------------------------
+  createUser(fields: UserFields): Promise<User>;
+  getUser(idOrName: string): Promise<User | undefined>;
+  updateUser(idOrName: string, changes: UserChanges): Promise<User>;
+  /** Users in name order. */
+  listUsers(): Promise<User[]>;
+
+  // --- roles per dataset ----------------------------------------------------------------
+  /** Gives a user a role on a dataset, replacing the one it had. */
+  setRole(userIdOrName: string, datasetIdOrName: string, role: Role): Promise<Membership>;
+  removeRole(userIdOrName: string, datasetIdOrName: string): Promise<void>;
+  /** The role of a user on a dataset, if any. */
+  roleOf(userIdOrName: string, datasetIdOrName: string): Promise<Role | undefined>;
+  rolesOfUser(userIdOrName: string): Promise<Membership[]>;
+  membersOfDataset(datasetIdOrName: string): Promise<Membership[]>;
+
+  // --- API tokens -----------------------------------------------------------------------
+  createToken(fields: ApiTokenFields): Promise<ApiToken>;
+  findTokenByHash(tokenHash: string): Promise<ApiToken | undefined>;
+  listTokens(userIdOrName: string): Promise<ApiToken[]>;
+  revokeToken(id: string): Promise<void>;
+  /** Records that a token was used (at `at`, default now). */
+  touchToken(id: string, at?: Timestamp): Promise<void>;
+
+  // --- lifecycle ------------------------------------------------------------------------
+  /**
+   * Runs `work` atomically: every change it makes through `tx` is kept, or none is (it throws).
+   * Other callers see none of it until it returns.
+   */
+  transaction<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T>;
+  /** Throws `unreachable` when the database cannot answer (for /readyz). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,24 @@
+// Opening the catalogue store from configuration: the one place that picks an implementation.
+import { setting } from '../../process/config.ts';
+import type { CatalogueStore } from './contract.ts';
+import { openEmbeddedCatalogue } from './embedded.ts';
+import { openPostgresCatalogue } from './postgres/store.ts';
+
+export interface CatalogueConfig {
+  /** LABLD_DATA: the embedded database's directory. */
+  dataDir: string;
+  /** LABLD_DATABASE_URL: PostgreSQL; empty or absent: the embedded database. */
+  databaseUrl?: string;
+  /** PostgreSQL only: the schema to keep the tables in (tests isolate in one). */
+  schema?: string;
+}
+
+export function catalogueConfigFromEnv(env: NodeJS.ProcessEnv = process.env): CatalogueConfig {
+  return { dataDir: setting('LABLD_DATA', env), databaseUrl: setting('LABLD_DATABASE_URL', env) };
+}
+
+/** An opened store, its schema created or migrated. */
+export function openCatalogueStore(config: CatalogueConfig): Promise<CatalogueStore> {
+  if (config.databaseUrl) return openPostgresCatalogue({ url: config.databaseUrl, schema: config.schema });
+  return openEmbeddedCatalogue(config.dataDir);
+}

@@ -1,0 +1,136 @@
+// Versioned schema migrations of the catalogue, run when a store opens. Each step is numbered
+// and written once: shared SQL where SQLite and PostgreSQL agree (TEXT times in ISO 8601 sort
+// as they should in both), one text per dialect where they do not. A step, once released, is
+// never edited — a change is a new step. `schema_migrations` records the steps applied per
+// component, so that the datastore can keep its own steps in the same table.
+import type { SqlSession } from './session.ts';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string | { sqlite: string; postgres: string };
+}
+
+export const COMPONENT = 'catalogue';
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'datasets, resources, groups, users, roles, tokens',
+    sql: `
+      CREATE TABLE users (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        fullname TEXT NOT NULL DEFAULT '',
+        email TEXT NOT NULL DEFAULT '',
+        sysadmin BOOLEAN NOT NULL DEFAULT FALSE,
+        password_hash TEXT,
+        created TEXT NOT NULL
+      );
+      CREATE TABLE packages (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        notes TEXT NOT NULL DEFAULT '',
+        private BOOLEAN NOT NULL DEFAULT FALSE,
+        creator_user_id TEXT REFERENCES users (id) ON DELETE SET NULL,
+        metadata_created TEXT NOT NULL,
+        metadata_modified TEXT NOT NULL
+      );
+      CREATE TABLE resources (
+        id TEXT PRIMARY KEY,
+        package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        name TEXT NOT NULL,
+        description TEXT NOT NULL DEFAULT '',
+        format TEXT NOT NULL DEFAULT '',
+        url TEXT NOT NULL DEFAULT '',
+        url_type TEXT NOT NULL CHECK (url_type IN ('upload', 'link')),
+        size BIGINT,
+        hash TEXT NOT NULL DEFAULT '',
+        mimetype TEXT NOT NULL DEFAULT '',
+        created TEXT NOT NULL,
+        last_modified TEXT NOT NULL,
+        blob_key TEXT,
+        creator_user_id TEXT REFERENCES users (id) ON DELETE SET NULL,
+        had_primary_source TEXT,
+        was_generated_by TEXT,
+        derived_from TEXT,
+        derivation_step TEXT,
+        UNIQUE (package_id, derived_from, derivation_step)
+      );
+      CREATE INDEX resources_by_package ON resources (package_id, position);
+      CREATE INDEX resources_by_source ON resources (derived_from);
+      CREATE TABLE groups (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        created TEXT NOT NULL
+      );
+      CREATE TABLE group_members (
+        group_id TEXT NOT NULL REFERENCES groups (id) ON DELETE CASCADE,
+        package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+        PRIMARY KEY (group_id, package_id)
+      );
+      CREATE INDEX group_members_by_package ON group_members (package_id);
+      CREATE TABLE memberships (
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('reader', 'editor', 'admin')),
+        PRIMARY KEY (user_id, package_id)
+      );
+      CREATE INDEX memberships_by_package ON memberships (package_id);
+      CREATE TABLE api_tokens (
+        id TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        token_hash TEXT NOT NULL UNIQUE,
+        created TEXT NOT NULL,
+        last_used TEXT
+      );
+      CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
+    `,
+  },
+];
+
+export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/** Brings the schema to LATEST; a schema newer than this code refuses to open. Idempotent. */
+export async function migrate(
+  session: SqlSession,
+  migrations: readonly Migration[] = MIGRATIONS,
+): Promise<number> {
+  const latest = Math.max(...migrations.map((m) => m.version));
+  return session.transaction(async (tx) => {
+    // Two processes opening one PostgreSQL database at once: the second waits for the first's
+    // steps (SQLite's BEGIN IMMEDIATE already holds the write lock).
+    if (tx.dialect === 'postgres') await tx.all(`SELECT pg_advisory_xact_lock(7215013)`);
+    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+      component TEXT NOT NULL,
+      version INTEGER NOT NULL,
+      name TEXT NOT NULL,
+      applied_at TEXT NOT NULL,
+      PRIMARY KEY (component, version)
+    )`);
+    const [row] = await tx.all(`SELECT MAX(version) AS version FROM schema_migrations WHERE component = ?`, [
+      COMPONENT,
+    ]);
+    const current = Number(row?.version ?? 0);
+    if (current > latest) {
+      throw new Error(
+        `the catalogue database is at schema version ${current}, newer than this labld knows (${latest}): ` +
+          'run a newer labld on it, or point LABLD_DATABASE_URL / LABLD_DATA elsewhere',
+      );
+    }
+    for (const step of [...migrations].sort((a, b) => a.version - b.version)) {
+      if (step.version <= current) continue;
+      await tx.exec(typeof step.sql === 'string' ? step.sql : step.sql[tx.dialect]);
+      await tx.run(
+        `INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)`,
+        [COMPONENT, step.version, step.name, new Date().toISOString()],
+      );
+    }
+    return latest;
+  });
+}

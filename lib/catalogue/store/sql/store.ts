@@ -1,0 +1,390 @@
+// The catalogue store on SQL: one implementation of the contract for both databases, over a
+// SqlSession (sqlite.ts, postgres/). Datasets, resources and groups here; users, roles and
+// tokens in accounts.ts.
+import { randomUUID } from 'node:crypto';
+import { invalid, notFound, unreachable } from '../../../process/errors.ts';
+import {
+  checkName,
+  checkSize,
+  checkUrlType,
+  now,
+  type Dataset,
+  type DatasetChanges,
+  type DatasetFields,
+  type DerivationKey,
+  type Group,
+  type GroupFields,
+  type GroupRef,
+  type Resource,
+  type ResourceChanges,
+  type ResourceFields,
+} from '../../model.ts';
+import type { CatalogueStore, DatasetQuery, Paging, PrivateFilter, SearchResult } from '../contract.ts';
+import * as accounts from './accounts.ts';
+import { containing, findId, guarded, paging, requireId, text } from './common.ts';
+import { datasetOf, num, resourceOf, str } from './rows.ts';
+import type { Param, Row, SqlSession } from './session.ts';
+
+function optText(value: unknown, field: string): string | null {
+  return value == null ? null : text(value, field);
+}
+
+/** The resource columns of `fields` over `base` (a resource being updated). */
+function resourceColumns(fields: ResourceChanges, base?: Resource) {
+  const pick = <K extends keyof ResourceFields>(k: K, fallback: Resource[K & keyof Resource]) =>
+    fields[k] !== undefined ? fields[k] : base ? base[k as keyof Resource] : fallback;
+  return [
+    text(pick('name', ''), 'name'),
+    text(pick('description', ''), 'description'),
+    text(pick('format', ''), 'format'),
+    text(pick('url', ''), 'url'),
+    checkUrlType(pick('url_type', 'link')),
+    checkSize(pick('size', null)),
+    text(pick('hash', ''), 'hash'),
+    text(pick('mimetype', ''), 'mimetype'),
+    optText(pick('blob_key', null), 'blob_key'),
+    optText(pick('creator_user_id', null), 'creator_user_id'),
+    optText(pick('hadPrimarySource', null), 'hadPrimarySource'),
+    optText(pick('wasGeneratedBy', null), 'wasGeneratedBy'),
+  ] satisfies Param[];
+}
+
+const RESOURCE_COLUMNS =
+  'name, description, format, url, url_type, size, hash, mimetype, blob_key, creator_user_id, had_primary_source, was_generated_by';
+const RESOURCE_MARKS = RESOURCE_COLUMNS.split(', ')
+  .map(() => '?')
+  .join(', ');
+const NEXT_POSITION = `(SELECT COALESCE(MAX(position) + 1, 0) FROM resources WHERE package_id = ?)`;
+
+function visibility(filter: PrivateFilter, params: Param[]): string {
+  const who = filter.includePrivateFor;
+  if (who === 'all') return 'TRUE';
+  if (who === undefined) return 'NOT p.private';
+  params.push(text(who, 'includePrivateFor'));
+  return `(NOT p.private OR EXISTS (SELECT 1 FROM memberships m WHERE m.package_id = p.id AND m.user_id = ?))`;
+}
+
+export class SqlCatalogueStore implements CatalogueStore {
+  readonly #s: SqlSession;
+  readonly #close: () => Promise<void>;
+
+  constructor(session: SqlSession, close: () => Promise<void> = () => session.close()) {
+    this.#s = session;
+    this.#close = close;
+  }
+
+  // --- datasets -------------------------------------------------------------------------
+
+  async #datasets(rows: Row[]): Promise<Dataset[]> {
+    if (rows.length === 0) return [];
+    const ids = rows.map((r) => str(r.id));
+    const groups = await this.#s.all(
+      `SELECT gm.package_id, g.id, g.name, g.title FROM group_members gm JOIN groups g ON g.id = gm.group_id
+       WHERE gm.package_id IN (${ids.map(() => '?').join(', ')}) ORDER BY g.name`,
+      ids,
+    );
+    const of = new Map<string, GroupRef[]>(ids.map((id) => [id, []]));
+    for (const g of groups)
+      of.get(str(g.package_id))?.push({ id: str(g.id), name: str(g.name), title: str(g.title) });
+    return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? []));
+  }
+
+  async createDataset(fields: DatasetFields): Promise<Dataset> {
+    const name = checkName(fields.name);
+    const given = optText(fields.creator_user_id, 'creator_user_id');
+    const creator = given === null ? null : await requireId(this.#s, 'users', given, 'creator_user_id');
+    const id = randomUUID();
+    const at = now();
+    await guarded(this.#s, 'name', name, () =>
+      this.#s.run(
+        `INSERT INTO packages (id, name, title, notes, private, creator_user_id, metadata_created, metadata_modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        [
+          id,
+          name,
+          text(fields.title ?? '', 'title'),
+          text(fields.notes ?? '', 'notes'),
+          fields.private ? 1 : 0,
+          creator,
+          at,
+          at,
+        ],
+      ),
+    );
+    return (await this.getDataset(id))!;
+  }
+
+  async getDataset(idOrName: string): Promise<Dataset | undefined> {
+    const rows = await this.#s.all(`SELECT * FROM packages WHERE id = ? OR name = ?`, [idOrName, idOrName]);
+    const row = rows.find((r) => r.id === idOrName) ?? rows[0];
+    return row ? (await this.#datasets([row]))[0] : undefined;
+  }
+
+  async updateDataset(idOrName: string, fields: DatasetFields): Promise<Dataset> {
+    const { title = '', notes = '', private: isPrivate = false } = fields;
+    return this.patchDataset(idOrName, { name: fields.name, title, notes, private: isPrivate });
+  }
+
+  async patchDataset(idOrName: string, changes: DatasetChanges): Promise<Dataset> {
+    const current = await this.getDataset(idOrName);
+    if (!current) throw notFound(`id: no dataset ${JSON.stringify(idOrName)}`, 'id');
+    const name = changes.name === undefined ? current.name : checkName(changes.name);
+    await guarded(this.#s, 'name', name, () =>
+      this.#s.run(
+        `UPDATE packages SET name = ?, title = ?, notes = ?, private = ?, metadata_modified = ? WHERE id = ?`,
+        [
+          name,
+          text(changes.title ?? current.title, 'title'),
+          text(changes.notes ?? current.notes, 'notes'),
+          (changes.private ?? current.private) ? 1 : 0,
+          now(),
+          current.id,
+        ],
+      ),
+    );
+    return (await this.getDataset(current.id))!;
+  }
+
+  async deleteDataset(idOrName: string): Promise<void> {
+    const id = await requireId(this.#s, 'packages', idOrName, 'id');
+    // Resources, roles and group memberships go with it (ON DELETE CASCADE).
+    await this.#s.run(`DELETE FROM packages WHERE id = ?`, [id]);
+  }
+
+  async listDatasets(query: PrivateFilter & Paging = {}): Promise<Dataset[]> {
+    return (await this.searchDatasets({ ...query, sort: 'name asc' })).results;
+  }
+
+  async searchDatasets(query: DatasetQuery = {}): Promise<SearchResult<Dataset>> {
+    const { limit, offset } = paging(query);
+    const params: Param[] = [];
+    const where = [visibility(query, params)];
+    for (const term of text(query.q ?? '', 'q')
+      .split(/\s+/)
+      .filter(Boolean)) {
+      where.push(
+        `(lower(p.name) LIKE ? ESCAPE '\\' OR lower(p.title) LIKE ? ESCAPE '\\' OR lower(p.notes) LIKE ? ESCAPE '\\')`,
+      );
+      const pattern = containing(term);
+      params.push(pattern, pattern, pattern);
+    }
+    if (query.group !== undefined) {
+      const groupId = (await findId(this.#s, 'groups', query.group)) ?? '';
+      where.push(`EXISTS (SELECT 1 FROM group_members gm WHERE gm.package_id = p.id AND gm.group_id = ?)`);
+      params.push(groupId);
+    }
+    const sort = query.sort ?? 'name asc';
+    if (sort !== 'name asc' && sort !== 'metadata_modified desc') {
+      throw invalid(
+        `sort: must be "name asc" or "metadata_modified desc" (got ${JSON.stringify(sort)})`,
+        'sort',
+      );
+    }
+    const order = sort === 'name asc' ? 'p.name' : 'p.metadata_modified DESC, p.name';
+    const clause = where.join(' AND ');
+    const [total] = await this.#s.all(`SELECT COUNT(*) AS n FROM packages p WHERE ${clause}`, params);
+    const rows = await this.#s.all(
+      `SELECT p.* FROM packages p WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`,
+      [...params, limit, offset],
+    );
+    return { count: num(total?.n ?? 0), results: await this.#datasets(rows) };
+  }
+
+  // --- resources ------------------------------------------------------------------------
+
+  async createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource> {
+    const columns = resourceColumns(fields);
+    return this.#atomic(async (s, store) => {
+      const packageId = await requireId(s, 'packages', datasetIdOrName, 'package_id');
+      const id = randomUUID();
+      const at = now();
+      await guarded(s, 'creator_user_id', '', () =>
+        s.run(
+          `INSERT INTO resources (id, package_id, position, created, last_modified, ${RESOURCE_COLUMNS})
+           VALUES (?, ?, ${NEXT_POSITION}, ?, ?, ${RESOURCE_MARKS})`,
+          [id, packageId, packageId, at, at, ...columns],
+        ),
+      );
+      return (await store.getResource(id))!;
+    });
+  }
+
+  async getResource(id: string): Promise<Resource | undefined> {
+    const [row] = await this.#s.all(`SELECT * FROM resources WHERE id = ?`, [id]);
+    return row ? resourceOf(row) : undefined;
+  }
+
+  async updateResource(id: string, changes: ResourceChanges): Promise<Resource> {
+    const current = await this.getResource(id);
+    if (!current) throw notFound(`id: no resource ${JSON.stringify(id)}`, 'id');
+    const set = RESOURCE_COLUMNS.split(', ')
+      .map((c) => `${c} = ?`)
+      .join(', ');
+    await guarded(this.#s, 'creator_user_id', '', () =>
+      this.#s.run(`UPDATE resources SET ${set}, last_modified = ? WHERE id = ?`, [
+        ...resourceColumns(changes, current),
+        now(),
+        id,
+      ]),
+    );
+    return (await this.getResource(id))!;
+  }
+
+  async deleteResource(id: string): Promise<void> {
+    if ((await this.#s.run(`DELETE FROM resources WHERE id = ?`, [id])) === 0) {
+      throw notFound(`id: no resource ${JSON.stringify(id)}`, 'id');
+    }
+  }
+
+  async listResources(datasetIdOrName: string): Promise<Resource[]> {
+    const packageId = await requireId(this.#s, 'packages', datasetIdOrName, 'package_id');
+    const rows = await this.#s.all(`SELECT * FROM resources WHERE package_id = ? ORDER BY position, id`, [
+      packageId,
+    ]);
+    return rows.map(resourceOf);
+  }
+
+  async upsertDerived(key: DerivationKey, fields: ResourceFields): Promise<Resource> {
+    const columns = resourceColumns(fields);
+    const step = text(key.step, 'step');
+    if (step === '') throw invalid('step: must not be empty', 'step');
+    return this.#atomic(async (s, store) => {
+      const packageId = await requireId(s, 'packages', key.package_id, 'package_id');
+      const source = await store.getResource(key.source_resource_id);
+      if (!source || source.package_id !== packageId) {
+        throw notFound(
+          `source_resource_id: no resource ${JSON.stringify(key.source_resource_id)} in this dataset`,
+          'source_resource_id',
+        );
+      }
+      const at = now();
+      const update = RESOURCE_COLUMNS.split(', ')
+        .map((c) => `${c} = excluded.${c}`)
+        .join(', ');
+      // One statement, so that two steps finishing at once still leave one resource.
+      const [row] = await s.all(
+        `INSERT INTO resources (id, package_id, position, created, last_modified, derived_from, derivation_step, ${RESOURCE_COLUMNS})
+         VALUES (?, ?, ${NEXT_POSITION}, ?, ?, ?, ?, ${RESOURCE_MARKS})
+         ON CONFLICT (package_id, derived_from, derivation_step)
+         DO UPDATE SET ${update}, last_modified = excluded.last_modified
+         RETURNING id`,
+        [randomUUID(), packageId, packageId, at, at, source.id, step, ...columns],
+      );
+      return (await store.getResource(str(row?.id)))!;
+    });
+  }
+
+  async deleteDerivedFrom(sourceResourceId: string): Promise<string[]> {
+    return this.#atomic(async (s) => {
+      const deleted: string[] = [];
+      let frontier = [sourceResourceId];
+      // Transitively: the descriptor derived from a CSV, then the graph derived from the descriptor.
+      while (frontier.length > 0) {
+        const rows = await s.all(
+          `SELECT id FROM resources WHERE derived_from IN (${frontier.map(() => '?').join(', ')})`,
+          frontier,
+        );
+        frontier = rows.map((r) => str(r.id)).filter((id) => !deleted.includes(id));
+        deleted.push(...frontier);
+      }
+      for (const id of deleted) await s.run(`DELETE FROM resources WHERE id = ?`, [id]);
+      return deleted;
+    });
+  }
+
+  // --- groups ---------------------------------------------------------------------------
+
+  async createGroup(fields: GroupFields): Promise<Group> {
+    const name = checkName(fields.name);
+    const id = randomUUID();
+    await guarded(this.#s, 'name', name, () =>
+      this.#s.run(`INSERT INTO groups (id, name, title, description, created) VALUES (?, ?, ?, ?, ?)`, [
+        id,
+        name,
+        text(fields.title ?? '', 'title'),
+        text(fields.description ?? '', 'description'),
+        now(),
+      ]),
+    );
+    return (await this.getGroup(id))!;
+  }
+
+  #groupSelect = `SELECT g.*, (SELECT COUNT(*) FROM group_members gm WHERE gm.group_id = g.id) AS package_count FROM groups g`;
+
+  #groupOf = (row: Row): Group => ({
+    id: str(row.id),
+    name: str(row.name),
+    title: str(row.title),
+    description: str(row.description),
+    created: str(row.created),
+    package_count: num(row.package_count),
+  });
+
+  async getGroup(idOrName: string): Promise<Group | undefined> {
+    const rows = await this.#s.all(`${this.#groupSelect} WHERE g.id = ? OR g.name = ?`, [idOrName, idOrName]);
+    const row = rows.find((r) => r.id === idOrName) ?? rows[0];
+    return row ? this.#groupOf(row) : undefined;
+  }
+
+  async listGroups(): Promise<Group[]> {
+    return (await this.#s.all(`${this.#groupSelect} ORDER BY g.name`)).map(this.#groupOf);
+  }
+
+  async addGroupMember(group: string, dataset: string): Promise<void> {
+    const groupId = await requireId(this.#s, 'groups', group, 'group');
+    const packageId = await requireId(this.#s, 'packages', dataset, 'package_id');
+    await this.#s.run(
+      `INSERT INTO group_members (group_id, package_id) VALUES (?, ?) ON CONFLICT (group_id, package_id) DO NOTHING`,
+      [groupId, packageId],
+    );
+  }
+
+  async removeGroupMember(group: string, dataset: string): Promise<void> {
+    const groupId = await requireId(this.#s, 'groups', group, 'group');
+    const packageId = await requireId(this.#s, 'packages', dataset, 'package_id');
+    await this.#s.run(`DELETE FROM group_members WHERE group_id = ? AND package_id = ?`, [
+      groupId,
+      packageId,
+    ]);
+  }
+
+  // --- users, roles, tokens (accounts.ts) -----------------------------------------------
+
+  createUser: CatalogueStore['createUser'] = (f) => accounts.createUser(this.#s, f);
+  getUser: CatalogueStore['getUser'] = (u) => accounts.getUser(this.#s, u);
+  updateUser: CatalogueStore['updateUser'] = (u, c) => accounts.updateUser(this.#s, u, c);
+  listUsers: CatalogueStore['listUsers'] = () => accounts.listUsers(this.#s);
+  setRole: CatalogueStore['setRole'] = (u, d, r) => accounts.setRole(this.#s, u, d, r);
+  removeRole: CatalogueStore['removeRole'] = (u, d) => accounts.removeRole(this.#s, u, d);
+  roleOf: CatalogueStore['roleOf'] = (u, d) => accounts.roleOf(this.#s, u, d);
+  rolesOfUser: CatalogueStore['rolesOfUser'] = (u) => accounts.rolesOfUser(this.#s, u);
+  membersOfDataset: CatalogueStore['membersOfDataset'] = (d) => accounts.membersOfDataset(this.#s, d);
+  createToken: CatalogueStore['createToken'] = (f) => accounts.createToken(this.#s, f);
+  findTokenByHash: CatalogueStore['findTokenByHash'] = (h) => accounts.findTokenByHash(this.#s, h);
+  listTokens: CatalogueStore['listTokens'] = (u) => accounts.listTokens(this.#s, u);
+  revokeToken: CatalogueStore['revokeToken'] = (id) => accounts.revokeToken(this.#s, id);
+  touchToken: CatalogueStore['touchToken'] = (id, at) => accounts.touchToken(this.#s, id, at);
+
+  // --- lifecycle ------------------------------------------------------------------------
+
+  transaction<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T> {
+    return this.#atomic((_, store) => work(store));
+  }
+
+  /** Work on the session of a transaction (and a store on it); inside one already, that one. */
+  #atomic<T>(work: (s: SqlSession, store: SqlCatalogueStore) => Promise<T>): Promise<T> {
+    return this.#s.transaction((tx) => work(tx, tx === this.#s ? this : new SqlCatalogueStore(tx)));
+  }
+
+  async ready(): Promise<void> {
+    try {
+      await this.#s.all(`SELECT 1 AS ok`);
+    } catch {
+      throw unreachable('the catalogue database does not answer', 'catalogue');
+    }
+  }
+
+  close(): Promise<void> {
+    return this.#close();
+  }
+}
