@@ -47,11 +47,6 @@ export const settings = [
   },
   { name: 'LABLD_TOPICS', default: './topics.yaml', description: 'topic catalogue file' },
   {
-    name: 'LABLD_DATABASE_URL',
-    default: '',
-    description: 'PostgreSQL URL of the catalogue and datastore; empty: the embedded database in LABLD_DATA',
-  },
-  {
     name: 'LABLD_LOG_LEVEL',
     default: 'info',
     description: 'log level: fatal, error, warn, info, debug, trace',
