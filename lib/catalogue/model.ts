@@ -162,6 +162,21 @@ export interface ApiTokenFields {
   token_hash: string;
 }
 
+/** A browser session: the store keeps only the hash of the cookie's value (lib/catalogue/auth/sessions.ts). */
+export interface Session {
+  session_hash: string;
+  user_id: string;
+  created: Timestamp;
+  expires: Timestamp;
+}
+
+export interface SessionFields {
+  session_hash: string;
+  /** Id or name of the user. */
+  user_id: string;
+  expires: Timestamp;
+}
+
 const NAME = /^[a-z0-9_-]{2,100}$/;
 
 /** CKAN's rule for dataset, group and user names; `field` is named in the error. */

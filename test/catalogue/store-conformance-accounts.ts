@@ -84,5 +84,45 @@ export function accountConformance(env: CatalogueEnvironment): void {
       assert.equal((await rejection(t.store.revokeToken(token.id))).kind, 'not-found');
       assert.equal((await rejection(t.store.touchToken(token.id))).kind, 'not-found');
     });
+
+    test('browser sessions: live until they expire, ended by logout', async () => {
+      const ada = await t.store.createUser({ name: 'ada' });
+      const session = await t.store.createSession({
+        session_hash: 's-1',
+        user_id: 'ada',
+        expires: '2026-12-01T00:00:00.000Z',
+      });
+      assert.deepEqual([session.user_id, session.expires], [ada.id, '2026-12-01T00:00:00.000Z']);
+      await t.store.createSession({
+        session_hash: 's-2',
+        user_id: ada.id,
+        expires: '2026-11-01T00:00:00.000Z',
+      });
+      const before = '2026-11-25T00:00:00.000Z';
+      assert.deepEqual(await t.store.findLiveSession('s-1', before), session);
+      assert.equal(await t.store.findLiveSession('s-2', before), undefined, 'expired');
+      assert.equal(
+        await t.store.findLiveSession('s-1', '2026-12-01T00:00:00.000Z'),
+        undefined,
+        'ends at expiry',
+      );
+      assert.equal(await t.store.deleteExpiredSessions(before), 1);
+      const dup = await rejection(
+        t.store.createSession({ session_hash: 's-1', user_id: ada.id, expires: '2026-12-01T00:00:00.000Z' }),
+      );
+      assert.deepEqual([dup.kind, dup.field], ['conflict', 'session_hash']);
+      const bad = await rejection(
+        t.store.createSession({ session_hash: 's-3', user_id: ada.id, expires: 'soon' }),
+      );
+      assert.deepEqual([bad.kind, bad.field], ['invalid', 'expires']);
+      assert.equal(
+        (await rejection(t.store.createSession({ session_hash: 's-3', user_id: 'nobody', expires: before })))
+          .kind,
+        'not-found',
+      );
+      await t.store.deleteSession('s-1');
+      await t.store.deleteSession('s-1');
+      assert.equal(await t.store.findLiveSession('s-1', before), undefined, 'logged out');
+    });
   });
 }

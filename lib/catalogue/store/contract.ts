@@ -18,6 +18,8 @@ import type {
   ResourceChanges,
   ResourceFields,
   Role,
+  Session,
+  SessionFields,
   Timestamp,
   User,
   UserChanges,
@@ -113,6 +115,15 @@ export interface CatalogueStore {
   revokeToken(id: string): Promise<void>;
   /** Records that a token was used (at `at`, default now). */
   touchToken(id: string, at?: Timestamp): Promise<void>;
+
+  // --- browser sessions -----------------------------------------------------------------
+  createSession(fields: SessionFields): Promise<Session>;
+  /** The session with this hash if it has not expired by `at` (default now). */
+  findLiveSession(sessionHash: string, at?: Timestamp): Promise<Session | undefined>;
+  /** Ends a session (logout); ending one that is gone is not an error. */
+  deleteSession(sessionHash: string): Promise<void>;
+  /** Forgets sessions expired by `at` (default now); how many. */
+  deleteExpiredSessions(at?: Timestamp): Promise<number>;
 
   // --- lifecycle ------------------------------------------------------------------------
   /**

@@ -1,4 +1,4 @@
-// Users, their roles per dataset and their API tokens in SQL (half of the catalogue store;
+// Users, their roles per dataset, their API tokens and browser sessions in SQL (half of the catalogue store;
 // store.ts has the datasets and delegates here).
 import { randomUUID } from 'node:crypto';
 import { invalid, notFound } from '../../../process/errors.ts';
@@ -10,13 +10,15 @@ import {
   type ApiTokenFields,
   type Membership,
   type Role,
+  type Session,
+  type SessionFields,
   type Timestamp,
   type User,
   type UserChanges,
   type UserFields,
 } from '../../model.ts';
 import { guarded, requireId, text } from './common.ts';
-import { membershipOf, tokenOf, userOf } from './rows.ts';
+import { membershipOf, sessionOf, tokenOf, userOf } from './rows.ts';
 import type { SqlSession } from './session.ts';
 
 function userColumns(fields: UserChanges, base?: User) {
@@ -145,4 +147,47 @@ export async function touchToken(s: SqlSession, id: string, at: Timestamp = now(
   if ((await s.run(`UPDATE api_tokens SET last_used = ? WHERE id = ?`, [at, id])) === 0) {
     throw notFound(`id: no API token ${JSON.stringify(id)}`, 'id');
   }
+}
+
+export async function createSession(s: SqlSession, fields: SessionFields): Promise<Session> {
+  const userId = await requireId(s, 'users', fields.user_id, 'user_id');
+  const hash = text(fields.session_hash, 'session_hash');
+  if (hash === '') throw invalid('session_hash: must not be empty', 'session_hash');
+  const expires = text(fields.expires, 'expires');
+  if (Number.isNaN(Date.parse(expires))) throw invalid('expires: must be an ISO 8601 time', 'expires');
+  const row = {
+    session_hash: hash,
+    user_id: userId,
+    created: now(),
+    expires: new Date(expires).toISOString(),
+  };
+  await guarded(s, 'session_hash', '(a session hash)', () =>
+    s.run(`INSERT INTO sessions (session_hash, user_id, created, expires) VALUES (?, ?, ?, ?)`, [
+      row.session_hash,
+      row.user_id,
+      row.created,
+      row.expires,
+    ]),
+  );
+  return row;
+}
+
+export async function findLiveSession(
+  s: SqlSession,
+  sessionHash: string,
+  at: Timestamp = now(),
+): Promise<Session | undefined> {
+  const [row] = await s.all(`SELECT * FROM sessions WHERE session_hash = ? AND expires > ?`, [
+    sessionHash,
+    at,
+  ]);
+  return row ? sessionOf(row) : undefined;
+}
+
+export async function deleteSession(s: SqlSession, sessionHash: string): Promise<void> {
+  await s.run(`DELETE FROM sessions WHERE session_hash = ?`, [sessionHash]);
+}
+
+export async function deleteExpiredSessions(s: SqlSession, at: Timestamp = now()): Promise<number> {
+  return s.run(`DELETE FROM sessions WHERE expires <= ?`, [at]);
 }

@@ -92,6 +92,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_tokens_by_user ON api_tokens (user_id);
     `,
   },
+  {
+    version: 2,
+    name: 'browser sessions',
+    sql: `
+      CREATE TABLE sessions (
+        session_hash TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        created TEXT NOT NULL,
+        expires TEXT NOT NULL
+      );
+      CREATE INDEX sessions_by_user ON sessions (user_id);
+    `,
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -1,6 +1,16 @@
 // From database rows to the model's records. The two drivers differ in what they hand back:
 // node:sqlite gives booleans as 0/1, pg gives BIGINT and COUNT as strings.
-import type { ApiToken, Dataset, GroupRef, Membership, Resource, Role, UrlType, User } from '../../model.ts';
+import type {
+  ApiToken,
+  Dataset,
+  GroupRef,
+  Membership,
+  Resource,
+  Role,
+  Session,
+  UrlType,
+  User,
+} from '../../model.ts';
 import type { Row } from './session.ts';
 
 export const str = (v: unknown): string => (v == null ? '' : String(v));
@@ -62,6 +72,15 @@ export function userOf(row: Row): User {
 
 export function membershipOf(row: Row): Membership {
   return { user_id: str(row.user_id), package_id: str(row.package_id), role: str(row.role) as Role };
+}
+
+export function sessionOf(row: Row): Session {
+  return {
+    session_hash: str(row.session_hash),
+    user_id: str(row.user_id),
+    created: str(row.created),
+    expires: str(row.expires),
+  };
 }
 
 export function tokenOf(row: Row): ApiToken {

@@ -364,6 +364,11 @@ export class SqlCatalogueStore implements CatalogueStore {
   listTokens: CatalogueStore['listTokens'] = (u) => accounts.listTokens(this.#s, u);
   revokeToken: CatalogueStore['revokeToken'] = (id) => accounts.revokeToken(this.#s, id);
   touchToken: CatalogueStore['touchToken'] = (id, at) => accounts.touchToken(this.#s, id, at);
+  createSession: CatalogueStore['createSession'] = (f) => accounts.createSession(this.#s, f);
+  findLiveSession: CatalogueStore['findLiveSession'] = (h, at) => accounts.findLiveSession(this.#s, h, at);
+  deleteSession: CatalogueStore['deleteSession'] = (h) => accounts.deleteSession(this.#s, h);
+  deleteExpiredSessions: CatalogueStore['deleteExpiredSessions'] = (at) =>
+    accounts.deleteExpiredSessions(this.#s, at);
 
   // --- lifecycle ------------------------------------------------------------------------
 
