@@ -1,0 +1,19 @@
+// The catalogue automation chain's domain (spec "Automation chain (CSV path)", "Mapping
+// selection rules"): which uploads start it and what it names its outputs, the steps as
+// functions over stored files, mapping selection, and the step status model. The chain's
+// consumers are thin shells around these; see DESIGN §2.
+export {
+  DERIVED_KINDS,
+  DESCRIPTOR_TYPE,
+  TURTLE_TYPE,
+  baseName,
+  derivedNames,
+  derivedReadings,
+  descriptorAlias,
+  extensionOf,
+  startsChain,
+  triggerFormats,
+  type DerivedKind,
+  type DerivedName,
+  type UploadedFile,
+} from './names.ts';
