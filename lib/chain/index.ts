@@ -17,3 +17,18 @@ export {
   type DerivedName,
   type UploadedFile,
 } from './names.ts';
+export {
+  CHAIN_STEPS,
+  failStep,
+  finishStep,
+  progressStep,
+  queueStep,
+  startStep,
+  stepFailure,
+  type ChainStep,
+  type Progress,
+  type StepFailure,
+  type StepState,
+  type StepStatus,
+  type StepSummary,
+} from './status.ts';
