@@ -17,6 +17,21 @@ export {
   type DerivedName,
   type UploadedFile,
 } from './names.ts';
+export { chainLoaders, type ChainFile, type ChainLoaders, type KnownFile, type TextFile } from './files.ts';
+export {
+  MAPPING_STRATEGIES,
+  chooseMapping,
+  mappingStrategy,
+  qualifies,
+  rankMappings,
+  selectMapping,
+  type CheckedMapping,
+  type MappingEntry,
+  type MappingStrategy,
+  type RankedMapping,
+  type SelectInput,
+  type Selection,
+} from './select.ts';
 export {
   CHAIN_STEPS,
   failStep,
