@@ -18,6 +18,7 @@ export {
   type UploadedFile,
 } from './names.ts';
 export { chainLoaders, type ChainFile, type ChainLoaders, type KnownFile, type TextFile } from './files.ts';
+export { annotateStep, convertStep, describeStep, type StepContext, type StepOutput } from './steps.ts';
 export {
   MAPPING_STRATEGIES,
   chooseMapping,
