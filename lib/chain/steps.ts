@@ -5,6 +5,7 @@
 // what it stored plus a summary for the step status. Nothing here knows the bus, HTTP or the
 // catalogue store: the consumer hands in the files with their catalogue URLs and stores the
 // outputs as resources under the names of names.ts.
+import type { Readable } from 'node:stream';
 import type * as RDF from '@rdfjs/types';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { storeDownload, storeDownloadStream, type Download } from '../blobs/download.ts';
@@ -42,6 +43,29 @@ function activity(service: 'annotator' | 'converter', path: string): string {
   return `${baseUrl()}${services[service].basePath}${path}`;
 }
 
+/** Bytes read between two progress reports of the annotate step. */
+const PROGRESS_BYTES = 256 * 1024;
+
+/** The CSV's bytes, reporting how many have been read (the annotator reads the file once, streaming). */
+function reading(
+  stream: Readable,
+  onProgress: StepContext['onProgress'],
+): Readable | AsyncIterable<Uint8Array> {
+  if (!onProgress) return stream;
+  return (async function* () {
+    let bytes = 0;
+    let next = PROGRESS_BYTES;
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      bytes += chunk.length;
+      if (bytes >= next) {
+        onProgress({ bytes });
+        next = bytes + PROGRESS_BYTES;
+      }
+      yield chunk;
+    }
+  })();
+}
+
 /** Step 2, annotate: the CSV → its CSVW descriptor `<base>-metadata.jsonld`. */
 export async function annotateStep(
   input: { csv: ChainFile; encoding?: string },
@@ -52,7 +76,7 @@ export async function annotateStep(
   const result = await annotate(
     // An upload: errors name the `file`, and a second read (a legacy encoding) opens it again.
     {
-      open: () => blobs.open(input.csv.blob, 'file'),
+      open: () => reading(blobs.open(input.csv.blob, 'file'), context.onProgress),
       csvUrl: input.csv.url,
       fileName: input.csv.name,
       field: 'file',

@@ -34,7 +34,11 @@ const seedDataRows = readFileSync(seedFixture('csvtocsvw/example.csv'), 'latin1'
 
 const blobs = store();
 const csv = await seedCsv(blobs);
-const annotated = await annotateStep({ csv }, { blobs, now: NOW });
+const annotateProgress: Progress[] = [];
+const annotated = await annotateStep(
+  { csv },
+  { blobs, now: NOW, onProgress: (p) => annotateProgress.push(p) },
+);
 /** The descriptor as the catalogue will publish it, beside the CSV. */
 const descriptor: ChainFile = {
   url: resourceUrl('r-descriptor', annotated.descriptor.filename),
@@ -52,7 +56,12 @@ test('annotate: example.csv → example-metadata.jsonld, a descriptor naming the
   assert.equal(json.tables.length, 1);
   assert.equal(json.tables[0]!.url, csv.url);
   assert.ok(json.tables[0]!.tableSchema.columns.some((c) => c.name === 'Standardkraft'));
-  assert.equal(annotated.summary.bytes, readFileSync(seedFixture('csvtocsvw/example.csv')).length);
+  const size = readFileSync(seedFixture('csvtocsvw/example.csv')).length;
+  assert.equal(annotated.summary.bytes, size);
+  // Progress as the file is read: bytes growing, never past the file.
+  const read = annotateProgress.map((p) => p.bytes!);
+  assert.ok(read.length >= 2, `progress reports: ${read.join(', ')}`);
+  assert.ok(read.every((b, i) => b <= size && (i === 0 || b > read[i - 1]!)));
   assert.ok(annotated.summary.durationMs >= 0);
 });
 
