@@ -118,6 +118,18 @@ export const settings = [
     default: 'false',
     description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',
   },
+  {
+    name: 'CKANINI__CKANEXT__CSVTOCSVW__FORMATS',
+    default: 'csv txt asc tsv',
+    description:
+      'catalogue chain: file extensions (or resource formats) whose upload starts the chain, space- or comma-separated',
+  },
+  {
+    name: 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY',
+    default: 'exact',
+    description:
+      'catalogue chain: `exact` converts only with a mapping whose every rule applies; `best_match` with the best-rated partial one',
+  },
 ] as const satisfies readonly Setting[];
 
 export type SettingName = (typeof settings)[number]['name'];

@@ -1,0 +1,50 @@
+// The catalogue automation chain's domain (spec "Automation chain (CSV path)", "Mapping
+// selection rules"): which uploads start it and what it names its outputs, the steps as
+// functions over stored files, mapping selection, and the step status model. The chain's
+// consumers are thin shells around these; see DESIGN §2.
+export {
+  DERIVED_KINDS,
+  DESCRIPTOR_TYPE,
+  TURTLE_TYPE,
+  baseName,
+  derivedNames,
+  derivedReadings,
+  descriptorAlias,
+  extensionOf,
+  startsChain,
+  triggerFormats,
+  type DerivedKind,
+  type DerivedName,
+  type UploadedFile,
+} from './names.ts';
+export { chainLoaders, type ChainFile, type ChainLoaders, type KnownFile, type TextFile } from './files.ts';
+export { annotateStep, convertStep, describeStep, type StepContext, type StepOutput } from './steps.ts';
+export {
+  MAPPING_STRATEGIES,
+  chooseMapping,
+  mappingStrategy,
+  qualifies,
+  rankMappings,
+  selectMapping,
+  type CheckedMapping,
+  type MappingEntry,
+  type MappingStrategy,
+  type RankedMapping,
+  type SelectInput,
+  type Selection,
+} from './select.ts';
+export {
+  CHAIN_STEPS,
+  failStep,
+  finishStep,
+  progressStep,
+  queueStep,
+  startStep,
+  stepFailure,
+  type ChainStep,
+  type Progress,
+  type StepFailure,
+  type StepState,
+  type StepStatus,
+  type StepSummary,
+} from './status.ts';
