@@ -12,9 +12,8 @@
 // Every transition names its `run`: the chain run of one version of the source (the consumer
 // picks it, e.g. from the upload event). A late message of an older run (a redelivery after
 // the CSV was replaced) is refused as stale instead of overwriting the newer run's state.
-// The kinds → failure mapping is the consumers' edge (consumers/step-status.ts), used here as
-// is; it belongs beside this model and should move here once the consumers are rewired.
-import { failedStep } from '../../consumers/step-status.ts';
+// The kinds → failure mapping (whether a retry can help) lives beside this, in failed-step.ts.
+import { failedStep } from './failed-step.ts';
 import { conflict, type ErrorKind } from '../process/errors.ts';
 
 /** The chain's steps in order (spec steps 2–6). */
@@ -165,7 +164,7 @@ function actionFor(step: ChainStep, failure: Omit<StepFailure, 'action'>): strin
   }
 }
 
-/** A step's failure in words, from what it threw (consumers/step-status.ts maps the kinds). */
+/** A step's failure in words, from what it threw (lib/chain/failed-step.ts maps the kinds). */
 export function stepFailure(step: ChainStep, error: unknown): StepFailure {
   const { state: _state, ...failed } = failedStep(error);
   return { ...failed, action: actionFor(step, failed) };

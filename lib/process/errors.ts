@@ -1,7 +1,7 @@
 // Errors of the domain, by kind. Domain code says what went wrong (the input is invalid, a
 // file is not found, an upstream is unreachable, …) and which field it concerns; only the edges
 // turn a kind into an answer: gateways/kit/errors.ts a status and `{"detail": …}`,
-// gateways/kit/ckan-errors.ts a CKAN Action API error, consumers/step-status.ts a chain step's
+// gateways/kit/ckan-errors.ts a CKAN Action API error, lib/chain/failed-step.ts a chain step's
 // status. The bus sends them back as error replies without retrying (a bad request stays bad
 // however often it is tried).
 

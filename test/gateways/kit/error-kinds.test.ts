@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import { DomainError, ERROR_KINDS, TimeoutError, type ErrorKind } from '../../../lib/process/errors.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { toErrorAnswer } from '../../../gateways/kit/errors.ts';
-import { failedStep } from '../../../consumers/step-status.ts';
+import { failedStep } from '../../../lib/chain/failed-step.ts';
 
 interface Row {
   status: number;

@@ -2,7 +2,7 @@
 // the chain's state, and whether trying the step again later can help. An upstream that was
 // unreachable or slow may answer next time, and so may a request the bus gave up waiting for;
 // input that is invalid, missing or refused stays so however often it is tried.
-import { DomainError, TimeoutError, type ErrorKind } from '../lib/process/errors.ts';
+import { DomainError, TimeoutError, type ErrorKind } from '../process/errors.ts';
 
 export interface FailedStep {
   state: 'failed';
