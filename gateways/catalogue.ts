@@ -1,6 +1,8 @@
 // The catalogue at `/`. Without a CatalogueSource (this is so until the stores are wired) it
 // serves a placeholder page linking the services; with one, the catalogue's pages: dataset list
 // and search, dataset, upload, resource with its table preview, group, login and API tokens.
+// With Accounts (what `labld start` gives it) it authenticates on the real catalogue store: login,
+// logout, the viewer and CSRF token of every page from the session, CSRF checks on form posts.
 import type { Context } from 'koa';
 import { notFound } from '../lib/process/errors.ts';
 import { SERVICES, services } from '../lib/services.ts';
