@@ -5,6 +5,7 @@ import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus
 import { PayloadValidator } from '../lib/bus/payloads.ts';
 import { intSetting } from '../lib/process/config.ts';
 import { rml, RML_USAGE, UsageError } from './rml.ts';
+import { user, USER_USAGE } from './users.ts';
 
 const USAGE = `usage: labld <command>
 
@@ -15,11 +16,18 @@ const USAGE = `usage: labld <command>
   replay --topic T --group G (--from-offset N | --from-time ISO)
                                 move a stopped consumer group back to re-process messages
   topics [list|check|create]    show, validate, or create the topics of topics.yaml
-${RML_USAGE}`;
+${RML_USAGE}${USER_USAGE}`;
 
 function fail(message: string): never {
   process.stderr.write(`labld: ${message}\n\n${USAGE}`);
   process.exit(2);
+}
+
+/** A command's UsageError: the message with the usage text, exit 2. */
+function usage(work: Promise<void>): Promise<void> {
+  return work.catch((error: unknown) =>
+    error instanceof UsageError ? fail(error.message) : Promise.reject(error),
+  );
 }
 
 function busConfig(transport: string | undefined): BusConfig {
@@ -125,9 +133,9 @@ export async function main(argv: string[]): Promise<void> {
     case 'topics':
       return topics(args);
     case 'rml':
-      return rml(args).catch((error: unknown) =>
-        error instanceof UsageError ? fail(error.message) : Promise.reject(error),
-      );
+      return usage(rml(args));
+    case 'user':
+      return usage(user(args));
     case undefined:
     case 'help':
     case '--help':

@@ -11,8 +11,16 @@ import { allConsumers, serviceRequestConsumer } from '../consumers/service-reque
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
 import { serviceGateway } from '../gateways/services.ts';
-import { catalogueGateway } from '../gateways/catalogue.ts';
-import { createServer, type Gateway, type RunningServer } from '../gateways/kit/index.ts';
+import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
+import {
+  createServer,
+  type Gateway,
+  type ReadinessCheck,
+  type RunningServer,
+} from '../gateways/kit/index.ts';
+import { serverSecret } from '../lib/catalogue/auth/secrets.ts';
+import { baseUrl } from '../lib/services.ts';
+import { lazy, processStores, type ProcessStores } from './stores.ts';
 
 export interface ProcessOptions {
   port: number;
@@ -38,8 +46,15 @@ async function run(
   const bus = await openBus(options.bus, catalog);
   let server: RunningServer | undefined;
   let pool: WorkerPool | undefined;
+  const stores = processStores(options.bus.dataDir);
   try {
-    const runtime: Runtime = { bus, catalog, blobs: blobStoreIn(options.bus.dataDir) };
+    const runtime: Runtime = {
+      bus,
+      catalog,
+      blobs: blobStoreIn(options.bus.dataDir),
+      catalogueStore: () => stores.catalogue.get(),
+      datastore: () => stores.datastore.get(),
+    };
     const { gateways, consumers, rootAlias } = parts(runtime);
     if (consumers.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
@@ -58,11 +73,15 @@ async function run(
       readiness: [
         { name: 'bus', check: () => bus.ready() },
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
+        ...(servesCatalogue(gateways) ? storeChecks(stores) : []),
       ],
     });
+    if (servesCatalogue(gateways)) await sayHowToMakeTheFirstAdmin(stores);
   } catch (error) {
+    await server?.close();
     await bus.close();
     await pool?.close();
+    await closeStores(stores);
     throw error;
   }
   const running: Running = {
@@ -73,10 +92,52 @@ async function run(
       // The bus first: closing its subscriptions abandons the requests in flight (not committed).
       await bus.close();
       await pool?.close();
+      await closeStores(stores);
     },
   };
   log.info({ url: server.url, transport: options.bus.transport, client: bus.clientId }, 'labld is listening');
   return running;
+}
+
+function servesCatalogue(gateways: Gateway[]): boolean {
+  return gateways.some((g) => g.service === 'catalogue');
+}
+
+function storeChecks(stores: ProcessStores): ReadinessCheck[] {
+  return [
+    { name: 'catalogue-store', check: async () => (await stores.catalogue.get()).ready() },
+    { name: 'datastore', check: async () => (await stores.datastore.get()).ready() },
+  ];
+}
+
+async function closeStores(stores: ProcessStores): Promise<void> {
+  await Promise.allSettled([stores.catalogue.close(), stores.datastore.close()]);
+}
+
+/** No default password: on a catalogue without users, say (once, at start) how to make the first admin. */
+async function sayHowToMakeTheFirstAdmin(stores: ProcessStores): Promise<void> {
+  try {
+    const users = await (await stores.catalogue.get()).listUsers();
+    if (users.length > 0) return;
+    log.warn(
+      'the catalogue has no users yet. Make the first admin with: labld user add NAME --admin ' +
+        '(it prints a one-time password; on the same LABLD_DATA or LABLD_DATABASE_URL, also while labld runs)',
+    );
+  } catch (error) {
+    // The database may be down at start; /readyz says so, and labld serves what it can.
+    log.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      'the catalogue store cannot be opened',
+    );
+  }
+}
+
+/** The catalogue gateway, authenticating against the process's catalogue store. */
+function catalogue(runtime: Runtime, dataDir: string): Gateway {
+  const store = runtime.catalogueStore;
+  if (!store) throw new Error('the catalogue gateway needs the catalogue store');
+  const secret = lazy(() => serverSecret(dataDir));
+  return catalogueGateway({ accounts: accounts({ store, secret: secret.get, baseUrl: baseUrl() }) });
 }
 
 /** Everything in one process: the four services, the catalogue and every consumer. */
@@ -87,7 +148,10 @@ export function startEmbedded(options: ProcessOptions): Promise<Running> {
 /** Everything in one process on the bus the options name (tests run it on Kafka too). */
 export function startAll(options: ProcessOptions): Promise<Running> {
   return run(options, (runtime) => ({
-    gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogueGateway()],
+    gateways: [
+      ...SERVICES.map((name) => serviceGateway(name, runtime)),
+      catalogue(runtime, options.bus.dataDir),
+    ],
     consumers: allConsumers(),
   }));
 }
@@ -104,7 +168,12 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
       rootAlias: name,
     }));
   }
-  if (name === 'catalogue') return run(options, () => ({ gateways: [catalogueGateway()], consumers: [] }));
+  if (name === 'catalogue') {
+    return run(options, (runtime) => ({
+      gateways: [catalogue(runtime, options.bus.dataDir)],
+      consumers: [],
+    }));
+  }
   const consumer = allConsumers().find((c) => c.group === name);
   if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);

@@ -1,8 +1,10 @@
 // The catalogue at `/`. Without a CatalogueSource (this is so until the stores are wired) it
 // serves a placeholder page linking the services; with one, the catalogue's pages: dataset list
 // and search, dataset, upload, resource with its table preview, group, login and API tokens.
+// With Accounts (what `labld start` gives it) it authenticates on the real catalogue store: login,
+// logout, the viewer and CSRF token of every page from the session, CSRF checks on form posts.
 import type { Context } from 'koa';
-import { DomainError, notFound } from '../lib/process/errors.ts';
+import { notFound } from '../lib/process/errors.ts';
 import { SERVICES, services } from '../lib/services.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { renderLogin, renderTokens } from './catalogue/pages/account.ts';
@@ -13,21 +15,22 @@ import {
   renderUpload,
   resourcePath,
 } from './catalogue/pages/datasets.ts';
-import { renderError } from './catalogue/pages/layout.ts';
+import {
+  accountRoutes,
+  checkForm,
+  safeNext,
+  visit,
+  type Accounts,
+  type Visit,
+} from './catalogue/accounts.ts';
+import { errorPage, page } from './catalogue/respond.ts';
 import { renderResource } from './catalogue/pages/resource.ts';
 import { parsePage, parseTableQuery, type CatalogueSource } from './catalogue/source.ts';
 import type { PageContext } from './catalogue/views.ts';
-import {
-  createGateway,
-  escapeHtml,
-  route,
-  toErrorAnswer,
-  type Gateway,
-  type Result,
-  type Route,
-} from './kit/index.ts';
+import { createGateway, escapeHtml, route, type Gateway, type Route } from './kit/index.ts';
 
 export type { CatalogueSource } from './catalogue/source.ts';
+export { accounts, type Accounts } from './catalogue/accounts.ts';
 
 function placeholder(): string {
   const rows = SERVICES.map((name) => {
@@ -48,29 +51,22 @@ function placeholder(): string {
 `;
 }
 
-/** Pages load only our own files; no inline script or style, no framing, forms post here only. */
-export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
-  "form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
-
 const HTML = { 200: { description: 'HTML page', content: { 'text/html': null } } };
 const NAME = { type: 'string', minLength: 1, maxLength: 200 };
 
-function page(body: string): Result {
-  return {
-    body,
-    contentType: 'text/html; charset=utf-8',
-    headers: {
-      'Content-Security-Policy': PAGE_CSP,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'same-origin',
-      'Cache-Control': 'no-store',
-    },
-  };
-}
+/**
+ * Who is asking, for a page: from the real store's sessions when the gateway has Accounts; else
+ * from the source (the test double's fixed viewer).
+ */
+type Visitor = (ctx: Context) => Promise<Pick<Visit, 'context' | 'headers'>>;
 
-function cookie(ctx: Context): string | undefined {
-  return ctx.get('cookie') || undefined;
+function visitorOf(options: CatalogueOptions): Visitor {
+  const { accounts: a, source } = options;
+  if (a) return (ctx) => visit(ctx, a);
+  return async (ctx) => ({
+    context: (await source?.context(ctx.get('cookie') || undefined)) ?? {},
+    headers: {},
+  });
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -85,7 +81,7 @@ type Render<P> = (context: PageContext, input: { params: P; query: Query }) => P
 
 /** A GET page: the viewer's context and the request → HTML. Path parameters are names (1–200 characters). */
 function pageRoute<P = Record<string, string>>(
-  source: CatalogueSource,
+  visitor: Visitor,
   path: string,
   summary: string,
   render: Render<P>,
@@ -98,41 +94,38 @@ function pageRoute<P = Record<string, string>>(
     ...(names.length > 0 ? { params: paramsSchema(names) } : {}),
     responses: HTML,
     handler: async ({ params, query }, ctx) => {
-      const context = await source.context(cookie(ctx));
+      const { context, headers } = await visitor(ctx);
       try {
-        return page(await render(context, { params, query }));
+        return page(await render(context, { params, query }), headers);
       } catch (error) {
         // A person in a browser gets the page's frame with the reason; API clients the usual {"detail"}.
-        if (!(error instanceof DomainError) || ctx.accepts('json', 'html') !== 'html') throw error;
-        // The message without the field prefix of `detail`: the page says what went wrong in words.
-        const { status } = toErrorAnswer(error);
-        return { ...page(renderError(context, { status, detail: error.message })), status };
+        return errorPage(ctx, context, error);
       }
     },
   });
 }
 
-function pageRoutes(source: CatalogueSource): Route[] {
+function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Accounts | undefined): Route[] {
   const list: Render<unknown> = async (context, { query }) => {
     const q = typeof query.q === 'string' ? query.q.trim() : '';
     return renderDatasetList(context, await source.datasets(q, parsePage(query)));
   };
   return [
-    pageRoute(source, '/', 'Dataset list', list),
-    pageRoute(source, '/dataset', 'Dataset list and search (`q`, `page`)', list),
+    pageRoute(visitor, '/', 'Dataset list', list),
+    pageRoute(visitor, '/dataset', 'Dataset list and search (`q`, `page`)', list),
     pageRoute<Named>(
-      source,
+      visitor,
       '/dataset/{name}',
       'A dataset: its resources, who made each, the automation steps',
       async (context, { params }) => renderDataset(context, await source.dataset(params.name)),
     ),
     pageRoute<Named>(
-      source,
+      visitor,
       '/dataset/{name}/upload',
       'The upload form of a dataset',
       async (context, { params }) => renderUpload(context, await source.upload(params.name)),
     ),
-    route<Query, { description?: string }, Named>({
+    route<Query, { description?: string; _csrf?: string }, Named>({
       method: 'POST',
       path: '/dataset/{name}/upload',
       params: paramsSchema(['name']),
@@ -149,6 +142,14 @@ function pageRoutes(source: CatalogueSource): Route[] {
       },
       responses: { 201: { description: 'Created' }, 303: { description: 'To the new resource' } },
       handler: async ({ params: p, file, body }, ctx) => {
+        if (a) {
+          const v = await visit(ctx, a);
+          try {
+            await checkForm(ctx, a, v, body._csrf);
+          } catch (error) {
+            return errorPage(ctx, v.context, error);
+          }
+        }
         const id = await source.addResource(p.name, { ...file, description: body.description });
         const location = resourcePath(p.name, id);
         if (ctx.accepts('html', 'json') === 'json') return { status: 201, json: { location } };
@@ -156,7 +157,7 @@ function pageRoutes(source: CatalogueSource): Route[] {
       },
     }),
     pageRoute<NamedId>(
-      source,
+      visitor,
       '/dataset/{name}/resource/{id}',
       'A resource and its table preview (`sort`, `order`, `f.<column>`, `page`)',
       async (context, { params, query }) =>
@@ -174,17 +175,12 @@ function pageRoutes(source: CatalogueSource): Route[] {
       },
     }),
     pageRoute<Named>(
-      source,
+      visitor,
       '/group/{name}',
       'A group of datasets (e.g. `mappings`)',
       async (context, { params }) => renderGroup(context, await source.group(params.name)),
     ),
-    pageRoute(source, '/user/login', 'The login form', (context, { query }) => {
-      // Only a same-site path: never an open redirect after signing in.
-      const next = typeof query.next === 'string' && /^\/(?![/\\])/.test(query.next) ? query.next : undefined;
-      return renderLogin(context, { next });
-    }),
-    pageRoute(source, '/user/tokens', 'Your API tokens', async (context) =>
+    pageRoute(visitor, '/user/tokens', 'Your API tokens', async (context) =>
       renderTokens(context, await source.tokens()),
     ),
   ];
@@ -206,14 +202,30 @@ const assetRoute = route({
   },
 });
 
+/** The login form; `next` only when it is a same-site path (never an open redirect after signing in). */
+function loginPage(visitor: Visitor): Route {
+  return pageRoute(visitor, '/user/login', 'The login form', (context, { query }) =>
+    renderLogin(context, { next: safeNext(query.next) }),
+  );
+}
+
 export interface CatalogueOptions {
   /** Where the pages' content comes from; without one, `/` is the placeholder page. */
   source?: CatalogueSource;
+  /**
+   * Authentication on the real catalogue store: login and logout, the page context from the
+   * session, CSRF checks on every form post. Without it (tests of the pages alone) the viewer is
+   * the source's and there is no login.
+   */
+  accounts?: Accounts;
 }
 
 export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
+  const visitor = visitorOf(options);
+  const login = options.accounts || options.source ? [loginPage(visitor)] : [];
+  const accountsRoutes = options.accounts ? accountRoutes(options.accounts) : [];
   const routes = options.source
-    ? [...pageRoutes(options.source), assetRoute]
+    ? [...pageRoutes(options.source, visitor, options.accounts), ...login, ...accountsRoutes, assetRoute]
     : [
         route({
           method: 'GET',
@@ -222,6 +234,8 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
           responses: HTML,
           handler: () => ({ body: placeholder(), contentType: 'text/html; charset=utf-8' }),
         }),
+        ...login,
+        ...accountsRoutes,
         assetRoute,
       ];
   return createGateway({

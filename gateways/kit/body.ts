@@ -4,7 +4,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'koa';
 import type { DomainError } from '../../lib/process/errors.ts';
-import { malformed, slowClient, tooLarge, unsupported } from '../../lib/process/errors.ts';
+import { invalid, malformed, slowClient, tooLarge, unsupported } from '../../lib/process/errors.ts';
 import { checkJsonDepth, maxDepth } from '../../lib/limits.ts';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
@@ -138,4 +138,33 @@ function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promi
     };
     req.on('data', onData).on('end', onEnd).on('error', onAbort).on('close', onClose);
   });
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body (a plain HTML form) as one string per field; a
+ * field given twice is `invalid` naming it. No body: an empty form.
+ */
+export async function readForm(ctx: Context, limit: number, idleMs = 0): Promise<Record<string, string>> {
+  if (!hasBody(ctx.req)) return {};
+  if (ctx.request.type !== 'application/x-www-form-urlencoded') {
+    throw unsupported(
+      `body: expected application/x-www-form-urlencoded, got ${ctx.request.type || 'nothing'}`,
+      'body',
+    );
+  }
+  assertIdentityEncoding(ctx.req);
+  let text: string;
+  try {
+    text = utf8.decode(await readLimited(ctx.req, limit, idleMs));
+  } catch (error) {
+    if (error instanceof TypeError) throw malformed('body: the form is not UTF-8', 'body');
+    throw error;
+  }
+  // No prototype: a field named `__proto__` is a field like any other.
+  const fields = Object.create(null) as Record<string, string>;
+  for (const [name, value] of new URLSearchParams(text)) {
+    if (Object.hasOwn(fields, name)) throw invalid(`${name}: given more than once`, name);
+    fields[name] = value;
+  }
+  return fields;
 }

@@ -2,10 +2,16 @@
 import type { Bus } from '../bus/contract.ts';
 import type { TopicCatalog } from '../bus/topics.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
+import type { CatalogueStore } from '../catalogue/store/contract.ts';
+import type { Datastore } from '../datastore/contract.ts';
 
 export interface Runtime {
   bus: Bus;
   catalog: TopicCatalog;
   /** Files and derived resources, shared by every process of a deployment (a shared volume on Kafka). */
   blobs: BlobStore;
+  /** The catalogue store, opened on first use and closed at shutdown (absent in some tests). */
+  catalogueStore?: () => Promise<CatalogueStore>;
+  /** The datastore, likewise. */
+  datastore?: () => Promise<Datastore>;
 }

@@ -58,12 +58,40 @@ export function clearedSessionCookie(secure: boolean): string {
   return serializeCookie(sessionCookieName(secure), '', { maxAge: 0, secure });
 }
 
+/** Before a login there is no session to bind a form's CSRF token to; this cookie's id stands in. */
+export function preSessionCookieName(secure: boolean): string {
+  return secure ? '__Host-labld_csrf' : 'labld_csrf';
+}
+
+/** A fresh id for the pre-session cookie (the same shape as a session id). */
+export function newPreSessionId(): string {
+  return randomBytes(SESSION_BYTES).toString('base64url');
+}
+
+/** The pre-session cookie: no Max-Age, so it ends with the browser; it grants nothing by itself. */
+export function preSessionCookie(id: string, secure: boolean): string {
+  return serializeCookie(preSessionCookieName(secure), id, { secure });
+}
+
+export function clearedPreSessionCookie(secure: boolean): string {
+  return serializeCookie(preSessionCookieName(secure), '', { maxAge: 0, secure });
+}
+
+export function preSessionIdFromCookieHeader(
+  header: string | undefined,
+  secure: boolean,
+): string | undefined {
+  return idFromCookie(header, preSessionCookieName(secure));
+}
+
 function serializeCookie(
   name: string,
   value: string,
-  { maxAge, secure }: { maxAge: number; secure: boolean },
+  { maxAge, secure }: { maxAge?: number; secure: boolean },
 ): string {
-  const attributes = [`${name}=${value}`, 'Path=/', `Max-Age=${maxAge}`, 'HttpOnly', 'SameSite=Lax'];
+  const attributes = [`${name}=${value}`, 'Path=/'];
+  if (maxAge !== undefined) attributes.push(`Max-Age=${maxAge}`);
+  attributes.push('HttpOnly', 'SameSite=Lax');
   if (secure) attributes.push('Secure');
   return attributes.join('; ');
 }
@@ -90,7 +118,11 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
 
 /** The session id a request's `Cookie` header carries, if it carries a well-formed one. */
 export function sessionIdFromCookieHeader(header: string | undefined, secure: boolean): string | undefined {
-  const id = parseCookieHeader(header).get(sessionCookieName(secure));
+  return idFromCookie(header, sessionCookieName(secure));
+}
+
+function idFromCookie(header: string | undefined, name: string): string | undefined {
+  const id = parseCookieHeader(header).get(name);
   return id !== undefined && SESSION_ID_SHAPE.test(id) ? id : undefined;
 }
 
