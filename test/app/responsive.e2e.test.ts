@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
+import { healthProblems } from '../support/responsiveness.ts';
 
 const DEPTH = 7_000;
 
@@ -38,7 +39,7 @@ describe(`labld stays responsive during a heavy request (${testTransport()})`, (
     else process.env['LABLD_FETCH_ALLOW'] = saved;
   });
 
-  it('answers /healthz within 100 ms and an ordinary request while deep RDF/XML is parsed', async (t) => {
+  it('answers /healthz within 100 ms (median) and an ordinary request while deep RDF/XML is parsed', async (t) => {
     const deep = files.put('/deep.rdf', nestedRdfXml(DEPTH), 'application/rdf+xml');
     const small = files.put(
       '/small.ttl',
@@ -82,8 +83,9 @@ describe(`labld stays responsive during a heavy request (${testTransport()})`, (
     );
     // A complete answer or a refusal in words (a nesting limit), never a crash or a 500.
     assert.ok(answer.status === 200 || (answer.status >= 400 && answer.status < 500), answer.body);
-    assert.ok(
-      Math.max(...latencies) < 100,
+    assert.deepEqual(
+      healthProblems(latencies),
+      [],
       `/healthz latencies ${latencies.map((l) => l.toFixed(0)).join(', ')} ms`,
     );
     assert.deepEqual(await ordinary, { status: 200, body: ['http://example.org/Specimen'] });

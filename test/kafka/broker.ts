@@ -48,11 +48,28 @@ export async function deleteNamespace(prefix: string): Promise<void> {
   const admin = new kafkajs.Kafka({ clientId: 'labld-test-cleanup', brokers: BROKERS, ...quiet }).admin();
   try {
     await admin.connect();
-    const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
-    if (topics.length > 0) await admin.deleteTopics({ topics });
+    // A topic the list still names may already be going (the broker's metadata lags under
+    // load); "unknown topic" then means the goal is reached, so the rest are deleted again.
+    for (let attempt = 1; ; attempt++) {
+      const topics = (await admin.listTopics()).filter((t) => t.startsWith(prefix));
+      if (topics.length === 0) return;
+      try {
+        await admin.deleteTopics({ topics });
+        return;
+      } catch (error) {
+        if (attempt === 3 || !isUnknownTopic(error)) throw error;
+      }
+    }
   } finally {
     await admin.disconnect().catch(() => {});
   }
+}
+
+function isUnknownTopic(error: unknown): boolean {
+  for (let e: unknown = error; e instanceof Error; e = e.cause) {
+    if ((e as { type?: string }).type === 'UNKNOWN_TOPIC_OR_PARTITION') return true;
+  }
+  return false;
 }
 
 /** Members of a consumer group right now (the cluster's group name, prefix included). */
