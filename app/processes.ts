@@ -7,7 +7,11 @@ import type { Runtime } from '../lib/process/runtime.ts';
 import { blobStoreIn } from '../lib/blobs/blob-store.ts';
 import { SERVICES, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
-import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
+import {
+  allConsumers,
+  catalogueRequestConsumer,
+  serviceRequestConsumer,
+} from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
 import { serviceGateway } from '../gateways/services.ts';
@@ -87,7 +91,7 @@ export function startEmbedded(options: ProcessOptions): Promise<Running> {
 /** Everything in one process on the bus the options name (tests run it on Kafka too). */
 export function startAll(options: ProcessOptions): Promise<Running> {
   return run(options, (runtime) => ({
-    gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogueGateway()],
+    gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogueGateway({ runtime })],
     consumers: allConsumers(),
   }));
 }
@@ -104,7 +108,13 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
       rootAlias: name,
     }));
   }
-  if (name === 'catalogue') return run(options, () => ({ gateways: [catalogueGateway()], consumers: [] }));
+  if (name === 'catalogue') {
+    return run(options, (runtime) => ({
+      gateways: [catalogueGateway({ runtime })],
+      // On the embedded bus no other process runs the catalogue's consumer.
+      consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
+    }));
+  }
   const consumer = allConsumers().find((c) => c.group === name);
   if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);

@@ -16,6 +16,8 @@ import {
 import { renderError } from './catalogue/pages/layout.ts';
 import { renderResource } from './catalogue/pages/resource.ts';
 import { parsePage, parseTableQuery, type CatalogueSource } from './catalogue/source.ts';
+import { actionRoutes } from './catalogue/actions.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
 import type { PageContext } from './catalogue/views.ts';
 import {
   createGateway,
@@ -209,6 +211,8 @@ const assetRoute = route({
 export interface CatalogueOptions {
   /** Where the pages' content comes from; without one, `/` is the placeholder page. */
   source?: CatalogueSource;
+  /** The process's bus and stores: with it, the CKAN Action API (`/api/3/action/{name}`) is served. */
+  runtime?: Runtime;
 }
 
 export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
@@ -224,6 +228,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
         }),
         assetRoute,
       ];
+  if (options.runtime) routes.unshift(...actionRoutes(options.runtime));
   return createGateway({
     service: 'catalogue',
     title: 'labld catalogue',
