@@ -55,15 +55,16 @@ const apiTokenList: Action = async (deps, viewer, params) => {
   }));
 };
 
-/** By the token's id (CKAN's `jti`); a token of someone else is as unknown as a missing one. */
+/**
+ * By the token's id (CKAN's `jti`). A token that is not the caller's is refused as someone
+ * else's whether or not it exists, so that token ids cannot be probed; a sysadmin revokes any.
+ */
 const apiTokenRevoke: Action = async (deps, viewer, params) => {
   const id = required(params, 'jti', 'id');
   const user = viewer.user;
-  const owned = user ? (await deps.store.listTokens(user.id)).some((t) => t.id === id) : false;
-  if (!owned && !(user?.sysadmin ?? false)) {
-    demand(viewer.actor, 'token.revoke', { userId: user?.id ?? '' });
-    throw notFound(`token not found: ${id}`, 'jti');
-  }
+  const own = user !== undefined && (await deps.store.listTokens(user.id)).some((t) => t.id === id);
+  // Someone else's account: the caller's own id when the token is theirs, else none of theirs.
+  demand(viewer.actor, 'token.revoke', { userId: own ? user.id : '' });
   await deps.store.revokeToken(id);
   return null;
 };
