@@ -23,7 +23,7 @@ export const ACTIONS: Record<ActionName, Action> = {
 } satisfies Record<ActionName, Action>;
 
 /** Runs `name` as `viewer`. */
-export function runActionAs(
+export async function runActionAs(
   deps: ActionDeps,
   viewer: Viewer,
   name: string,
