@@ -7,7 +7,8 @@ import fc from 'fast-check';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { ACTION_NAMES, type WireCredential } from '../../../lib/contracts/catalogue.ts';
-import { DomainError, isDomainError } from '../../../lib/process/errors.ts';
+import type { DomainError } from '../../../lib/process/errors.ts';
+import { isDomainError } from '../../../lib/process/errors.ts';
 import type { ActionDeps } from '../../../lib/catalogue/actions/index.ts';
 import { embeddedCatalogue, person, type Catalogue, type Person } from './support.ts';
 
