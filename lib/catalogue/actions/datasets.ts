@@ -6,7 +6,7 @@ import type { Viewer } from '../auth/actor.ts';
 import { checkName, type Dataset, type DatasetChanges } from '../model.ts';
 import type { CatalogueStore, DatasetQuery } from '../store/contract.ts';
 import { invalid } from '../../process/errors.ts';
-import { datasetOf, targetOf, type Action, type ActionDeps } from './context.ts';
+import { datasetFor, type Action, type ActionDeps } from './context.ts';
 import { packageDict } from './dicts.ts';
 import { bool, integer, list, notKept, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
@@ -99,8 +99,7 @@ const packageCreate: Action = async (deps, viewer, params) => {
 };
 
 const packageShow: Action = async (deps, viewer, params) => {
-  const dataset = await datasetOf(deps.store, required(params, 'id', 'name_or_id'));
-  demand(viewer.actor, 'dataset.read', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id', 'name_or_id'));
   return showDataset(deps, dataset);
 };
 
@@ -111,8 +110,7 @@ const packageShow: Action = async (deps, viewer, params) => {
  * resource_create / resource_delete. CKAN would replace the resource list.
  */
 async function updateOrPatch(deps: ActionDeps, viewer: Viewer, params: Params, patch: boolean) {
-  const dataset = await datasetOf(deps.store, required(params, 'id', 'name'));
-  demand(viewer.actor, 'dataset.update', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'dataset.update', required(params, 'id', 'name'));
   const given = changes(params);
   const groups = groupNames(params);
   const resources = list(params, 'resources');
@@ -144,8 +142,7 @@ const packagePatch: Action = (deps, viewer, params) => updateOrPatch(deps, viewe
  * dataset_purge), and package_show answers Not Found after it, as CKAN's does to non-sysadmins.
  */
 const packageDelete: Action = async (deps, viewer, params) => {
-  const dataset = await datasetOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'dataset.delete', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'dataset.delete', required(params, 'id'));
   const resources = await deps.store.listResources(dataset.id);
   await deps.store.deleteDataset(dataset.id);
   await dropTables(

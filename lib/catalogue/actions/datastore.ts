@@ -10,12 +10,17 @@ import {
   type InputRecord,
   type SearchParams,
 } from '../../datastore/contract.ts';
-import { demand } from '../auth/authorize.ts';
-import { resourceOf, targetOf, type Action } from './context.ts';
+import { resourceFor, type Action, type ActionDeps } from './context.ts';
+import type { Viewer } from '../auth/actor.ts';
 import { bool, integer, list, object, optional, required, type Params } from './params.ts';
 
-/** CKAN names the resource `resource_id` (datastore_search also takes `id`). */
-const resourceIdOf = (params: Params) => required(params, 'resource_id', 'id');
+/** The resource whose table the call is about: CKAN's `resource_id` (datastore_search also takes `id`). */
+const tableOf = (
+  deps: ActionDeps,
+  viewer: Viewer,
+  params: Params,
+  action: 'datastore.read' | 'datastore.write',
+) => resourceFor(deps.store, viewer, action, required(params, 'resource_id', 'id'), 'resource_id');
 
 /** datastore_create can also make the resource (`resource: {...}`); labld wants it made first. */
 function refuseNewResource(params: Params): void {
@@ -26,8 +31,7 @@ function refuseNewResource(params: Params): void {
 
 const datastoreCreate: Action = async (deps, viewer, params) => {
   refuseNewResource(params);
-  const { resource, dataset } = await resourceOf(deps.store, resourceIdOf(params), 'resource_id');
-  demand(viewer.actor, 'datastore.write', targetOf(dataset));
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
   const fields = list(params, 'fields') as Field[] | undefined;
   const records = (list(params, 'records') ?? []) as InputRecord[];
   let info;
@@ -49,8 +53,7 @@ const datastoreCreate: Action = async (deps, viewer, params) => {
 };
 
 const datastoreDelete: Action = async (deps, viewer, params) => {
-  const { resource, dataset } = await resourceOf(deps.store, resourceIdOf(params), 'resource_id');
-  demand(viewer.actor, 'datastore.write', targetOf(dataset));
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
   const filters = object(params, 'filters');
   const deleted = await deps.datastore.delete(resource.id, filters);
   return { resource_id: resource.id, ...(filters ? { filters } : {}), deleted };
@@ -76,8 +79,7 @@ function link(params: Record<string, unknown>, offset?: number): string {
 }
 
 const datastoreSearch: Action = async (deps, viewer, params) => {
-  const { resource, dataset } = await resourceOf(deps.store, resourceIdOf(params), 'resource_id');
-  demand(viewer.actor, 'datastore.read', targetOf(dataset));
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.read');
   if (bool(params, 'distinct') === true) throw invalid('distinct searches are not supported', 'distinct');
   const limit = integer(params, 'limit', DEFAULT_LIMIT, 0, MAX_LIMIT);
   const offset = integer(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);

@@ -4,7 +4,7 @@
 import { invalid, notFound } from '../../process/errors.ts';
 import { demand } from '../auth/authorize.ts';
 import { checkName, type Membership, type Role } from '../model.ts';
-import { datasetOf, targetOf, type Action } from './context.ts';
+import { datasetFor, type Action } from './context.ts';
 import { ckanTime, groupDict } from './dicts.ts';
 import { bool, integer, optional, required } from './params.ts';
 import { showDataset } from './datasets.ts';
@@ -64,8 +64,7 @@ const memberCreate: Action = async (deps, viewer, params) => {
     throw invalid('only "package" (a dataset) can be put into a group here', 'object_type');
   }
   const capacity = optional(params, 'capacity') ?? 'public';
-  const dataset = await datasetOf(deps.store, objectRef, 'object');
-  demand(viewer.actor, 'group.membership', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'group.membership', objectRef, 'object');
   const group = await deps.store.getGroup(groupRef);
   if (!group) throw notFound(`group not found: ${groupRef}`, 'id');
   await deps.store.addGroupMember(group.id, dataset.id);
@@ -86,8 +85,7 @@ function collaborator(m: Membership, modified: string) {
 }
 
 const collaboratorCreate: Action = async (deps, viewer, params) => {
-  const dataset = await datasetOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'member.manage', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'member.manage', required(params, 'id'));
   const capacity = role(required(params, 'capacity'));
   const userRef = required(params, 'user_id');
   const user = await deps.store.getUser(userRef);
@@ -97,8 +95,7 @@ const collaboratorCreate: Action = async (deps, viewer, params) => {
 };
 
 const collaboratorList: Action = async (deps, viewer, params) => {
-  const dataset = await datasetOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'member.list', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'member.list', required(params, 'id'));
   const wanted = optional(params, 'capacity');
   const only = wanted === undefined ? undefined : role(wanted);
   const modified = ckanTime(dataset.metadata_modified)!;
@@ -109,8 +106,7 @@ const collaboratorList: Action = async (deps, viewer, params) => {
 
 /** Removing the owner's row is allowed; the owner stays its admin (authorize.ts: not orphaned). */
 const collaboratorDelete: Action = async (deps, viewer, params) => {
-  const dataset = await datasetOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'member.manage', targetOf(dataset));
+  const dataset = await datasetFor(deps.store, viewer, 'member.manage', required(params, 'id'));
   const userRef = required(params, 'user_id');
   const user = await deps.store.getUser(userRef);
   if (!user || (await deps.store.roleOf(user.id, dataset.id)) === undefined) {

@@ -2,12 +2,11 @@
 // CKAN's multipart field) or a link (`url`). Its dataset is the target `demand` decides on.
 import { byteSetting } from '../../process/config.ts';
 import { invalid, isDomainError, notFound, tooLarge } from '../../process/errors.ts';
-import { demand } from '../auth/authorize.ts';
 import type { Viewer } from '../auth/actor.ts';
 import type { Resource, ResourceChanges, ResourceFields } from '../model.ts';
 import type { CatalogueStore } from '../store/contract.ts';
 import type { StoredUpload } from '../../contracts/catalogue.ts';
-import { datasetOf, resourceOf, targetOf, type Action, type ActionDeps } from './context.ts';
+import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
 import { resourceDict } from './dicts.ts';
 import { optional, required, type Params } from './params.ts';
 
@@ -110,8 +109,13 @@ const show = async (deps: ActionDeps, resource: Resource) =>
   resourceDict(deps.datastore, deps.siteUrl, resource);
 
 const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
-  const dataset = await datasetOf(deps.store, required(params, 'package_id'), 'package_id');
-  demand(viewer.actor, 'resource.create', targetOf(dataset));
+  const dataset = await datasetFor(
+    deps.store,
+    viewer,
+    'resource.create',
+    required(params, 'package_id'),
+    'package_id',
+  );
   const url = upload ? undefined : linkUrl(params);
   if (!upload && url === undefined) throw invalid('Missing value: give a url or an upload', 'url');
   const source = upload ? uploaded(deps, upload) : linked(url!);
@@ -124,8 +128,7 @@ const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
 };
 
 const resourceShow: Action = async (deps, viewer, params) => {
-  const { resource, dataset } = await resourceOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'resource.read', targetOf(dataset));
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.read', required(params, 'id'));
   return show(deps, resource);
 };
 
@@ -141,8 +144,7 @@ async function change(
   upload: StoredUpload | undefined,
   patch: boolean,
 ) {
-  const { resource, dataset } = await resourceOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'resource.update', targetOf(dataset));
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.update', required(params, 'id'));
   const url = upload ? undefined : linkUrl(params);
   const source = upload ? uploaded(deps, upload) : url !== undefined ? linked(url) : undefined;
   const changes: ResourceChanges = patch
@@ -167,8 +169,7 @@ const resourcePatch: Action = (deps, viewer, params, { upload }) =>
 
 /** Deletes the resource, what the chain derived from it, and their datastore tables. */
 const resourceDelete: Action = async (deps, viewer, params) => {
-  const { resource, dataset } = await resourceOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'resource.delete', targetOf(dataset));
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.delete', required(params, 'id'));
   const derived = await deps.store.deleteDerivedFrom(resource.id);
   await deps.store.deleteResource(resource.id);
   await dropTables(deps, [resource.id, ...derived]);
@@ -177,8 +178,7 @@ const resourceDelete: Action = async (deps, viewer, params) => {
 
 /** labld's own: where a resource's bytes are (the pages' and CKAN's download URL). */
 const resourceDownload: Action = async (deps, viewer, params) => {
-  const { resource, dataset } = await resourceOf(deps.store, required(params, 'id'));
-  demand(viewer.actor, 'resource.read', targetOf(dataset));
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.read', required(params, 'id'));
   if (resource.url_type !== 'upload' || resource.blob_key === null) return { url: resource.url };
   return {
     blob: resource.blob_key,

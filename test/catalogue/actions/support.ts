@@ -91,3 +91,36 @@ export async function person(store: CatalogueStore, name: string, sysadmin = fal
 export async function viewerOf(store: CatalogueStore, who: Person | undefined): Promise<Viewer> {
   return resolveViewer(store, who ? { kind: 'token', hash: who.tokenHash } : { kind: 'anonymous' });
 }
+
+export interface Answer {
+  status: number;
+  body: { help?: string; success?: boolean; result?: any; error?: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** An Action API call over HTTP: POST with a JSON body (or `form`), or GET with query parameters. */
+export async function api(
+  base: string,
+  action: string,
+  options: {
+    body?: unknown;
+    query?: Record<string, string>;
+    form?: FormData;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer> {
+  const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+  const post = options.body !== undefined || options.form !== undefined;
+  const response = await fetch(`${base}/api/3/action/${action}${query}`, {
+    method: post ? 'POST' : 'GET',
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    ...(options.form
+      ? { body: options.form }
+      : options.body !== undefined
+        ? { body: JSON.stringify(options.body) }
+        : {}),
+  });
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}
