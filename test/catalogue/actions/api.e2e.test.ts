@@ -2,9 +2,11 @@
 // CKAN's envelope, GET for reads and POST for all, multipart uploads, the token in the
 // Authorization header (bare, Bearer) or X-CKAN-API-Key, CKAN's errors and statuses.
 import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
-import { startLabld, type Running } from '../../support/labld.ts';
+import { startLabld, testTransport, type Running } from '../../support/labld.ts';
 import { api, person, type Person } from './support.ts';
 
 let labld: Running & { dataDir: string };
@@ -140,4 +142,19 @@ test('ckanapi’s path /api/action/{name} answers too', async () => {
   const response = await fetch(`${labld.url}/api/action/package_list`);
   assert.equal(response.status, 200);
   assert.deepEqual(((await response.json()) as { result: string[] }).result, ['bare', 'bearer']);
+});
+
+test('no raw token travels on the bus or lands in the data directory: only its hash', async () => {
+  if (testTransport() !== 'embedded') return; // on Kafka the log is the broker's; the schema forbids tokens
+  const files = readdirSync(labld.dataDir, { recursive: true, withFileTypes: true }).filter((f) =>
+    f.isFile(),
+  );
+  assert.ok(
+    files.some((f) => f.parentPath.includes('bus')),
+    'the embedded bus log is under the data directory',
+  );
+  for (const file of files) {
+    const text = readFileSync(join(file.parentPath, file.name)).toString('latin1');
+    assert.equal(text.includes(alice.token), false, `${file.name} holds alice's token`);
+  }
 });
