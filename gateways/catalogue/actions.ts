@@ -16,7 +16,7 @@ import {
 } from '../../lib/contracts/catalogue.ts';
 import { checkCatalogueRequest } from '../../lib/contracts/catalogue-check.ts';
 import { intSetting } from '../../lib/process/config.ts';
-import { DomainError, invalid } from '../../lib/process/errors.ts';
+import { DomainError, invalid, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
@@ -190,6 +190,13 @@ export function actionRoutes(runtime: Runtime): Route[] {
         const file = input.file;
         if (!file) return answer(ctx, input, name, params);
         if (!ACCEPTS_UPLOAD.has(name)) throw invalid(`${name} takes no upload`, 'upload');
+        // Every action that takes a file needs an editor: an anonymous file is not even stored.
+        if (credential(ctx, 'POST').kind === 'anonymous') {
+          throw unauthorized(
+            `${name}: log in or send an API token in the Authorization header`,
+            'Authorization',
+          );
+        }
         const blob = await runtime.blobs.putFile(file.keep());
         return answer(ctx, input, name, params, {
           blob,

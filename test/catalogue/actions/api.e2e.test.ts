@@ -158,3 +158,19 @@ test('no raw token travels on the bus or lands in the data directory: only its h
     assert.equal(text.includes(alice.token), false, `${file.name} holds alice's token`);
   }
 });
+
+test('an anonymous upload is refused before its file is stored', async () => {
+  const form = new FormData();
+  form.set('package_id', 'bare');
+  form.set('upload', new Blob(['anonymous bytes 4f1c']), 'a.csv');
+  const { status, body } = await api(labld.url, 'resource_create', { form });
+  assert.equal(status, 403);
+  assert.equal(body.error.__type, 'Authorization Error');
+  const blobs = readdirSync(join(labld.dataDir, 'blobs'), { recursive: true, withFileTypes: true });
+  for (const file of blobs.filter((f) => f.isFile())) {
+    assert.equal(
+      readFileSync(join(file.parentPath, file.name), 'utf8').includes('anonymous bytes 4f1c'),
+      false,
+    );
+  }
+});
