@@ -26,6 +26,8 @@ import {
 import { errorPage, page } from './catalogue/respond.ts';
 import { renderResource } from './catalogue/pages/resource.ts';
 import { parsePage, parseTableQuery, type CatalogueSource } from './catalogue/source.ts';
+import { actionRoutes } from './catalogue/actions.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
 import type { PageContext } from './catalogue/views.ts';
 import { createGateway, escapeHtml, route, type Gateway, type Route } from './kit/index.ts';
 
@@ -218,6 +220,8 @@ export interface CatalogueOptions {
    * the source's and there is no login.
    */
   accounts?: Accounts;
+  /** The process's bus and stores: with it, the CKAN Action API (`/api/3/action/{name}`) is served. */
+  runtime?: Runtime;
 }
 
 export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
@@ -238,6 +242,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
         ...accountsRoutes,
         assetRoute,
       ];
+  if (options.runtime) routes.unshift(...actionRoutes(options.runtime));
   return createGateway({
     service: 'catalogue',
     title: 'labld catalogue',
