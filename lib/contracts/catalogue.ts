@@ -41,8 +41,10 @@ export const CATALOGUE_ACTIONS = {
   api_token_create: false,
   api_token_list: true,
   api_token_revoke: false,
-  // labld's own (DESIGN §7: prefixed): the stored file behind a resource, for its download link.
+  // labld's own (DESIGN §7: prefixed): the stored file behind a resource, for its download link;
+  // what the caller may do to a dataset, for the pages to offer only what will be allowed.
   labld_resource_download: true,
+  labld_dataset_permissions: true,
 } as const satisfies Record<string, boolean>;
 
 export type ActionName = keyof typeof CATALOGUE_ACTIONS;

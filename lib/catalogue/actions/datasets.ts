@@ -1,12 +1,12 @@
 // package_* actions: datasets as CKAN's Action API creates, shows, changes, deletes, lists and
 // searches them. Each reads its parameters (errors name the field), asks `demand` once, then
 // acts on the store.
-import { demand } from '../auth/authorize.ts';
+import { authorize, demand, type Action as AuthAction } from '../auth/authorize.ts';
 import type { Viewer } from '../auth/actor.ts';
 import { checkName, type Dataset, type DatasetChanges } from '../model.ts';
 import type { CatalogueStore, DatasetQuery } from '../store/contract.ts';
 import { invalid } from '../../process/errors.ts';
-import { datasetFor, type Action, type ActionDeps } from './context.ts';
+import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
 import { packageDict } from './dicts.ts';
 import { bool, integer, list, notKept, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
@@ -210,6 +210,20 @@ const packageSearch: Action = async (deps, viewer, params) => {
   };
 };
 
+/** labld's own: what the viewer may do to a dataset they can read (the pages show only that). */
+const datasetPermissions: Action = async (deps, viewer, params) => {
+  const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
+  const may = (action: AuthAction) => authorize(viewer.actor, action, targetOf(dataset)).allowed;
+  return {
+    id: dataset.id,
+    read: true,
+    update: may('dataset.update'),
+    delete: may('dataset.delete'),
+    upload: may('resource.create'),
+    manage_members: may('member.manage'),
+  };
+};
+
 export const datasetActions = {
   package_create: packageCreate,
   package_show: packageShow,
@@ -218,4 +232,5 @@ export const datasetActions = {
   package_delete: packageDelete,
   package_list: packageList,
   package_search: packageSearch,
+  labld_dataset_permissions: datasetPermissions,
 };

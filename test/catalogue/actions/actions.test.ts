@@ -169,6 +169,26 @@ describe('package_*', () => {
     assert.equal((await refusal(call(alice, 'package_show', { id: 'doomed' }))).kind, 'not-found');
     assert.equal((await refusal(catalogue.deps.datastore.info(res.id))).kind, 'not-found');
   });
+  it('labld_dataset_permissions says what the caller may do to a dataset they can read', async () => {
+    await call(alice, 'package_create', { name: 'perms' });
+    assert.deepEqual(await call(alice, 'labld_dataset_permissions', { id: 'perms' }), {
+      id: (await call(alice, 'package_show', { id: 'perms' })).id,
+      read: true,
+      update: true,
+      delete: true,
+      upload: true,
+      manage_members: true,
+    });
+    const other = await call(bob, 'labld_dataset_permissions', { id: 'perms' });
+    assert.deepEqual(
+      [other.update, other.delete, other.upload, other.manage_members],
+      [false, false, false, false],
+    );
+    assert.equal(
+      (await refusal(call(bob, 'labld_dataset_permissions', { id: 'tensile' }))).kind,
+      'not-found',
+    );
+  });
 });
 
 describe('resource_*', () => {

@@ -55,6 +55,7 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   api_token_list: SYSADMIN,
   api_token_revoke: SYSADMIN,
   labld_resource_download: READ,
+  labld_dataset_permissions: READ,
 };
 
 /** The user's own tokens: anyone logged in. */
@@ -110,6 +111,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   api_token_list: (c) => ({ user_id: c.owner.user.name }),
   api_token_revoke: (c) => ({ jti: c.ownerToken }),
   labld_resource_download: (c) => ({ id: c.resource }),
+  labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
 };
 
 const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {
