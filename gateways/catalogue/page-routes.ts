@@ -3,7 +3,7 @@
 // and answers a redirect (303) to what it made, or the form's page again with the reason.
 import type { Context } from 'koa';
 import { ANONYMOUS } from '../../lib/catalogue/auth/actor.ts';
-import { invalid } from '../../lib/process/errors.ts';
+import { invalid, unauthorized } from '../../lib/process/errors.ts';
 import { readForm, route, type Result, type Route } from '../kit/index.ts';
 import { checkForm, safeNext, visit, type Accounts, type Visit } from './accounts.ts';
 import { renderLogin, renderTokens } from './pages/account.ts';
@@ -139,9 +139,10 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
   return [
     pageRoute(visitor, '/', 'Dataset list', list),
     pageRoute(visitor, '/dataset', 'Dataset list and search (`q`, `page`)', list),
-    pageRoute(visitor, '/dataset/new', 'The form that makes a dataset', ({ context }) =>
-      renderNewDataset(context, {}),
-    ),
+    pageRoute(visitor, '/dataset/new', 'The form that makes a dataset', ({ context, asker }) => {
+      if (asker.userName === undefined) throw unauthorized('Log in to make a dataset.', 'user');
+      return renderNewDataset(context, {});
+    }),
     formRoute(
       visitor,
       a,
