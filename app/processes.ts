@@ -7,7 +7,11 @@ import type { Runtime } from '../lib/process/runtime.ts';
 import { blobStoreIn } from '../lib/blobs/blob-store.ts';
 import { SERVICES, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
-import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
+import {
+  allConsumers,
+  catalogueRequestConsumer,
+  serviceRequestConsumer,
+} from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
 import { serviceGateway } from '../gateways/services.ts';
@@ -137,7 +141,7 @@ function catalogue(runtime: Runtime, dataDir: string): Gateway {
   const store = runtime.catalogueStore;
   if (!store) throw new Error('the catalogue gateway needs the catalogue store');
   const secret = lazy(() => serverSecret(dataDir));
-  return catalogueGateway({ accounts: accounts({ store, secret: secret.get, baseUrl: baseUrl() }) });
+  return catalogueGateway({ runtime, accounts: accounts({ store, secret: secret.get, baseUrl: baseUrl() }) });
 }
 
 /** Everything in one process: the four services, the catalogue and every consumer. */
@@ -171,7 +175,8 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
   if (name === 'catalogue') {
     return run(options, (runtime) => ({
       gateways: [catalogue(runtime, options.bus.dataDir)],
-      consumers: [],
+      // On the embedded bus no other process runs the catalogue's consumer.
+      consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
     }));
   }
   const consumer = allConsumers().find((c) => c.group === name);

@@ -6,6 +6,7 @@ import { deadlineOf } from '../lib/bus/bus.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
+import type { OperationStores } from './stores.ts';
 
 export interface ServiceRequest {
   operation: string;
@@ -27,6 +28,8 @@ export type Operation<I = Record<string, unknown>> = (
 export interface OperationEnv {
   /** Files and derived resources, shared by every process of a deployment (a shared volume on Kafka). */
   blobs: BlobStore;
+  /** The catalogue store and the datastore, opened on first use in each worker. */
+  stores: OperationStores;
 }
 
 export interface RequestConsumer {

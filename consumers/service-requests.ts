@@ -2,6 +2,7 @@
 // are loaded by the worker threads only, so the main thread never loads the domain code.
 import { SERVICES, requestGroupOf, type ServiceName } from '../lib/services.ts';
 import type { RequestConsumer } from './request-consumer.ts';
+import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 
 const OPERATIONS = new URL('./service-operations.ts', import.meta.url).href;
 
@@ -9,7 +10,12 @@ export function serviceRequestConsumer(service: ServiceName): RequestConsumer {
   return { group: requestGroupOf(service), module: OPERATIONS };
 }
 
+/** The catalogue's Action API calls (consumers/catalogue.ts). */
+export function catalogueRequestConsumer(): RequestConsumer {
+  return { group: CATALOGUE_GROUP, module: new URL('./catalogue.ts', import.meta.url).href };
+}
+
 /** Every consumer labld runs, by group name. */
 export function allConsumers(): RequestConsumer[] {
-  return SERVICES.map(serviceRequestConsumer);
+  return [...SERVICES.map(serviceRequestConsumer), catalogueRequestConsumer()];
 }

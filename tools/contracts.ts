@@ -5,10 +5,15 @@ import { writeFileSync } from 'node:fs';
 import * as prettier from 'prettier';
 import { SERVICES } from '../lib/services.ts';
 import { requestSchemaFile, requestSchemaText } from '../lib/contracts/requests.ts';
+import { CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText } from '../lib/contracts/catalogue.ts';
 
 const dir = new URL('../schemas/', import.meta.url).pathname;
-for (const service of SERVICES) {
-  const file = `${dir}${requestSchemaFile(service)}`;
+const files: [string, string][] = [
+  ...SERVICES.map((service): [string, string] => [requestSchemaFile(service), requestSchemaText(service)]),
+  [CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText()],
+];
+for (const [name, text] of files) {
+  const file = `${dir}${name}`;
   const options = { ...(await prettier.resolveConfig(file)), filepath: file };
-  writeFileSync(file, await prettier.format(requestSchemaText(service), options));
+  writeFileSync(file, await prettier.format(text, options));
 }

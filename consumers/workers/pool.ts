@@ -21,6 +21,7 @@ import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
 import {
   fromWire,
   toWire,
+  type CloseWorker,
   type FromWorker,
   type OperationsSource,
   type RunJob,
@@ -34,6 +35,8 @@ const RESPAWN_PAUSE_MS = 1000;
 const HEAP_WATCH_MS = 100;
 /** V8's own heap limit of a worker, relative to the limit the pool enforces (measured: 1.5 still aborts). */
 const HARD_LIMIT_FACTOR = 2;
+/** How long an idle worker may take to close its stores when the pool stops. */
+const CLOSE_GRACE_MS = 2000;
 
 export interface PoolOptions {
   /** The consumer groups whose operations every worker loads. */
@@ -161,7 +164,17 @@ export class WorkerPool {
     const stopped = new Error('the worker pool was stopped');
     for (const job of this.#queue.splice(0)) this.#settle(job, stopped);
     this.#starting?.reject(stopped);
-    for (const slot of this.#slots) this.#end(slot, stopped);
+    for (const slot of this.#slots) {
+      if (!slot.ready || slot.job || slot.ending) {
+        this.#end(slot, stopped);
+        continue;
+      }
+      // An idle worker closes its databases first; one that does not end in time is terminated.
+      slot.ending = stopped;
+      slot.worker.postMessage({ type: 'close' } satisfies CloseWorker);
+      const timer = setTimeout(() => void slot.worker.terminate(), CLOSE_GRACE_MS);
+      slot.worker.once('exit', () => clearTimeout(timer));
+    }
     await Promise.all(this.#exits);
   }
 

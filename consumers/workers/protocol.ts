@@ -26,6 +26,11 @@ export interface RunJob {
   correlationId: string | undefined;
 }
 
+/** Asks an idle worker to close what it opened and end. */
+export interface CloseWorker {
+  type: 'close';
+}
+
 export type WireError =
   | { kind: ErrorKind; detail: string; field?: string | undefined }
   | { kind: 'timeout'; detail: string }

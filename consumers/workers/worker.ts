@@ -8,7 +8,8 @@ import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
 import { notFound } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
-import { toWire, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
+import { lazyStores } from '../stores.ts';
+import { toWire, type CloseWorker, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 
 type OperationsModule = {
   // `never`: each operation takes its own input type (a service's checks it against its contract).
@@ -17,7 +18,7 @@ type OperationsModule = {
 
 const port = parentPort!;
 const { sources, dataDir } = workerData as WorkerData;
-const env: OperationEnv = { blobs: blobStoreIn(dataDir) };
+const env: OperationEnv = { blobs: blobStoreIn(dataDir), stores: lazyStores(dataDir) };
 const groups = new Map<string, Record<string, Operation<never>>>();
 for (const source of sources) {
   const module = (await import(source.module)) as OperationsModule;
@@ -38,7 +39,12 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
   return checkIn(env.blobs, value);
 }
 
-port.on('message', (job: RunJob) => {
+port.on('message', (job: RunJob | CloseWorker) => {
+  if (job.type === 'close') {
+    // A stop: the databases are closed (WAL checkpointed, connections ended) before the thread ends.
+    void env.stores.close().finally(() => process.exit(0));
+    return;
+  }
   const seen = { fields: job.input };
   const failed = (error: unknown) => {
     const wire = toWire(error, seen.fields);

@@ -12,7 +12,7 @@
 // API token is exempt from the token (a script's header is no ambient credential a foreign page
 // could make a browser send), not from the header check.
 import type { Context } from 'koa';
-import { credentialOf, resolveViewer, type Viewer } from '../../lib/catalogue/auth/actor.ts';
+import { credentialOf, resolveViewer, type Credential, type Viewer } from '../../lib/catalogue/auth/actor.ts';
 import { hashPassword, needsRehash, verifyPassword } from '../../lib/catalogue/auth/passwords.ts';
 import {
   clearedPreSessionCookie,
@@ -64,9 +64,9 @@ export function accounts(options: AccountsOptions): Accounts {
   };
 }
 
-/** Who a request comes from: its API token, else its session cookie, else anonymous. */
-export async function viewerFromRequest(ctx: Context, a: Accounts): Promise<Viewer> {
-  const credential = credentialOf(
+/** The credential a request carries (hashes only): its API token, else its session cookie, else none. */
+export function credentialOfRequest(ctx: Context, a: Accounts): Credential {
+  return credentialOf(
     {
       authorization: ctx.get('authorization') || undefined,
       'x-ckan-api-key': ctx.get('x-ckan-api-key') || undefined,
@@ -74,12 +74,18 @@ export async function viewerFromRequest(ctx: Context, a: Accounts): Promise<View
     },
     a.secure,
   );
-  return resolveViewer(await a.store(), credential);
+}
+
+/** Who a request comes from: its API token, else its session cookie, else anonymous. */
+export async function viewerFromRequest(ctx: Context, a: Accounts): Promise<Viewer> {
+  return resolveViewer(await a.store(), credentialOfRequest(ctx, a));
 }
 
 /** A request as the pages see it: the viewer, the page context, and cookies to set. */
 export interface Visit {
   viewer: Viewer;
+  /** What the request carried, as the catalogue's actions take it (hashes only). */
+  credential: Credential;
   context: PageContext;
   headers: Record<string, string>;
   /** What the forms' CSRF token is an HMAC of: the session id, or the pre-session id. */
@@ -87,7 +93,8 @@ export interface Visit {
 }
 
 export async function visit(ctx: Context, a: Accounts): Promise<Visit> {
-  const viewer = await viewerFromRequest(ctx, a);
+  const credential = credentialOfRequest(ctx, a);
+  const viewer = await resolveViewer(await a.store(), credential);
   const cookie = ctx.get('cookie') || undefined;
   const headers: Record<string, string> = {};
   let csrfId: string | undefined;
@@ -103,7 +110,7 @@ export async function visit(ctx: Context, a: Accounts): Promise<Visit> {
   const context: PageContext = {};
   if (viewer.user) context.user = { name: viewer.user.name, displayName: viewer.user.fullname || undefined };
   if (csrfId !== undefined) context.csrfToken = csrfToken(await a.secret(), csrfId);
-  return { viewer, context, headers, csrfId };
+  return { viewer, credential, context, headers, csrfId };
 }
 
 const CROSS_SITE = 'This form did not come from a page of this site, so it was not accepted.';

@@ -1,5 +1,7 @@
-// What the catalogue's pages ask for: view models, by the request's parameters. The real source
-// (catalogue store, datastore, auth) is wired next; tests serve the pages from a test double.
+// What the catalogue's pages ask for: view models, by the request's parameters and who asks. The
+// real source (action-source.ts) calls the catalogue's actions over the bus with the asker's
+// credential, so the pages see exactly what the Action API would show that person.
+import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 import { invalid } from '../../lib/process/errors.ts';
 import type {
   DatasetListView,
@@ -21,29 +23,57 @@ export interface TableQuery {
 }
 
 export interface UploadedResource {
-  /** The file on disk (the kit removes it after the answer unless the source keeps it). */
+  /** The file on disk (the kit removes it after the answer unless `keep` takes it over). */
   path: string;
   filename: string;
   size: number;
   mimetype: string;
   description?: string;
+  /** Takes the file over from the kit (it is not removed after the answer); its path. */
+  keep(): string;
 }
 
+/** Who asks: the hash-only credential of the request, and the signed-in user's name. */
+export interface Asker {
+  credential: Credential;
+  userName?: string;
+}
+
+/** What the new-dataset form sends. */
+export interface NewDataset {
+  name: string;
+  title: string;
+  notes: string;
+  private: boolean;
+}
+
+type Maybe<T> = Promise<T> | T;
+
 export interface CatalogueSource {
-  /** Who is asking; `cookie` is the raw Cookie header. */
-  context(cookie: string | undefined): Promise<PageContext> | PageContext;
-  datasets(query: string, page: number): Promise<DatasetListView> | DatasetListView;
+  /** Who is asking, when no accounts are wired (the test double's fixed viewer); `cookie` is the raw Cookie header. */
+  context(cookie: string | undefined): Maybe<PageContext>;
+  datasets(asker: Asker, query: string, page: number): Maybe<DatasetListView>;
   /** Throws not-found for a dataset the viewer cannot see. */
-  dataset(name: string): Promise<DatasetView> | DatasetView;
-  upload(name: string): Promise<UploadView> | UploadView;
+  dataset(asker: Asker, name: string): Maybe<DatasetView>;
+  /** Answers the new dataset's name. */
+  createDataset(asker: Asker, fields: NewDataset): Maybe<string>;
+  upload(asker: Asker, name: string): Maybe<UploadView>;
   /** Stores an upload as a new resource of the dataset; answers the new resource's id. */
-  addResource(name: string, file: UploadedResource): Promise<string> | string;
+  addResource(asker: Asker, name: string, file: UploadedResource): Maybe<string>;
   /** Throws invalid naming the parameter for an unknown sort or filter column. */
-  resource(name: string, id: string, table: TableQuery): Promise<ResourcePageView> | ResourcePageView;
+  resource(asker: Asker, name: string, id: string, table: TableQuery): Maybe<ResourcePageView>;
   /** The bytes of a resource. */
-  download(name: string, id: string): Promise<{ path: string; filename: string; contentType: string }>;
-  group(name: string): Promise<GroupView> | GroupView;
-  tokens(): Promise<TokenView> | TokenView;
+  download(
+    asker: Asker,
+    name: string,
+    id: string,
+  ): Promise<{ path: string; filename: string; contentType: string }>;
+  group(asker: Asker, name: string): Maybe<GroupView>;
+  /** The asker's tokens; with `created`, the one just made (its secret shown once). */
+  tokens(asker: Asker, created?: { name: string; secret: string }): Maybe<TokenView>;
+  /** Makes a token for the asker; answers its secret. */
+  createToken(asker: Asker, name: string): Maybe<string>;
+  revokeToken(asker: Asker, id: string): Maybe<void>;
 }
 
 type Raw = Record<string, string | string[] | undefined>;

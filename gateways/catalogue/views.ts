@@ -100,6 +100,12 @@ export interface UploadView {
   error?: string;
 }
 
+/** The form that makes a dataset; after a refusal, with what was typed and why. */
+export interface NewDatasetView {
+  values?: { name: string; title: string; notes: string; private: boolean };
+  error?: string;
+}
+
 export interface LoginView {
   /** Where to go after signing in (a same-site path). */
   next?: string;

@@ -43,6 +43,11 @@ export function ckanError(error: DomainError): CkanErrorAnswer {
   if (type === 'Not Found Error') body = { __type: type, message: `Not found: ${error.detail}` };
   else if (type === 'Authorization Error') body = { __type: type, message: `Access denied: ${error.detail}` };
   else if (error.field === undefined) body = { __type: type, message: error.message };
-  else body = { __type: type, [error.field]: [error.detail] };
+  // CKAN's error_dict keys the message by the field, without repeating it: {"name": ["Missing value"]}.
+  else body = { __type: type, [error.field]: [withoutField(error.message, error.field)] };
   return { status, body: { success: false, error: body } };
+}
+
+function withoutField(message: string, field: string): string {
+  return message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
 }

@@ -48,8 +48,11 @@ function clip(detail: string): string {
   return detail.length > MAX_DETAIL ? `${detail.slice(0, MAX_DETAIL)}…` : detail;
 }
 
-/** Write an error answer on `ctx` (headers of the failed answer dropped, standard ones kept). */
-export function answerError(ctx: Context, answer: ErrorAnswer): void {
+/**
+ * Write an error answer on `ctx` (headers of the failed answer dropped, standard ones kept);
+ * `json`: a body of the route's own shape instead of `{"detail"}`.
+ */
+export function answerError(ctx: Context, answer: ErrorAnswer, json?: unknown): void {
   for (const name of ctx.res.getHeaderNames()) {
     if (!KEPT_HEADERS.has(name)) ctx.res.removeHeader(name);
   }
@@ -61,7 +64,7 @@ export function answerError(ctx: Context, answer: ErrorAnswer): void {
   }
   ctx.status = answer.status;
   ctx.type = 'application/json';
-  ctx.body = JSON.stringify({ detail: answer.detail });
+  ctx.body = JSON.stringify(json ?? { detail: answer.detail });
 }
 
 export function errorHandler(): Middleware {

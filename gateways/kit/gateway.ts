@@ -166,6 +166,19 @@ function notMatched(ctx: Context): void {
 }
 
 async function handle(ctx: Context, entry: Compiled, mount: MountOptions): Promise<void> {
+  const { errors } = entry.route;
+  if (!errors) return run(ctx, entry, mount);
+  try {
+    await run(ctx, entry, mount);
+  } catch (error) {
+    const answer = ctx.headerSent ? undefined : errors(error, ctx);
+    if (!answer) throw error;
+    (ctx.state as KitState).log.debug({ status: answer.status, err: String(error) }, 'request refused');
+    answerError(ctx, { status: answer.status, detail: '' }, answer.json);
+  }
+}
+
+async function run(ctx: Context, entry: Compiled, mount: MountOptions): Promise<void> {
   const { route } = entry;
   const state = ctx.state as KitState;
   state.route = route.path;

@@ -111,6 +111,11 @@ interface RouteCommon {
   /** Schema of the path parameters (default: every one a string). */
   params?: JSONSchema;
   responses: Record<number | string, ResponseSpec>;
+  /**
+   * Answers errors of this route (reading its body included) in the route's own shape, e.g.
+   * CKAN's envelope for the Action API; undefined leaves an error to the kit's `{"detail"}`.
+   */
+  errors?: (error: unknown, ctx: Context) => { status: number; json: unknown } | undefined;
 }
 
 type Params = Record<string, string>;

@@ -42,25 +42,31 @@ export function requestSchema(service: ServiceName): Record<string, unknown> {
       if: { required: ['operation'], properties: { operation: { const: operation } } },
       then: {
         properties: {
-          input: {
-            if: { type: 'object', required: ['$claim'] },
-            then: { $ref: '#/$defs/claim' },
-            else: schema,
-          },
+          input: claimOr(schema),
         },
       },
     })),
-    $defs: {
-      claim: {
-        description: 'An input stored in the blob store (lib/blobs/claim-check.ts)',
-        type: 'object',
-        required: ['$claim'],
-        additionalProperties: false,
-        properties: { $claim: { type: 'string', minLength: 1 } },
-      },
-    },
+    $defs: CLAIM_DEFS,
   };
 }
+
+/** An input that is either a claim on stored JSON (lib/blobs/claim-check.ts) or fits `schema`. */
+export const claimOr = (schema: unknown) => ({
+  if: { type: 'object', required: ['$claim'] },
+  then: { $ref: '#/$defs/claim' },
+  else: schema,
+});
+
+/** The `$defs` a schema using `claimOr` carries (each schema file is self-contained). */
+export const CLAIM_DEFS = {
+  claim: {
+    description: 'An input stored in the blob store (lib/blobs/claim-check.ts)',
+    type: 'object',
+    required: ['$claim'],
+    additionalProperties: false,
+    properties: { $claim: { type: 'string', minLength: 1 } },
+  },
+};
 
 const ajv = createAjv();
 const validators = new Map<ServiceName, ValidateFunction>(

@@ -7,6 +7,7 @@ import type {
   DatasetView,
   GroupView,
   Maker,
+  NewDatasetView,
   PageContext,
   ResourceView,
   UploadView,
@@ -44,7 +45,9 @@ export function renderDatasetList(context: PageContext, view: DatasetListView): 
     view.query === ''
       ? `${view.total} dataset${view.total === 1 ? '' : 's'}`
       : `${view.total} dataset${view.total === 1 ? '' : 's'} found for “${escapeHtml(view.query)}”`;
+  const create = context.user ? `<p><a class="button" href="/dataset/new">New dataset</a></p>` : '';
   const main = `      <h1>Datasets</h1>
+      ${create}
       <form class="search" role="search" method="get" action="/dataset">
         <label for="q">Search datasets</label>
         <div class="search-row">
@@ -117,6 +120,26 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
         ${steps(view)}
       </section>`;
   return layout({ ...context, current: context.current ?? 'datasets' }, { title: view.title }, main);
+}
+
+export function renderNewDataset(context: PageContext, view: NewDatasetView): string {
+  const v = view.values ?? { name: '', title: '', notes: '', private: false };
+  const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '';
+  const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> /</p>
+      <h1>New dataset</h1>
+      ${error}
+      <form class="stacked narrow" method="post" action="/dataset/new">
+        ${csrfField(context)}
+        <label for="dataset-title">Title</label>
+        <input id="dataset-title" name="title" type="text" maxlength="200" value="${escapeHtml(v.title)}">
+        <label for="dataset-name">Name <span class="hint">(in its address: 2–100 lowercase letters, digits, - and _)</span></label>
+        <input id="dataset-name" name="name" type="text" required minlength="2" maxlength="100" pattern="[a-z0-9_\\-]+" value="${escapeHtml(v.name)}">
+        <label for="dataset-notes">Description <span class="hint">(optional)</span></label>
+        <textarea id="dataset-notes" name="notes" rows="4">${escapeHtml(v.notes)}</textarea>
+        <p class="check"><input id="dataset-private" name="private" type="checkbox"${v.private ? ' checked' : ''}> <label for="dataset-private">Private: only its members can see it</label></p>
+        <p><button type="submit">Create dataset</button></p>
+      </form>`;
+  return layout({ ...context, current: 'datasets' }, { title: 'New dataset' }, main);
 }
 
 export function renderUpload(context: PageContext, view: UploadView): string {

@@ -3,6 +3,12 @@
 import { assetUrl } from '../assets.ts';
 import { escapeHtml } from '../html.ts';
 import type { PageContext } from '../views.ts';
+import { SERVICES, services } from '../../../lib/services.ts';
+
+/** The four services' API pages, from the catalogue's footer (the services are labld's too). */
+const SERVICE_LINKS = SERVICES.map(
+  (name) => `<a href="${services[name].basePath}/api/docs">${escapeHtml(name)}</a>`,
+).join(' · ');
 
 export interface PageOptions {
   title: string;
@@ -67,7 +73,7 @@ export function layout(context: PageContext, options: PageOptions, main: string)
 ${main}
     </main>
     <footer class="site-footer">
-      <div class="wrap">labld catalogue · <a href="/api/docs">API</a></div>
+      <div class="wrap">labld catalogue · <a href="/api/docs">API</a> · services: ${SERVICE_LINKS}</div>
     </footer>
   </body>
 </html>

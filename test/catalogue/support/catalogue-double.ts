@@ -4,8 +4,14 @@
 import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { invalid, notFound } from '../../../lib/process/errors.ts';
-import type { CatalogueSource, TableQuery, UploadedResource } from '../../../gateways/catalogue/source.ts';
+import { conflict, invalid, notFound } from '../../../lib/process/errors.ts';
+import type {
+  Asker,
+  CatalogueSource,
+  NewDataset,
+  TableQuery,
+  UploadedResource,
+} from '../../../gateways/catalogue/source.ts';
 import type {
   ColumnType,
   DatasetSummary,
@@ -217,7 +223,7 @@ export class CatalogueSourceDouble implements CatalogueSource {
     return { ...this.viewer };
   }
 
-  datasets(query: string, page: number) {
+  datasets(_asker: Asker, query: string, page: number) {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     const matching = [...this.datasetsByName.values()]
       .filter((d) =>
@@ -234,17 +240,17 @@ export class CatalogueSourceDouble implements CatalogueSource {
     };
   }
 
-  dataset(name: string): DatasetView {
+  dataset(_asker: Asker, name: string): DatasetView {
     const { modified: _modified, groups: _groups, ...view } = this.find(name);
     return { ...view, resources: view.resources.map(({ path: _p, contentType: _c, table: _t, ...r }) => r) };
   }
 
-  upload(name: string) {
+  upload(_asker: Asker, name: string) {
     const d = this.find(name);
     return { dataset: { name: d.name, title: d.title } };
   }
 
-  async addResource(name: string, file: UploadedResource): Promise<string> {
+  async addResource(_asker: Asker, name: string, file: UploadedResource): Promise<string> {
     const dataset = this.find(name);
     const id = `r${this.nextId++}`;
     const path = join(this.directory, id);
@@ -265,7 +271,7 @@ export class CatalogueSourceDouble implements CatalogueSource {
     return id;
   }
 
-  resource(name: string, id: string, query: TableQuery) {
+  resource(_asker: Asker, name: string, id: string, query: TableQuery) {
     const dataset = this.find(name);
     const stored = dataset.resources.find((r) => r.id === id);
     if (!stored) throw notFound(`resource ${id}: not found`, 'id');
@@ -312,13 +318,13 @@ export class CatalogueSourceDouble implements CatalogueSource {
     };
   }
 
-  async download(name: string, id: string) {
+  async download(_asker: Asker, name: string, id: string) {
     const resource = this.find(name).resources.find((r) => r.id === id);
     if (!resource) throw notFound(`resource ${id}: not found`, 'id');
     return { path: resource.path, filename: resource.name, contentType: resource.contentType };
   }
 
-  group(name: string) {
+  group(_asker: Asker, name: string) {
     if (name !== 'mappings') throw notFound(`group ${name}: not found`, 'name');
     return {
       name,
@@ -330,8 +336,31 @@ export class CatalogueSourceDouble implements CatalogueSource {
     };
   }
 
-  tokens() {
+  createDataset(_asker: Asker, fields: NewDataset): string {
+    if (this.datasetsByName.has(fields.name)) throw conflict(`name: ${fields.name} is taken`, 'name');
+    this.datasetsByName.set(fields.name, {
+      name: fields.name,
+      title: fields.title || fields.name,
+      description: fields.notes,
+      private: fields.private,
+      steps: [],
+      canUpload: true,
+      resources: [],
+      modified: new Date().toISOString(),
+      groups: [],
+    });
+    return fields.name;
+  }
+
+  createToken(_asker: Asker, name: string): string {
+    return `labld_double-token-${name}`;
+  }
+
+  revokeToken(): void {}
+
+  tokens(_asker?: Asker, created?: { name: string; secret: string }) {
     return {
+      ...(created ? { newToken: created } : {}),
       tokens: [
         {
           id: 't1',

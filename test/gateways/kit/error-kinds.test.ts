@@ -61,7 +61,7 @@ describe('error kinds at the edges', () => {
           ? { __type: row.ckan.type, message: 'Not found: name: is wrong' }
           : row.ckan.type === 'Authorization Error'
             ? { __type: row.ckan.type, message: 'Access denied: name: is wrong' }
-            : { __type: row.ckan.type, name: ['name: is wrong'] };
+            : { __type: row.ckan.type, name: ['is wrong'] };
       assert.deepEqual(answer.body.error, expected);
     });
 
@@ -75,6 +75,13 @@ describe('error kinds at the edges', () => {
       });
     });
   }
+
+  test('a CKAN validation error keys its message by the field without repeating it', () => {
+    assert.deepEqual(ckanError(new DomainError('invalid', 'name: Missing value', 'name')).body.error, {
+      __type: 'Validation Error',
+      name: ['Missing value'],
+    });
+  });
 
   test('a CKAN validation error without a field says it as the message', () => {
     assert.deepEqual(ckanError(new DomainError('invalid', 'the dataset is wrong')).body.error, {

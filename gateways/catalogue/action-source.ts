@@ -1,0 +1,280 @@
+// The pages' real source: every page is made from the answers of the catalogue's actions, called
+// over the bus with the asker's credential (callAction), so a page shows exactly what the Action
+// API shows that person and authorization is decided in one place. This file only turns CKAN's
+// dicts into the pages' view models.
+import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
+import { invalid, notFound } from '../../lib/process/errors.ts';
+import type { Runtime } from '../../lib/process/runtime.ts';
+import { callAction } from './actions.ts';
+import type { Asker, CatalogueSource, NewDataset, TableQuery, UploadedResource } from './source.ts';
+import type {
+  ColumnType,
+  DatasetSummary,
+  DatasetView,
+  GroupView,
+  Maker,
+  PageContext,
+  ResourcePageView,
+  ResourceView,
+  TablePreviewView,
+  TokenView,
+} from './views.ts';
+import { resourcePath } from './pages/datasets.ts';
+
+export const DATASET_PAGE_SIZE = 20;
+export const TABLE_PAGE_SIZE = 25;
+
+type Dict = Record<string, unknown>;
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const optionalText = (value: unknown): string | undefined =>
+  typeof value === 'string' && value !== '' ? value : undefined;
+/** CKAN times have no zone and are UTC. */
+const time = (value: unknown): string =>
+  typeof value === 'string' && value !== '' ? `${value.replace(/Z$/, '')}Z` : '';
+
+function summaryOf(d: Dict): DatasetSummary {
+  return {
+    name: text(d.name),
+    title: text(d.title) || text(d.name),
+    ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
+    resourceCount: typeof d.num_resources === 'number' ? d.num_resources : 0,
+    modified: time(d.metadata_modified),
+    private: d.private === true,
+  };
+}
+
+/** A chain step's resource says which step made it (research §1.8); a person's upload, who. */
+function makerOf(r: Dict, names: ReadonlyMap<string, string>): Maker {
+  const step = optionalText(r.wasGeneratedBy);
+  if (step) return { kind: 'step', step };
+  const creator = text(r.creator_user_id);
+  return { kind: 'user', name: names.get(creator) ?? 'a user' };
+}
+
+function resourceViewOf(dataset: string, r: Dict, names: ReadonlyMap<string, string>): ResourceView {
+  const id = text(r.id);
+  return {
+    id,
+    name: text(r.name) || id,
+    format: text(r.format) || 'file',
+    ...(typeof r.size === 'number' ? { size: r.size } : {}),
+    madeBy: makerOf(r, names),
+    created: time(r.created),
+    downloadUrl: `${resourcePath(dataset, id)}/download`,
+    previewable: r.datastore_active === true,
+  };
+}
+
+/** The datastore's types as the table preview sorts and aligns them. */
+function columnType(type: unknown): ColumnType {
+  return type === 'int' || type === 'float' || type === 'numeric' ? 'number' : 'text';
+}
+
+/** A datastore column name in `sort`: quoted, with quotes doubled, so that no name is read as syntax. */
+function quoted(column: string): string {
+  return `"${column.replace(/"/g, '""')}"`;
+}
+
+export class ActionSource implements CatalogueSource {
+  readonly #runtime: Runtime;
+
+  constructor(runtime: Runtime) {
+    this.#runtime = runtime;
+  }
+
+  #call(asker: Asker, name: Parameters<typeof callAction>[1], params: Dict, upload?: StoredUpload) {
+    return callAction(this.#runtime, name, params, asker.credential, upload ? { upload } : {});
+  }
+
+  context(): PageContext {
+    return {};
+  }
+
+  async datasets(asker: Asker, query: string, page: number) {
+    const found = (await this.#call(asker, 'package_search', {
+      q: query,
+      rows: DATASET_PAGE_SIZE,
+      start: (page - 1) * DATASET_PAGE_SIZE,
+      include_private: true,
+    })) as { count: number; results: Dict[] };
+    return {
+      query,
+      page,
+      pageSize: DATASET_PAGE_SIZE,
+      total: found.count,
+      datasets: found.results.map(summaryOf),
+    };
+  }
+
+  async #package(asker: Asker, name: string): Promise<Dict> {
+    return (await this.#call(asker, 'package_show', { id: name })) as Dict;
+  }
+
+  /** The names of the people who made resources; user_show needs a login, so visitors see "a user". */
+  async #names(asker: Asker, resources: Dict[]): Promise<Map<string, string>> {
+    const names = new Map<string, string>();
+    if (asker.userName === undefined) return names;
+    const ids = new Set(resources.map((r) => text(r.creator_user_id)).filter((id) => id !== ''));
+    for (const id of ids) {
+      try {
+        const user = (await this.#call(asker, 'user_show', { id })) as Dict;
+        names.set(id, text(user.name));
+      } catch {
+        // A user since removed: the resource stays, its maker is "a user".
+      }
+    }
+    return names;
+  }
+
+  async dataset(asker: Asker, name: string): Promise<DatasetView> {
+    const d = await this.#package(asker, name);
+    const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
+    const names = await this.#names(asker, resources);
+    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    return {
+      name: text(d.name),
+      title: text(d.title) || text(d.name),
+      ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
+      private: d.private === true,
+      resources: resources.map((r) => resourceViewOf(text(d.name), r, names)),
+      steps: [],
+      canUpload: may.upload === true,
+    };
+  }
+
+  async createDataset(asker: Asker, fields: NewDataset): Promise<string> {
+    const d = (await this.#call(asker, 'package_create', { ...fields })) as Dict;
+    return text(d.name);
+  }
+
+  async upload(asker: Asker, name: string) {
+    const d = await this.#package(asker, name);
+    return { dataset: { name: text(d.name), title: text(d.title) || text(d.name) } };
+  }
+
+  async addResource(asker: Asker, name: string, file: UploadedResource): Promise<string> {
+    const d = await this.#package(asker, name);
+    const blob = await this.#runtime.blobs.putFile(file.keep());
+    const created = (await this.#call(
+      asker,
+      'resource_create',
+      {
+        package_id: text(d.id),
+        name: file.filename,
+        ...(file.description ? { description: file.description } : {}),
+      },
+      { blob, filename: file.filename, mimetype: file.mimetype, size: file.size },
+    )) as Dict;
+    return text(created.id);
+  }
+
+  /** The resource, checked to belong to the dataset the path names (else not found, as CKAN's pages). */
+  async #resource(asker: Asker, name: string, id: string): Promise<{ d: Dict; r: Dict }> {
+    const d = await this.#package(asker, name);
+    const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
+    const r = resources.find((x) => x.id === id);
+    if (!r) throw notFound(`id: dataset ${name} has no resource ${id}`, 'id');
+    return { d, r };
+  }
+
+  async resource(asker: Asker, name: string, id: string, table: TableQuery): Promise<ResourcePageView> {
+    const { d, r } = await this.#resource(asker, name, id);
+    const names = await this.#names(asker, [r]);
+    const view: ResourcePageView = {
+      dataset: { name: text(d.name), title: text(d.title) || text(d.name) },
+      resource: resourceViewOf(text(d.name), r, names),
+    };
+    if (r.datastore_active === true) view.table = await this.#table(asker, id, table);
+    return view;
+  }
+
+  async #table(asker: Asker, id: string, table: TableQuery): Promise<TablePreviewView> {
+    const params: Dict = {
+      resource_id: id,
+      limit: TABLE_PAGE_SIZE,
+      offset: (table.page - 1) * TABLE_PAGE_SIZE,
+    };
+    if (table.sort) params.sort = `${quoted(table.sort.column)} ${table.sort.order}`;
+    if (Object.keys(table.filters).length > 0) params.q = table.filters;
+    let found: { fields: Dict[]; records: Dict[]; total?: number };
+    try {
+      found = (await this.#call(asker, 'datastore_search', params)) as typeof found;
+    } catch (error) {
+      // The page's parameters are `sort` and `f.<column>`; say which one names no column.
+      if (error instanceof Error && 'field' in error && (error.field === 'sort' || error.field === 'q')) {
+        throw invalid(error.message, error.field === 'sort' ? 'sort' : 'filter');
+      }
+      throw error;
+    }
+    const fields = found.fields.filter((f) => f.id !== '_id');
+    return {
+      columns: fields.map((f) => ({ name: text(f.id), type: columnType(f.type) })),
+      rows: found.records.map((record) =>
+        fields.map((f) => {
+          const value = record[text(f.id)];
+          return typeof value === 'number' || typeof value === 'string'
+            ? value
+            : value == null
+              ? null
+              : String(value);
+        }),
+      ),
+      ...(table.sort ? { sort: table.sort } : {}),
+      filters: table.filters,
+      page: table.page,
+      pageSize: TABLE_PAGE_SIZE,
+      total: found.total ?? found.records.length,
+    };
+  }
+
+  async download(asker: Asker, name: string, id: string) {
+    await this.#resource(asker, name, id);
+    const file = (await this.#call(asker, 'labld_resource_download', { id })) as Dict;
+    if (typeof file.blob !== 'string') {
+      throw invalid(`id: resource ${id} is a link to ${text(file.url)}, not a stored file`, 'id');
+    }
+    return {
+      path: this.#runtime.blobs.path(file.blob),
+      filename: text(file.filename) || 'download',
+      contentType: text(file.mimetype) || 'application/octet-stream',
+    };
+  }
+
+  async group(asker: Asker, name: string): Promise<GroupView> {
+    const g = (await this.#call(asker, 'group_show', { id: name })) as Dict;
+    const found = (await this.#call(asker, 'package_search', {
+      fq: `groups:${text(g.name)}`,
+      rows: 1000,
+      include_private: true,
+    })) as { results: Dict[] };
+    return {
+      name: text(g.name),
+      title: text(g.title) || text(g.name),
+      ...(optionalText(g.description) ? { description: text(g.description) } : {}),
+      datasets: found.results.map(summaryOf),
+    };
+  }
+
+  async tokens(asker: Asker, created?: { name: string; secret: string }): Promise<TokenView> {
+    const list = (await this.#call(asker, 'api_token_list', {})) as Dict[];
+    return {
+      tokens: list.map((t) => ({
+        id: text(t.id),
+        name: text(t.name),
+        created: time(t.created_at),
+        ...(optionalText(t.last_access) ? { lastUsed: time(t.last_access) } : {}),
+      })),
+      ...(created ? { newToken: created } : {}),
+    };
+  }
+
+  async createToken(asker: Asker, name: string): Promise<string> {
+    const made = (await this.#call(asker, 'api_token_create', { user: asker.userName ?? '', name })) as Dict;
+    return text(made.token);
+  }
+
+  async revokeToken(asker: Asker, id: string): Promise<void> {
+    await this.#call(asker, 'api_token_revoke', { jti: id });
+  }
+}

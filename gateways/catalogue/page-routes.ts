@@ -1,0 +1,272 @@
+// The catalogue's pages as routes: each GET page renders a view model its source builds for the
+// asker; each form post is checked against CSRF (when accounts are wired) before the source acts,
+// and answers a redirect (303) to what it made, or the form's page again with the reason.
+import type { Context } from 'koa';
+import { ANONYMOUS } from '../../lib/catalogue/auth/actor.ts';
+import { invalid, unauthorized } from '../../lib/process/errors.ts';
+import { readForm, route, type Result, type Route } from '../kit/index.ts';
+import { checkForm, safeNext, visit, type Accounts, type Visit } from './accounts.ts';
+import { renderLogin, renderTokens } from './pages/account.ts';
+import {
+  datasetPath,
+  renderDataset,
+  renderDatasetList,
+  renderGroup,
+  renderNewDataset,
+  renderUpload,
+  resourcePath,
+} from './pages/datasets.ts';
+import { renderResource } from './pages/resource.ts';
+import { errorPage, page } from './respond.ts';
+import { parsePage, parseTableQuery, type Asker, type CatalogueSource } from './source.ts';
+import type { PageContext } from './views.ts';
+
+const HTML = { 200: { description: 'HTML page', content: { 'text/html': null } } };
+const NAME = { type: 'string', minLength: 1, maxLength: 200 };
+/** A form of a few short fields (a dataset's description is the longest): far below this. */
+const FORM_LIMIT = 64 * 1024;
+
+/** A request as a page sees it: the viewer's page context, cookies to set, and who asks the source. */
+export interface PageVisit {
+  context: PageContext;
+  headers: Record<string, string>;
+  asker: Asker;
+  /** The accounts' view of the request (for the CSRF check), when accounts are wired. */
+  visit?: Visit;
+}
+
+/**
+ * Who is asking, for a page: from the real store's sessions when the gateway has Accounts; else
+ * from the source (the test double's fixed viewer, asking anonymously).
+ */
+export type Visitor = (ctx: Context) => Promise<PageVisit>;
+
+export function visitorOf(source: CatalogueSource | undefined, a: Accounts | undefined): Visitor {
+  if (a) {
+    return async (ctx) => {
+      const v = await visit(ctx, a);
+      const asker: Asker = { credential: v.credential };
+      if (v.viewer.user) asker.userName = v.viewer.user.name;
+      return { context: v.context, headers: v.headers, asker, visit: v };
+    };
+  }
+  return async (ctx) => {
+    const context = (await source?.context(ctx.get('cookie') || undefined)) ?? {};
+    const asker: Asker = { credential: ANONYMOUS };
+    if (context.user) asker.userName = context.user.name;
+    return { context, headers: {}, asker };
+  };
+}
+
+type Query = Record<string, string | string[] | undefined>;
+type Named = { name: string };
+type NamedId = { name: string; id: string };
+
+function paramsSchema(names: string[]): Record<string, unknown> {
+  return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, NAME])), required: names };
+}
+
+function pathParams(path: string): Record<string, unknown> {
+  const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!);
+  return names.length > 0 ? { params: paramsSchema(names) } : {};
+}
+
+type Render<P> = (visit: PageVisit, input: { params: P; query: Query }) => Promise<string> | string;
+
+/** A GET page: the visit and the request → HTML. Path parameters are names (1–200 characters). */
+function pageRoute<P = Record<string, string>>(
+  visitor: Visitor,
+  path: string,
+  summary: string,
+  render: Render<P>,
+): Route {
+  return route<Query, unknown, P>({
+    method: 'GET',
+    path,
+    summary,
+    ...pathParams(path),
+    responses: HTML,
+    handler: async ({ params, query }, ctx) => {
+      const v = await visitor(ctx);
+      try {
+        return page(await render(v, { params, query }), v.headers);
+      } catch (error) {
+        // A person in a browser gets the page's frame with the reason; API clients the usual {"detail"}.
+        return errorPage(ctx, v.context, error);
+      }
+    },
+  });
+}
+
+type Act<P> = (visit: PageVisit, form: Record<string, string>, params: P) => Promise<Result>;
+
+/** A form post (urlencoded): read, CSRF-checked when accounts are wired, then `act`; a refusal is a page. */
+function formRoute<P = Record<string, string>>(
+  visitor: Visitor,
+  a: Accounts | undefined,
+  path: string,
+  summary: string,
+  act: Act<P>,
+): Route {
+  return route<Query, unknown, P>({
+    method: 'POST',
+    path,
+    summary,
+    ...pathParams(path),
+    responses: { 303: { description: 'Done: to what was made or changed' }, 403: { description: 'CSRF' } },
+    handler: async ({ params }, ctx) => {
+      const v = await visitor(ctx);
+      try {
+        const form = await readForm(ctx, FORM_LIMIT);
+        if (a && v.visit) await checkForm(ctx, a, v.visit, form._csrf);
+        return await act(v, form, params);
+      } catch (error) {
+        return errorPage(ctx, v.context, error);
+      }
+    },
+  });
+}
+
+function checkbox(value: string | undefined): boolean {
+  return value === 'on' || value === 'true' || value === '1';
+}
+
+export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Accounts | undefined): Route[] {
+  const list: Render<unknown> = async ({ context, asker }, { query }) => {
+    const q = typeof query.q === 'string' ? query.q.trim() : '';
+    return renderDatasetList(context, await source.datasets(asker, q, parsePage(query)));
+  };
+  return [
+    pageRoute(visitor, '/', 'Dataset list', list),
+    pageRoute(visitor, '/dataset', 'Dataset list and search (`q`, `page`)', list),
+    pageRoute(visitor, '/dataset/new', 'The form that makes a dataset', ({ context, asker }) => {
+      if (asker.userName === undefined) throw unauthorized('Log in to make a dataset.', 'user');
+      return renderNewDataset(context, {});
+    }),
+    formRoute(
+      visitor,
+      a,
+      '/dataset/new',
+      'Make a dataset (form: `name`, `title`, `notes`, `private`, `_csrf`); to its page',
+      async ({ context, asker }, form) => {
+        const fields = {
+          name: (form.name ?? '').trim(),
+          title: (form.title ?? '').trim(),
+          notes: form.notes ?? '',
+          private: checkbox(form.private),
+        };
+        try {
+          return { redirect: datasetPath(await source.createDataset(asker, fields)) };
+        } catch (error) {
+          // The form again with what was typed and the reason, for a name taken or invalid.
+          if (!(error instanceof Error) || !('kind' in error) || error.kind === 'unauthorized') throw error;
+          const status = error.kind === 'conflict' ? 409 : error.kind === 'invalid' ? 422 : undefined;
+          if (status === undefined) throw error;
+          return page(renderNewDataset(context, { values: fields, error: error.message }), {}, status);
+        }
+      },
+    ),
+    pageRoute<Named>(
+      visitor,
+      '/dataset/{name}',
+      'A dataset: its resources, who made each, the automation steps',
+      async ({ context, asker }, { params }) =>
+        renderDataset(context, await source.dataset(asker, params.name)),
+    ),
+    pageRoute<Named>(
+      visitor,
+      '/dataset/{name}/upload',
+      'The upload form of a dataset',
+      async ({ context, asker }, { params }) =>
+        renderUpload(context, await source.upload(asker, params.name)),
+    ),
+    route<Query, { description?: string; _csrf?: string }, Named>({
+      method: 'POST',
+      path: '/dataset/{name}/upload',
+      params: paramsSchema(['name']),
+      summary:
+        'Add a resource (multipart field `file`); a form gets a redirect, `Accept: application/json` gets `{location}`',
+      body: {
+        multipart: {
+          fileField: 'file',
+          fields: {
+            type: 'object',
+            properties: { description: { type: 'string', maxLength: 2000 }, _csrf: { type: 'string' } },
+          },
+        },
+      },
+      responses: { 201: { description: 'Created' }, 303: { description: 'To the new resource' } },
+      handler: async ({ params: p, file, body }, ctx) => {
+        const v = await visitor(ctx);
+        try {
+          if (a && v.visit) await checkForm(ctx, a, v.visit, body._csrf);
+          if (!file) throw invalid('file: choose a file to upload', 'file');
+          const id = await source.addResource(v.asker, p.name, { ...file, description: body.description });
+          const location = resourcePath(p.name, id);
+          if (ctx.accepts('html', 'json') === 'json') return { status: 201, json: { location } };
+          return { redirect: location };
+        } catch (error) {
+          return errorPage(ctx, v.context, error);
+        }
+      },
+    }),
+    pageRoute<NamedId>(
+      visitor,
+      '/dataset/{name}/resource/{id}',
+      'A resource and its table preview (`sort`, `order`, `f.<column>`, `page`)',
+      async ({ context, asker }, { params, query }) =>
+        renderResource(context, await source.resource(asker, params.name, params.id, parseTableQuery(query))),
+    ),
+    route<Query, unknown, NamedId>({
+      method: 'GET',
+      path: '/dataset/{name}/resource/{id}/download',
+      params: paramsSchema(['name', 'id']),
+      summary: 'The bytes of a resource',
+      responses: { 200: { description: 'The file' } },
+      handler: async ({ params: p }, ctx) => {
+        const v = await visitor(ctx);
+        const file = await source.download(v.asker, p.name, p.id);
+        return { body: { path: file.path }, contentType: file.contentType, filename: file.filename };
+      },
+    }),
+    pageRoute<Named>(
+      visitor,
+      '/group/{name}',
+      'A group of datasets (e.g. `mappings`)',
+      async ({ context, asker }, { params }) => renderGroup(context, await source.group(asker, params.name)),
+    ),
+    pageRoute(visitor, '/user/tokens', 'Your API tokens', async ({ context, asker }) =>
+      renderTokens(context, await source.tokens(asker)),
+    ),
+    formRoute(
+      visitor,
+      a,
+      '/user/tokens',
+      'Make an API token (form: `name`, `_csrf`); the page shows it once',
+      async ({ context, asker, headers }, form) => {
+        const name = (form.name ?? '').trim();
+        if (name === '') throw invalid('name: give the token a name', 'name');
+        const secret = await source.createToken(asker, name);
+        // The page itself, not a redirect: the secret must not travel in a URL or be shown twice.
+        return page(renderTokens(context, await source.tokens(asker, { name, secret })), headers, 201);
+      },
+    ),
+    formRoute<{ id: string }>(
+      visitor,
+      a,
+      '/user/tokens/{id}/revoke',
+      'Revoke one of your API tokens (form: `_csrf`)',
+      async ({ asker }, _form, params) => {
+        await source.revokeToken(asker, params.id);
+        return { redirect: '/user/tokens' };
+      },
+    ),
+  ];
+}
+
+/** The login form; `next` only when it is a same-site path (never an open redirect after signing in). */
+export function loginPage(visitor: Visitor): Route {
+  return pageRoute(visitor, '/user/login', 'The login form', ({ context }, { query }) =>
+    renderLogin(context, { next: safeNext(query.next) }),
+  );
+}

@@ -1,0 +1,122 @@
+// datastore_* actions: CKAN's DataStore API over labld's datastore. A table belongs to a
+// resource, so the resource's dataset is the target `demand` decides on. Column names, filters
+// and sort keys reach SQL only as parameters or quoted identifiers (lib/datastore), and a name
+// that is not a column of the table is refused naming the parameter.
+import { invalid, isDomainError } from '../../process/errors.ts';
+import {
+  MAX_LIMIT,
+  DEFAULT_LIMIT,
+  type Field,
+  type InputRecord,
+  type SearchParams,
+} from '../../datastore/contract.ts';
+import { resourceFor, type Action, type ActionDeps } from './context.ts';
+import type { Viewer } from '../auth/actor.ts';
+import { bool, integer, list, object, optional, required, type Params } from './params.ts';
+
+/** The resource whose table the call is about: CKAN's `resource_id` (datastore_search also takes `id`). */
+const tableOf = (
+  deps: ActionDeps,
+  viewer: Viewer,
+  params: Params,
+  action: 'datastore.read' | 'datastore.write',
+) => resourceFor(deps.store, viewer, action, required(params, 'resource_id', 'id'), 'resource_id');
+
+/** datastore_create can also make the resource (`resource: {...}`); labld wants it made first. */
+function refuseNewResource(params: Params): void {
+  if (params.resource !== undefined && params.resource !== null) {
+    throw invalid('create the resource with resource_create first, then give its resource_id', 'resource');
+  }
+}
+
+const datastoreCreate: Action = async (deps, viewer, params) => {
+  refuseNewResource(params);
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
+  const fields = list(params, 'fields') as Field[] | undefined;
+  const records = (list(params, 'records') ?? []) as InputRecord[];
+  let info;
+  if (fields !== undefined) {
+    info = await deps.datastore.create(resource.id, fields, records);
+  } else {
+    // CKAN: fields may be left out when the table exists (records are appended to it).
+    info = await deps.datastore.info(resource.id).catch((error: unknown) => {
+      if (!(isDomainError(error) && error.kind === 'not-found')) throw error;
+      throw invalid('Missing value: the resource has no table yet, so its fields are needed', 'fields');
+    });
+    if (records.length > 0) {
+      await deps.datastore.insert(resource.id, [records]);
+      info = await deps.datastore.info(resource.id);
+    }
+  }
+  // CKAN's answer is the request without its records (they may be megabytes).
+  return { resource_id: resource.id, fields: info.fields, method: 'insert', total: info.count };
+};
+
+const datastoreDelete: Action = async (deps, viewer, params) => {
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
+  const filters = object(params, 'filters');
+  const deleted = await deps.datastore.delete(resource.id, filters);
+  return { resource_id: resource.id, ...(filters ? { filters } : {}), deleted };
+};
+
+/** `q` is text, or an object of column: text (also as JSON text from a query string). */
+function query(params: Params): SearchParams['q'] {
+  const q = params.q;
+  if (typeof q === 'string' && q.trim().startsWith('{')) return object(params, 'q') as Record<string, string>;
+  if (q !== null && typeof q === 'object' && !Array.isArray(q)) return q as Record<string, string>;
+  return optional(params, 'q');
+}
+
+/** The search again with another offset: CKAN's `_links`, paths relative to the site. */
+function link(params: Record<string, unknown>, offset?: number): string {
+  const search = new URLSearchParams();
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined || key === 'offset') continue;
+    search.set(key, typeof value === 'string' ? value : JSON.stringify(value));
+  }
+  if (offset !== undefined) search.set('offset', String(offset));
+  return `/api/3/action/datastore_search?${search.toString()}`;
+}
+
+const datastoreSearch: Action = async (deps, viewer, params) => {
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.read');
+  if (bool(params, 'distinct') === true) throw invalid('distinct searches are not supported', 'distinct');
+  const limit = integer(params, 'limit', DEFAULT_LIMIT, 0, MAX_LIMIT);
+  const offset = integer(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  const includeTotal = bool(params, 'include_total') ?? true;
+  const filters = object(params, 'filters');
+  const q = query(params);
+  const sort = optional(params, 'sort');
+  const fields = Array.isArray(params.fields) ? (params.fields as string[]) : optional(params, 'fields');
+  const found = await deps.datastore.search({
+    resource_id: resource.id,
+    limit,
+    offset,
+    include_total: includeTotal,
+    ...(filters ? { filters } : {}),
+    ...(q !== undefined ? { q } : {}),
+    ...(sort !== undefined ? { sort } : {}),
+    ...(fields !== undefined ? { fields } : {}),
+  });
+  const asked = { resource_id: resource.id, filters, q, sort, fields, limit: String(limit) };
+  return {
+    resource_id: resource.id,
+    fields: found.fields,
+    records: found.records,
+    ...(found.total !== undefined ? { total: found.total, total_was_estimated: false } : {}),
+    limit: found.limit,
+    offset: found.offset,
+    include_total: includeTotal,
+    records_format: 'objects',
+    ...(filters ? { filters } : {}),
+    ...(q !== undefined ? { q } : {}),
+    ...(sort !== undefined ? { sort } : {}),
+    _links: { start: link(asked), next: link(asked, offset + limit) },
+  };
+};
+
+export const datastoreActions = {
+  datastore_create: datastoreCreate,
+  datastore_delete: datastoreDelete,
+  datastore_search: datastoreSearch,
+};

@@ -1,0 +1,145 @@
+// The catalogue's records as CKAN's Action API hands them out (package, resource, group, user
+// dicts), because ckanapi and CKAN users' scripts read these keys. Fields CKAN has and labld
+// does not keep (organisations, tags, extras, licences) are present with CKAN's empty values,
+// so that `pkg['organization']` or `pkg['tags']` in a script reads as on a CKAN without them.
+import type { Datastore } from '../../datastore/contract.ts';
+import { isDomainError } from '../../process/errors.ts';
+import type { Dataset, Group, Resource, Timestamp, User } from '../model.ts';
+
+/**
+ * CKAN's timestamps are UTC without a zone and with microseconds (`2026-11-25T07:40:00.123000`);
+ * Python's `datetime.fromisoformat` in older versions reads only that form.
+ */
+export function ckanTime(time: Timestamp | null): string | null {
+  if (time === null) return null;
+  const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z?$/.exec(time);
+  return match ? `${match[1]}.${(match[2] ?? '').padEnd(6, '0')}` : time;
+}
+
+/** Where an upload is downloaded: CKAN's URL form, `/dataset/<id>/resource/<rid>/download/<file>`. */
+export function downloadUrl(siteUrl: string, resource: Resource): string {
+  const file = encodeURIComponent(resource.url.split('/').pop() || 'download');
+  return `${siteUrl}/dataset/${resource.package_id}/resource/${resource.id}/download/${file}`;
+}
+
+async function hasTable(datastore: Datastore, resourceId: string): Promise<boolean> {
+  try {
+    await datastore.search({ resource_id: resourceId, limit: 0, include_total: false });
+    return true;
+  } catch (error) {
+    if (isDomainError(error) && error.kind === 'not-found') return false;
+    throw error;
+  }
+}
+
+export async function resourceDict(
+  datastore: Datastore,
+  siteUrl: string,
+  resource: Resource,
+): Promise<Record<string, unknown>> {
+  return {
+    id: resource.id,
+    package_id: resource.package_id,
+    position: resource.position,
+    name: resource.name,
+    description: resource.description,
+    format: resource.format,
+    // An upload keeps its file name; its URL is made from the ids, as CKAN does.
+    url: resource.url_type === 'upload' ? downloadUrl(siteUrl, resource) : resource.url,
+    // CKAN: "upload" for a stored file, empty for a link.
+    url_type: resource.url_type === 'upload' ? 'upload' : '',
+    size: resource.size,
+    hash: resource.hash,
+    mimetype: resource.mimetype || null,
+    created: ckanTime(resource.created),
+    last_modified: ckanTime(resource.last_modified),
+    metadata_modified: ckanTime(resource.last_modified),
+    state: 'active',
+    datastore_active: await hasTable(datastore, resource.id),
+    creator_user_id: resource.creator_user_id,
+    // CKAN keeps resource extras as top-level keys; the chain's provenance is read this way (research §1.8).
+    ...(resource.hadPrimarySource !== null ? { hadPrimarySource: resource.hadPrimarySource } : {}),
+    ...(resource.wasGeneratedBy !== null ? { wasGeneratedBy: resource.wasGeneratedBy } : {}),
+  };
+}
+
+export function groupDict(group: Group): Record<string, unknown> {
+  return {
+    id: group.id,
+    name: group.name,
+    title: group.title,
+    display_name: group.title || group.name,
+    description: group.description,
+    created: ckanTime(group.created),
+    package_count: group.package_count,
+    type: 'group',
+    is_organization: false,
+    state: 'active',
+    approval_status: 'approved',
+    image_url: '',
+    image_display_url: '',
+  };
+}
+
+export async function packageDict(
+  datastore: Datastore,
+  siteUrl: string,
+  dataset: Dataset,
+  resources: Resource[],
+): Promise<Record<string, unknown>> {
+  return {
+    id: dataset.id,
+    name: dataset.name,
+    title: dataset.title,
+    notes: dataset.notes,
+    private: dataset.private,
+    state: 'active',
+    type: 'dataset',
+    url: '',
+    version: null,
+    author: null,
+    author_email: null,
+    maintainer: null,
+    maintainer_email: null,
+    license_id: null,
+    license_title: null,
+    isopen: false,
+    creator_user_id: dataset.creator_user_id,
+    metadata_created: ckanTime(dataset.metadata_created),
+    metadata_modified: ckanTime(dataset.metadata_modified),
+    // labld has no organisations: roles are kept per dataset (package_collaborator_*).
+    owner_org: null,
+    organization: null,
+    groups: dataset.groups.map((g) => ({
+      id: g.id,
+      name: g.name,
+      title: g.title,
+      display_name: g.title || g.name,
+      description: '',
+      image_display_url: '',
+    })),
+    tags: [],
+    num_tags: 0,
+    extras: [],
+    relationships_as_object: [],
+    relationships_as_subject: [],
+    resources: await Promise.all(resources.map((r) => resourceDict(datastore, siteUrl, r))),
+    num_resources: resources.length,
+  };
+}
+
+/** A user as user_show gives it; the e-mail only to the user themself and sysadmins (CKAN's rule). */
+export function userDict(user: User, full: boolean): Record<string, unknown> {
+  return {
+    id: user.id,
+    name: user.name,
+    fullname: user.fullname,
+    display_name: user.fullname || user.name,
+    about: '',
+    created: ckanTime(user.created),
+    sysadmin: user.sysadmin,
+    state: 'active',
+    image_display_url: '',
+    ...(full ? { email: user.email } : {}),
+  };
+}

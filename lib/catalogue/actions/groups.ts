@@ -1,0 +1,127 @@
+// Groups (the `mappings` library) and members: group_create/list/show, member_create (a dataset
+// into a group) and package_collaborator_* (a user's role on a dataset). labld has no
+// organisations, so CKAN's collaborators are where roles live.
+import { invalid, notFound } from '../../process/errors.ts';
+import { demand } from '../auth/authorize.ts';
+import { checkName, type Membership, type Role } from '../model.ts';
+import { datasetFor, type Action } from './context.ts';
+import { ckanTime, groupDict } from './dicts.ts';
+import { bool, integer, optional, required } from './params.ts';
+import { showDataset } from './datasets.ts';
+
+const groupCreate: Action = async (deps, viewer, params) => {
+  demand(viewer.actor, 'group.create');
+  const group = await deps.store.createGroup({
+    name: checkName(required(params, 'name')),
+    title: optional(params, 'title') ?? '',
+    description: optional(params, 'description') ?? '',
+  });
+  return groupDict(group);
+};
+
+/** CKAN's group_list: names, or dicts with `all_fields`. */
+const groupList: Action = async (deps, viewer, params) => {
+  demand(viewer.actor, 'group.read');
+  const allFields = bool(params, 'all_fields') === true;
+  const limit = integer(params, 'limit', 1000, 0, 1000);
+  const offset = integer(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
+  const groups = (await deps.store.listGroups()).slice(offset, offset + limit);
+  return allFields ? groups.map(groupDict) : groups.map((g) => g.name);
+};
+
+/**
+ * group_show; with `include_datasets` its datasets the viewer may see (CKAN 2.9+ leaves them
+ * out by default). `package_count` counts those too, so that a private dataset's membership
+ * does not show through the number.
+ */
+const groupShow: Action = async (deps, viewer, params) => {
+  demand(viewer.actor, 'group.read');
+  const ref = required(params, 'id');
+  const group = await deps.store.getGroup(ref);
+  if (!group) throw notFound(`group not found: ${ref}`, 'id');
+  const actor = viewer.actor;
+  const visible = await deps.store.searchDatasets({
+    group: group.id,
+    limit: 1000,
+    ...(actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId }),
+  });
+  const dict = { ...groupDict(group), package_count: visible.count };
+  if (bool(params, 'include_datasets') !== true) return dict;
+  return { ...dict, packages: await Promise.all(visible.results.map((d) => showDataset(deps, d))) };
+};
+
+/**
+ * CKAN's member_create puts an object into a group: here a dataset (`object_type: package`).
+ * CKAN's groups also have user members with capacities; labld's groups are managed by
+ * sysadmins only, so user members are refused. Putting a dataset into a group is a change to the
+ * dataset (editor), whoever may edit the group in CKAN.
+ */
+const memberCreate: Action = async (deps, viewer, params) => {
+  const groupRef = required(params, 'id');
+  const objectType = required(params, 'object_type');
+  const objectRef = required(params, 'object');
+  if (objectType !== 'package') {
+    throw invalid('only "package" (a dataset) can be put into a group here', 'object_type');
+  }
+  const capacity = optional(params, 'capacity') ?? 'public';
+  const dataset = await datasetFor(deps.store, viewer, 'group.membership', objectRef, 'object');
+  const group = await deps.store.getGroup(groupRef);
+  if (!group) throw notFound(`group not found: ${groupRef}`, 'id');
+  await deps.store.addGroupMember(group.id, dataset.id);
+  return { group_id: group.id, table_name: 'package', table_id: dataset.id, capacity, state: 'active' };
+};
+
+/** CKAN's collaborator capacities: member (read), editor, admin; labld calls member `reader`. */
+function role(capacity: string): Role {
+  if (capacity === 'member' || capacity === 'reader') return 'reader';
+  if (capacity === 'editor' || capacity === 'admin') return capacity;
+  throw invalid(`must be one of member, editor, admin (got ${JSON.stringify(capacity)})`, 'capacity');
+}
+
+const capacityOf = (r: Role) => (r === 'reader' ? 'member' : r);
+
+function collaborator(m: Membership, modified: string) {
+  return { package_id: m.package_id, user_id: m.user_id, capacity: capacityOf(m.role), modified };
+}
+
+const collaboratorCreate: Action = async (deps, viewer, params) => {
+  const dataset = await datasetFor(deps.store, viewer, 'member.manage', required(params, 'id'));
+  const capacity = role(required(params, 'capacity'));
+  const userRef = required(params, 'user_id');
+  const user = await deps.store.getUser(userRef);
+  if (!user) throw notFound(`user not found: ${userRef}`, 'user_id');
+  const membership = await deps.store.setRole(user.id, dataset.id, capacity);
+  return collaborator(membership, ckanTime(new Date().toISOString())!);
+};
+
+const collaboratorList: Action = async (deps, viewer, params) => {
+  const dataset = await datasetFor(deps.store, viewer, 'member.list', required(params, 'id'));
+  const wanted = optional(params, 'capacity');
+  const only = wanted === undefined ? undefined : role(wanted);
+  const modified = ckanTime(dataset.metadata_modified)!;
+  return (await deps.store.membersOfDataset(dataset.id))
+    .filter((m) => only === undefined || m.role === only)
+    .map((m) => collaborator(m, modified));
+};
+
+/** Removing the owner's row is allowed; the owner stays its admin (authorize.ts: not orphaned). */
+const collaboratorDelete: Action = async (deps, viewer, params) => {
+  const dataset = await datasetFor(deps.store, viewer, 'member.manage', required(params, 'id'));
+  const userRef = required(params, 'user_id');
+  const user = await deps.store.getUser(userRef);
+  if (!user || (await deps.store.roleOf(user.id, dataset.id)) === undefined) {
+    throw notFound(`user ${userRef} is not a collaborator of this dataset`, 'user_id');
+  }
+  await deps.store.removeRole(user.id, dataset.id);
+  return null;
+};
+
+export const groupActions = {
+  group_create: groupCreate,
+  group_list: groupList,
+  group_show: groupShow,
+  member_create: memberCreate,
+  package_collaborator_create: collaboratorCreate,
+  package_collaborator_list: collaboratorList,
+  package_collaborator_delete: collaboratorDelete,
+};

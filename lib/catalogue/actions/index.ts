@@ -1,0 +1,46 @@
+// The catalogue's Action API as plain functions: `runAction(deps, credential, name, params)`
+// resolves who asks and runs the action, whose answer is CKAN's `result`. The consumer of the
+// catalogue request topic calls it; so can a test or the command line, with no bus and no HTTP.
+import { notFound } from '../../process/errors.ts';
+import { isActionName, type ActionName, type WireCredential } from '../../contracts/catalogue.ts';
+import { resolveViewer, type Viewer } from '../auth/actor.ts';
+import type { Action, ActionDeps, ActionExtras } from './context.ts';
+import { datasetActions } from './datasets.ts';
+import { datastoreActions } from './datastore.ts';
+import { groupActions } from './groups.ts';
+import { resourceActions } from './resources.ts';
+import { userActions } from './users.ts';
+
+export type { ActionDeps, ActionExtras } from './context.ts';
+
+/** Every action of lib/contracts/catalogue.ts, and nothing else (checked by the compiler). */
+export const ACTIONS: Record<ActionName, Action> = {
+  ...datasetActions,
+  ...resourceActions,
+  ...groupActions,
+  ...datastoreActions,
+  ...userActions,
+} satisfies Record<ActionName, Action>;
+
+/** Runs `name` as `viewer`. */
+export async function runActionAs(
+  deps: ActionDeps,
+  viewer: Viewer,
+  name: string,
+  params: Record<string, unknown>,
+  extras: ActionExtras = {},
+): Promise<unknown> {
+  if (!isActionName(name)) throw notFound(`Action name not known: ${name}`, 'action');
+  return ACTIONS[name](deps, viewer, params, extras);
+}
+
+/** Runs `name` for whoever `credential` stands for (an unknown token is `unauthorized`). */
+export async function runAction(
+  deps: ActionDeps,
+  credential: WireCredential,
+  name: string,
+  params: Record<string, unknown>,
+  extras: ActionExtras = {},
+): Promise<unknown> {
+  return runActionAs(deps, await resolveViewer(deps.store, credential), name, params, extras);
+}

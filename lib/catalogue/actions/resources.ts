@@ -1,0 +1,198 @@
+// resource_* actions. A resource is a file the gateway stored in the blob store (`upload`,
+// CKAN's multipart field) or a link (`url`). Its dataset is the target `demand` decides on.
+import { byteSetting } from '../../process/config.ts';
+import { invalid, isDomainError, notFound, tooLarge } from '../../process/errors.ts';
+import type { Viewer } from '../auth/actor.ts';
+import type { Resource, ResourceChanges, ResourceFields } from '../model.ts';
+import type { CatalogueStore } from '../store/contract.ts';
+import type { StoredUpload } from '../../contracts/catalogue.ts';
+import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
+import { resourceDict } from './dicts.ts';
+import { optional, required, type Params } from './params.ts';
+
+/**
+ * Links a page may show as `href`: web addresses only. CKAN takes any text; a `javascript:` URL
+ * would run in the catalogue's pages, so labld refuses what is not http(s) or ftp.
+ */
+function linkUrl(params: Params): string | undefined {
+  const url = optional(params, 'url');
+  if (url === undefined) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw invalid(`not an absolute URL: ${JSON.stringify(url.slice(0, 200))}`, 'url');
+  }
+  if (!['http:', 'https:', 'ftp:'].includes(parsed.protocol)) {
+    throw invalid(`must be an http, https or ftp URL (got ${parsed.protocol})`, 'url');
+  }
+  return url;
+}
+
+/** The last segment of a URL or file name: CKAN's default resource name. */
+function lastSegment(url: string): string {
+  try {
+    return decodeURIComponent(new URL(url).pathname.split('/').pop() ?? '') || url;
+  } catch {
+    return url.split('/').pop() ?? url;
+  }
+}
+
+/** CKAN guesses a format from the extension when none is given (`data.csv` → `CSV`). */
+function formatOf(name: string): string {
+  return /\.([A-Za-z0-9]{1,10})$/.exec(name)?.[1]?.toUpperCase() ?? '';
+}
+
+/** The descriptive fields a caller may give (provenance as the original chain writes it, research §1.8). */
+function described(params: Params): ResourceChanges {
+  const changes: ResourceChanges = {};
+  for (const key of ['name', 'description', 'format', 'mimetype'] as const) {
+    const value = optional(params, key);
+    if (value !== undefined || params[key] === '') changes[key] = value ?? '';
+  }
+  for (const key of ['hadPrimarySource', 'wasGeneratedBy'] as const) {
+    const value = optional(params, key);
+    if (value !== undefined) changes[key] = value;
+  }
+  return changes;
+}
+
+/** The fields of a stored upload, checked against the upload limit (LABLD_UPLOAD_LIMIT). */
+function uploaded(deps: ActionDeps, upload: StoredUpload): ResourceFields {
+  if (!deps.blobs.has(upload.blob)) throw notFound('the uploaded file is not stored', 'upload');
+  const size = deps.blobs.size(upload.blob);
+  const limit = byteSetting('LABLD_UPLOAD_LIMIT');
+  if (size > limit) {
+    throw tooLarge(`larger than the limit of ${limit} bytes (LABLD_UPLOAD_LIMIT)`, 'upload');
+  }
+  return {
+    name: upload.filename,
+    url: upload.filename,
+    url_type: 'upload',
+    size,
+    hash: upload.blob,
+    blob_key: upload.blob,
+    mimetype: upload.mimetype === 'application/octet-stream' ? '' : upload.mimetype,
+    format: formatOf(upload.filename),
+  };
+}
+
+function linked(url: string): ResourceFields {
+  const name = lastSegment(url);
+  return { name, url, url_type: 'link', size: null, hash: '', blob_key: null, format: formatOf(name) };
+}
+
+/** A link resource given inline (package_create's `resources`). */
+export async function createLinkResource(
+  tx: CatalogueStore,
+  datasetId: string,
+  params: Params,
+  creator: string | null,
+): Promise<Resource> {
+  const url = linkUrl(params);
+  if (url === undefined) throw invalid('Missing value', 'url');
+  return tx.createResource(datasetId, { ...linked(url), ...described(params), creator_user_id: creator });
+}
+
+/** Drops the datastore tables of these resources, where there are any. */
+export async function dropTables(deps: ActionDeps, resourceIds: string[]): Promise<void> {
+  for (const id of resourceIds) {
+    try {
+      await deps.datastore.delete(id);
+    } catch (error) {
+      if (!(isDomainError(error) && error.kind === 'not-found')) throw error;
+    }
+  }
+}
+
+const show = async (deps: ActionDeps, resource: Resource) =>
+  resourceDict(deps.datastore, deps.siteUrl, resource);
+
+const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
+  const dataset = await datasetFor(
+    deps.store,
+    viewer,
+    'resource.create',
+    required(params, 'package_id'),
+    'package_id',
+  );
+  const url = upload ? undefined : linkUrl(params);
+  if (!upload && url === undefined) throw invalid('Missing value: give a url or an upload', 'url');
+  const source = upload ? uploaded(deps, upload) : linked(url!);
+  const resource = await deps.store.createResource(dataset.id, {
+    ...source,
+    ...described(params),
+    creator_user_id: viewer.user?.id ?? null,
+  });
+  return show(deps, resource);
+};
+
+const resourceShow: Action = async (deps, viewer, params) => {
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.read', required(params, 'id'));
+  return show(deps, resource);
+};
+
+/**
+ * resource_update replaces the descriptive fields (left out: cleared, the name from the file
+ * or URL), as CKAN's does; the file or link stays unless a new `upload` or `url` comes.
+ * resource_patch changes only what is given.
+ */
+async function change(
+  deps: ActionDeps,
+  viewer: Viewer,
+  params: Params,
+  upload: StoredUpload | undefined,
+  patch: boolean,
+) {
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.update', required(params, 'id'));
+  const url = upload ? undefined : linkUrl(params);
+  const source = upload ? uploaded(deps, upload) : url !== undefined ? linked(url) : undefined;
+  const changes: ResourceChanges = patch
+    ? { ...source, ...described(params) }
+    : {
+        name: source?.name ?? (resource.url_type === 'upload' ? resource.url : lastSegment(resource.url)),
+        description: '',
+        format: source?.format ?? resource.format,
+        mimetype: source?.mimetype ?? '',
+        hadPrimarySource: null,
+        wasGeneratedBy: null,
+        ...source,
+        ...described(params),
+      };
+  return show(deps, await deps.store.updateResource(resource.id, changes));
+}
+
+const resourceUpdate: Action = (deps, viewer, params, { upload }) =>
+  change(deps, viewer, params, upload, false);
+const resourcePatch: Action = (deps, viewer, params, { upload }) =>
+  change(deps, viewer, params, upload, true);
+
+/** Deletes the resource, what the chain derived from it, and their datastore tables. */
+const resourceDelete: Action = async (deps, viewer, params) => {
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.delete', required(params, 'id'));
+  const derived = await deps.store.deleteDerivedFrom(resource.id);
+  await deps.store.deleteResource(resource.id);
+  await dropTables(deps, [resource.id, ...derived]);
+  return null;
+};
+
+/** labld's own: where a resource's bytes are (the pages' and CKAN's download URL). */
+const resourceDownload: Action = async (deps, viewer, params) => {
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.read', required(params, 'id'));
+  if (resource.url_type !== 'upload' || resource.blob_key === null) return { url: resource.url };
+  return {
+    blob: resource.blob_key,
+    filename: resource.url,
+    mimetype: resource.mimetype || 'application/octet-stream',
+    size: resource.size,
+  };
+};
+
+export const resourceActions = {
+  resource_create: resourceCreate,
+  resource_show: resourceShow,
+  resource_update: resourceUpdate,
+  resource_patch: resourcePatch,
+  resource_delete: resourceDelete,
+  labld_resource_download: resourceDownload,
+};

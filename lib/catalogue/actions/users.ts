@@ -1,0 +1,88 @@
+// user_show, API tokens (api_token_create/list/revoke) and status_show. A token is shown once,
+// when it is made; the store keeps only its hash (lib/catalogue/auth/tokens.ts).
+import { notFound } from '../../process/errors.ts';
+import { demand } from '../auth/authorize.ts';
+import type { Viewer } from '../auth/actor.ts';
+import { createToken } from '../auth/tokens.ts';
+import type { User } from '../model.ts';
+import type { CatalogueStore } from '../store/contract.ts';
+import type { Action } from './context.ts';
+import { ckanTime, userDict } from './dicts.ts';
+import { optional, required } from './params.ts';
+
+/**
+ * The user a parameter names (default: the viewer). Asked of `demand` before saying it does not
+ * exist, so that an anonymous caller learns nothing about which names are taken.
+ */
+async function userOf(
+  store: CatalogueStore,
+  viewer: Viewer,
+  ref: string | undefined,
+  action: 'user.show' | 'token.list' | 'token.create',
+  field: string,
+): Promise<User> {
+  const name = ref ?? viewer.user?.id ?? '';
+  const user = name === '' ? undefined : await store.getUser(name);
+  demand(viewer.actor, action, { userId: user?.id ?? name });
+  if (!user) throw notFound(`user not found: ${name}`, field);
+  return user;
+}
+
+const userShow: Action = async (deps, viewer, params) => {
+  const user = await userOf(deps.store, viewer, optional(params, 'id'), 'user.show', 'id');
+  const full = viewer.user !== undefined && (viewer.user.id === user.id || viewer.user.sysadmin);
+  return userDict(user, full);
+};
+
+/** CKAN 2.10 names the owner `user` (id or name); the token is in the answer and nowhere else. */
+const apiTokenCreate: Action = async (deps, viewer, params) => {
+  const user = await userOf(deps.store, viewer, required(params, 'user', 'user_id'), 'token.create', 'user');
+  const name = required(params, 'name');
+  const token = createToken();
+  await deps.store.createToken({ user_id: user.id, name, token_hash: token.hash });
+  return { token: token.token };
+};
+
+const apiTokenList: Action = async (deps, viewer, params) => {
+  const ref = optional(params, 'user_id') ?? optional(params, 'user');
+  const user = await userOf(deps.store, viewer, ref, 'token.list', 'user_id');
+  return (await deps.store.listTokens(user.id)).map((t) => ({
+    id: t.id,
+    name: t.name,
+    user_id: t.user_id,
+    created_at: ckanTime(t.created),
+    last_access: ckanTime(t.last_used),
+  }));
+};
+
+/**
+ * By the token's id (CKAN's `jti`). A token that is not the caller's is refused as someone
+ * else's whether or not it exists, so that token ids cannot be probed; a sysadmin revokes any.
+ */
+const apiTokenRevoke: Action = async (deps, viewer, params) => {
+  const id = required(params, 'jti', 'id');
+  const user = viewer.user;
+  const own = user !== undefined && (await deps.store.listTokens(user.id)).some((t) => t.id === id);
+  // Someone else's account: the caller's own id when the token is theirs, else none of theirs.
+  demand(viewer.actor, 'token.revoke', { userId: own ? user.id : '' });
+  await deps.store.revokeToken(id);
+  return null;
+};
+
+/** What CKAN clients ask first. `ckan_version`: the CKAN API labld answers as (2.10's actions). */
+const statusShow: Action = async (deps) => ({
+  site_title: 'labld',
+  site_description: 'Tabular lab data to linked data',
+  site_url: deps.siteUrl,
+  ckan_version: '2.10.0',
+  locale_default: 'en',
+  extensions: ['datastore'],
+});
+
+export const userActions = {
+  user_show: userShow,
+  api_token_create: apiTokenCreate,
+  api_token_list: apiTokenList,
+  api_token_revoke: apiTokenRevoke,
+  status_show: statusShow,
+};

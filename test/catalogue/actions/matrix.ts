@@ -1,0 +1,256 @@
+// The authorization matrix over the Action API: every action × {anonymous, reader, editor,
+// admin, other user, sysadmin} × {public, private dataset}, run through `runAction` with the
+// actor's API token (as the consumer runs it), against a table written here by hand from the
+// rules in lib/catalogue/auth/authorize.ts's header — not computed by the code under test. Each
+// case gets datasets of its own, so a write in one case cannot change another's outcome.
+// Letters in ACTOR order: Y allowed, U unauthorized (log in), F forbidden, N not found.
+import assert from 'node:assert/strict';
+import { describe, it, before, after } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
+import { runAction } from '../../../lib/catalogue/actions/index.ts';
+import { ACTION_NAMES, type ActionName } from '../../../lib/contracts/catalogue.ts';
+import { DomainError } from '../../../lib/process/errors.ts';
+import { person, type Catalogue, type Person } from './support.ts';
+
+const ACTORS = ['anonymous', 'reader', 'editor', 'admin', 'other', 'sysadmin'] as const;
+type ActorName = (typeof ACTORS)[number];
+
+const READ = { public: 'YYYYYY', private: 'NYYYNY' };
+const EDIT = { public: 'UFYYFY', private: 'UFYYNY' };
+const ADMIN = { public: 'UFFYFY', private: 'UFFYNY' };
+const ANYONE = { public: 'YYYYYY', private: 'YYYYYY' };
+const LOGIN = { public: 'UYYYYY', private: 'UYYYYY' };
+const SYSADMIN = { public: 'UFFFFY', private: 'UFFFFY' };
+
+/** Per action: the expected letters, and the case's parameters. */
+const EXPECTED: Record<ActionName, { public: string; private: string }> = {
+  package_create: LOGIN,
+  package_show: READ,
+  package_update: EDIT,
+  package_patch: EDIT,
+  package_delete: EDIT,
+  package_list: ANYONE,
+  package_search: ANYONE,
+  resource_create: EDIT,
+  resource_show: READ,
+  resource_update: EDIT,
+  resource_patch: EDIT,
+  resource_delete: EDIT,
+  group_create: SYSADMIN,
+  group_list: ANYONE,
+  group_show: ANYONE,
+  member_create: EDIT,
+  package_collaborator_create: ADMIN,
+  package_collaborator_list: ADMIN,
+  package_collaborator_delete: ADMIN,
+  datastore_create: EDIT,
+  datastore_delete: EDIT,
+  datastore_search: READ,
+  status_show: ANYONE,
+  // Any logged-in user may see another's public profile (the owner's, here).
+  user_show: LOGIN,
+  // Someone else's tokens (the owner's): only sysadmins.
+  api_token_create: SYSADMIN,
+  api_token_list: SYSADMIN,
+  api_token_revoke: SYSADMIN,
+  labld_resource_download: READ,
+  labld_dataset_permissions: READ,
+};
+
+/** The user's own tokens: anyone logged in. */
+const OWN_TOKENS = { api_token_create: 'UYYYYY', api_token_list: 'UYYYYY', api_token_revoke: 'UYYYYY' };
+
+interface Case {
+  dataset: { id: string; name: string };
+  resource: string;
+  actor: Person | undefined;
+  owner: Person;
+  spare: Person;
+  /** A token id of the owner, and one of the actor (the owner's for anonymous). */
+  ownerToken: string;
+  actorToken: string;
+  unique: string;
+}
+
+const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
+  package_create: (c) => ({ name: `new-${c.unique}`, title: 'New' }),
+  package_show: (c) => ({ id: c.dataset.name }),
+  package_update: (c) => ({ id: c.dataset.id, name: c.dataset.name, title: 'Updated' }),
+  package_patch: (c) => ({ id: c.dataset.id, notes: 'Patched' }),
+  package_delete: (c) => ({ id: c.dataset.id }),
+  package_list: () => ({}),
+  package_search: () => ({ q: 'matrix', include_private: true }),
+  resource_create: (c) => ({ package_id: c.dataset.id, url: 'https://example.org/more.csv' }),
+  resource_show: (c) => ({ id: c.resource }),
+  resource_update: (c) => ({ id: c.resource, url: 'https://example.org/other.csv' }),
+  resource_patch: (c) => ({ id: c.resource, description: 'patched' }),
+  resource_delete: (c) => ({ id: c.resource }),
+  group_create: (c) => ({ name: `group-${c.unique}` }),
+  group_list: () => ({ all_fields: true }),
+  group_show: () => ({ id: 'mappings', include_datasets: true }),
+  member_create: (c) => ({
+    id: 'mappings',
+    object: c.dataset.name,
+    object_type: 'package',
+    capacity: 'public',
+  }),
+  package_collaborator_create: (c) => ({ id: c.dataset.id, user_id: c.spare.user.name, capacity: 'editor' }),
+  package_collaborator_list: (c) => ({ id: c.dataset.id }),
+  package_collaborator_delete: (c) => ({ id: c.dataset.id, user_id: c.spare.user.name }),
+  datastore_create: (c) => ({
+    resource_id: c.resource,
+    fields: [{ id: 'force', type: 'numeric' }],
+    records: [{ force: 3 }],
+  }),
+  datastore_delete: (c) => ({ resource_id: c.resource }),
+  datastore_search: (c) => ({ resource_id: c.resource, sort: 'force desc' }),
+  status_show: () => ({}),
+  user_show: (c) => ({ id: c.owner.user.name }),
+  api_token_create: (c) => ({ user: c.owner.user.name, name: 'script' }),
+  api_token_list: (c) => ({ user_id: c.owner.user.name }),
+  api_token_revoke: (c) => ({ jti: c.ownerToken }),
+  labld_resource_download: (c) => ({ id: c.resource }),
+  labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
+};
+
+const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {
+  api_token_create: (c) => ({ user: (c.actor ?? c.owner).user.name, name: 'mine' }),
+  api_token_list: (c) => ({ user_id: (c.actor ?? c.owner).user.name }),
+  api_token_revoke: (c) => ({ jti: c.actorToken }),
+};
+
+const LETTER = { unauthorized: 'U', forbidden: 'F', 'not-found': 'N' } as Record<string, string>;
+const STATUS: Record<string, number> = { U: 403, F: 403, N: 404 };
+
+export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): void {
+  describe(`authorization matrix over the Action API: ${name}`, () => {
+    let catalogue: Catalogue;
+    const people = new Map<ActorName, Person>();
+    let owner: Person;
+    let spare: Person;
+
+    before(async () => {
+      catalogue = await fresh();
+      const { store } = catalogue.deps;
+      owner = await person(store, 'owner');
+      spare = await person(store, 'spare');
+      for (const actor of ACTORS) {
+        if (actor !== 'anonymous') people.set(actor, await person(store, actor, actor === 'sysadmin'));
+      }
+      // The other user administers a dataset of their own: roles must not leak across datasets.
+      const theirs = await store.createDataset({
+        name: 'elsewhere',
+        creator_user_id: people.get('other')!.user.id,
+      });
+      await store.setRole(people.get('other')!.user.id, theirs.id, 'admin');
+      await store.createGroup({ name: 'mappings', title: 'Mappings' });
+    });
+    after(() => catalogue?.dispose());
+
+    /** A dataset of the owner's with a resource and its table, the reader, editor and admin on it. */
+    async function setUp(actor: ActorName, visibility: 'public' | 'private'): Promise<Case> {
+      const { store, datastore } = catalogue.deps;
+      const unique = randomBytes(4).toString('hex');
+      const dataset = await store.createDataset({
+        name: `matrix-${unique}`,
+        title: 'matrix',
+        private: visibility === 'private',
+        creator_user_id: owner.user.id,
+      });
+      for (const role of ['reader', 'editor', 'admin'] as const) {
+        await store.setRole(people.get(role)!.user.id, dataset.id, role);
+      }
+      await store.setRole(spare.user.id, dataset.id, 'reader');
+      const resource = await store.createResource(dataset.id, {
+        name: 'data.csv',
+        url: 'https://example.org/data.csv',
+      });
+      await datastore.create(resource.id, [{ id: 'force', type: 'numeric' }], [{ force: 1 }, { force: 2 }]);
+      const tokenOf = async (who: Person) =>
+        (
+          await store.createToken({
+            user_id: who.user.id,
+            name: unique,
+            token_hash: randomBytes(32).toString('hex'),
+          })
+        ).id;
+      const actorPerson = people.get(actor);
+      return {
+        dataset,
+        resource: resource.id,
+        actor: actorPerson,
+        owner,
+        spare,
+        ownerToken: await tokenOf(owner),
+        actorToken: await tokenOf(actorPerson ?? owner),
+        unique,
+      };
+    }
+
+    async function outcome(c: Case, action: ActionName, params: Record<string, unknown>): Promise<string> {
+      const credential = c.actor
+        ? { kind: 'token' as const, hash: c.actor.tokenHash }
+        : { kind: 'anonymous' as const };
+      try {
+        await runAction(catalogue.deps, credential, action, params);
+        return 'Y';
+      } catch (error) {
+        if (!(error instanceof DomainError) || !LETTER[error.kind]) throw error;
+        const letter = LETTER[error.kind]!;
+        // As the Action API answers it: CKAN's status and __type.
+        assert.equal(ckanError(error).status, STATUS[letter]);
+        return letter;
+      }
+    }
+
+    for (const action of ACTION_NAMES) {
+      for (const visibility of ['public', 'private'] as const) {
+        it(`${action} on a ${visibility} dataset: ${EXPECTED[action][visibility]}`, async () => {
+          let got = '';
+          for (const actor of ACTORS) {
+            const c = await setUp(actor, visibility);
+            got += await outcome(c, action, PARAMS[action](c));
+          }
+          assert.equal(got, EXPECTED[action][visibility], ACTORS.join(' '));
+        });
+      }
+    }
+
+    for (const [action, expected] of Object.entries(OWN_TOKENS) as [keyof typeof OWN_TOKENS, string][]) {
+      it(`${action} on one's own account: ${expected}`, async () => {
+        let got = '';
+        for (const actor of ACTORS) {
+          const c = await setUp(actor, 'public');
+          got += await outcome(c, action, OWN_PARAMS[action](c));
+        }
+        assert.equal(got, expected, ACTORS.join(' '));
+      });
+    }
+
+    it('listings show a private dataset to its members and sysadmins only', async () => {
+      const c = await setUp('anonymous', 'private');
+      await catalogue.deps.store.addGroupMember('mappings', c.dataset.id);
+      const seen: string[] = [];
+      for (const actor of ACTORS) {
+        const who = people.get(actor);
+        const credential = who
+          ? { kind: 'token' as const, hash: who.tokenHash }
+          : { kind: 'anonymous' as const };
+        const found = (await runAction(catalogue.deps, credential, 'package_search', {
+          q: c.dataset.name,
+          include_private: true,
+        })) as { count: number };
+        const listed = (await runAction(catalogue.deps, credential, 'package_list', {})) as string[];
+        const group = (await runAction(catalogue.deps, credential, 'group_show', {
+          id: 'mappings',
+          include_datasets: true,
+        })) as { packages: { name: string }[] };
+        const inGroup = group.packages.some((p) => p.name === c.dataset.name);
+        seen.push(`${found.count}${listed.includes(c.dataset.name) ? 'L' : '-'}${inGroup ? 'G' : '-'}`);
+      }
+      // CKAN's package_list never lists private datasets; package_search does with include_private.
+      assert.deepEqual(seen, ['0--', '1-G', '1-G', '1-G', '0--', '1-G']);
+    });
+  });
+}

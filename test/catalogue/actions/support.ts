@@ -1,0 +1,126 @@
+// Shared by the Action API tests: a fresh catalogue (store, datastore, blobs) on the embedded
+// database or on PostgreSQL, and the people of the authorization matrix with their API tokens.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { blobStoreIn } from '../../../lib/blobs/blob-store.ts';
+import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
+import type { CatalogueStore } from '../../../lib/catalogue/store/contract.ts';
+import { openDatastore } from '../../../lib/datastore/open.ts';
+import { openPostgresDatastore } from '../../../lib/datastore/postgres.ts';
+import type { Datastore } from '../../../lib/datastore/contract.ts';
+import { createToken } from '../../../lib/catalogue/auth/tokens.ts';
+import { resolveViewer, type Viewer } from '../../../lib/catalogue/auth/actor.ts';
+import type { ActionDeps } from '../../../lib/catalogue/actions/index.ts';
+import type { User } from '../../../lib/catalogue/model.ts';
+
+export interface Catalogue {
+  deps: ActionDeps;
+  dataDir: string;
+  dispose(): Promise<void>;
+}
+
+export const SITE = 'http://labld.test';
+
+/** On the embedded database in a fresh data directory. */
+export async function embeddedCatalogue(): Promise<Catalogue> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'labld-actions-'));
+  const store = await openCatalogueStore({ dataDir });
+  return catalogueOf(dataDir, store, await openDatastore({ dataDir, databaseUrl: '' }), async () => {});
+}
+
+function catalogueOf(
+  dataDir: string,
+  store: CatalogueStore,
+  datastore: Datastore,
+  drop: () => Promise<void>,
+): Catalogue {
+  return {
+    deps: { store, datastore, blobs: blobStoreIn(dataDir), siteUrl: SITE },
+    dataDir,
+    async dispose() {
+      await store.close();
+      await datastore.close();
+      await drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** On PostgreSQL (LABLD_TEST_DATABASE_URL), each catalogue in schemas of its own, dropped after. */
+export async function postgresCatalogue(): Promise<Catalogue> {
+  const url = process.env.LABLD_TEST_DATABASE_URL ?? '';
+  if (!url) throw new Error('LABLD_TEST_DATABASE_URL is not set: start tools/postgres/server.sh and set it');
+  const suffix = randomBytes(6).toString('hex');
+  const schemas = [`test_actions_${suffix}`, `test_actions_ds_${suffix}`];
+  const dataDir = mkdtempSync(join(tmpdir(), 'labld-actions-pg-'));
+  const store = await openCatalogueStore({ dataDir, databaseUrl: url, schema: schemas[0] });
+  const datastore = await openPostgresDatastore(url, schemas[1]);
+  return catalogueOf(dataDir, store, datastore, async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    } finally {
+      await client.end();
+    }
+  });
+}
+
+export interface Person {
+  user: User;
+  token: string;
+  tokenHash: string;
+}
+
+/** A user with an API token. */
+export async function person(store: CatalogueStore, name: string, sysadmin = false): Promise<Person> {
+  const user = await store.createUser({
+    name,
+    fullname: name.toUpperCase(),
+    email: `${name}@lab.test`,
+    sysadmin,
+  });
+  const token = createToken();
+  await store.createToken({ user_id: user.id, name: 'test', token_hash: token.hash });
+  return { user, token: token.token, tokenHash: token.hash };
+}
+
+export async function viewerOf(store: CatalogueStore, who: Person | undefined): Promise<Viewer> {
+  return resolveViewer(store, who ? { kind: 'token', hash: who.tokenHash } : { kind: 'anonymous' });
+}
+
+export interface Answer {
+  status: number;
+  body: { help?: string; success?: boolean; result?: any; error?: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/** An Action API call over HTTP: POST with a JSON body (or `form`), or GET with query parameters. */
+export async function api(
+  base: string,
+  action: string,
+  options: {
+    body?: unknown;
+    query?: Record<string, string>;
+    form?: FormData;
+    headers?: Record<string, string>;
+  } = {},
+): Promise<Answer> {
+  const query = options.query ? `?${new URLSearchParams(options.query).toString()}` : '';
+  const post = options.body !== undefined || options.form !== undefined;
+  const response = await fetch(`${base}/api/3/action/${action}${query}`, {
+    method: post ? 'POST' : 'GET',
+    headers: {
+      ...(options.body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...options.headers,
+    },
+    ...(options.form
+      ? { body: options.form }
+      : options.body !== undefined
+        ? { body: JSON.stringify(options.body) }
+        : {}),
+  });
+  return { status: response.status, body: (await response.json()) as Answer['body'] };
+}

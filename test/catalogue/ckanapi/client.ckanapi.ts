@@ -1,0 +1,122 @@
+// The Action API driven by a real CKAN client: PyPI's ckanapi (RemoteCKAN with an API token),
+// as a CKAN user's script would — create a dataset, upload a CSV as a resource, fill its
+// datastore table, list, show, search, patch, query with filters and sort, delete. .ci/run
+// makes the virtual environment and points LABLD_CKANAPI_PYTHON at its python; unset, this
+// fails rather than skips.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
+import { startLabld, type Running } from '../../support/labld.ts';
+import { person } from '../actions/support.ts';
+
+const python = process.env.LABLD_CKANAPI_PYTHON ?? '';
+const script = new URL('./script.py', import.meta.url).pathname;
+
+let labld: Running & { dataDir: string };
+let out: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+before(async () => {
+  if (!python)
+    throw new Error('LABLD_CKANAPI_PYTHON is not set: a python with ckanapi installed (see .ci/run)');
+  labld = await startLabld();
+  const store = await openCatalogueStore({ dataDir: labld.dataDir });
+  const scientist = await person(store, 'scientist');
+  await store.close();
+  const csv = join(labld.dataDir, 'measurements.csv');
+  writeFileSync(csv, 'sample,force\na,1.5\nb,10\nc,2\n');
+  // Not spawnSync: labld runs in this process, and its event loop must keep serving the script.
+  const child = spawn(python, [script, labld.url, scientist.token, csv], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  assert.equal(code, 0, `ckanapi script failed:\n${stderr}`);
+  out = JSON.parse(stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+});
+
+after(() => labld?.stop());
+
+test('status_show answers as a CKAN site with the datastore', () => {
+  assert.equal(out.status.site_title, 'labld');
+  assert.deepEqual(out.status.extensions, ['datastore']);
+});
+
+test('package_create gives back a CKAN package dict', () => {
+  const pkg = out.created;
+  assert.equal(pkg.name, 'tensile-tests');
+  assert.equal(pkg.title, 'Tensile tests');
+  assert.equal(pkg.notes, 'From ckanapi');
+  assert.equal(pkg.type, 'dataset');
+  assert.equal(pkg.state, 'active');
+  assert.equal(pkg.organization, null);
+  assert.equal(pkg.private, false);
+  assert.deepEqual(pkg.resources, []);
+  assert.equal(pkg.num_resources, 0);
+});
+
+test('resource_create with a file upload stores the CSV with its size, format and download URL', () => {
+  const res = out.resource;
+  assert.equal(res.name, 'measurements.csv');
+  assert.equal(res.package_id, out.created.id);
+  assert.equal(res.url_type, 'upload');
+  assert.equal(res.format, 'CSV');
+  assert.equal(res.size, 'sample,force\na,1.5\nb,10\nc,2\n'.length);
+  assert.match(
+    res.url,
+    new RegExp(`/dataset/${out.created.id}/resource/${res.id}/download/measurements\\.csv$`),
+  );
+});
+
+test('datastore_create fills the table; package_list, package_show and package_search see the dataset', () => {
+  assert.equal(out.datastore.total, 3);
+  assert.deepEqual(out.list, ['tensile-tests']);
+  assert.equal(out.show.num_resources, 1);
+  assert.equal(out.show.resources[0].datastore_active, true);
+  assert.equal(out.search.count, 1);
+  assert.equal(out.search.results[0].name, 'tensile-tests');
+});
+
+test('package_patch changes only the title', () => {
+  assert.equal(out.patch.title, 'Tensile tests, patched');
+  assert.equal(out.patch.notes, 'From ckanapi');
+  assert.equal(out.patch.num_resources, 1);
+});
+
+test('datastore_search filters by a list of values and sorts numerically, descending', () => {
+  assert.deepEqual(
+    out.rows.records.map((r: { sample: string; force: number }) => [r.sample, r.force]),
+    [
+      ['c', 2],
+      ['a', 1.5],
+    ],
+  );
+  assert.equal(out.rows.total, 2);
+  assert.deepEqual(
+    out.rows.fields.map((f: { id: string }) => f.id),
+    ['_id', 'sample', 'force'],
+  );
+});
+
+test('a public dataset’s table is readable without a token', () => {
+  assert.deepEqual(
+    out.rows_anonymous.returned.records.map((r: { force: number }) => r.force),
+    [1.5, 2, 10],
+  );
+});
+
+test('ckanapi raises the exceptions a CKAN site makes it raise', () => {
+  assert.equal(out.taken.raised, 'ValidationError');
+  assert.ok(Array.isArray(out.taken.error.name));
+  assert.equal(out.bad_sort.raised, 'ValidationError');
+  assert.ok(out.bad_sort.error.sort);
+  assert.equal(out.anonymous_create.raised, 'NotAuthorized');
+  assert.equal(out.unknown_action.raised, 'CKANAPIError');
+  assert.equal(out.deleted, null);
+  assert.equal(out.after_delete.raised, 'NotFound');
+});

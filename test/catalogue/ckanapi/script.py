@@ -1,0 +1,58 @@
+"""What a CKAN user's script does, with the real PyPI ckanapi client against a running labld.
+
+Usage: script.py URL API_TOKEN CSV_FILE. Prints one JSON object with what each call returned
+(or the exception it raised); the node:test file that runs it checks the values.
+"""
+import json
+import sys
+
+import ckanapi
+
+url, token, csv_file = sys.argv[1:4]
+ckan = ckanapi.RemoteCKAN(url, apikey=token, user_agent="labld-ckanapi-test")
+anonymous = ckanapi.RemoteCKAN(url, user_agent="labld-ckanapi-test")
+out = {}
+
+
+def caught(call):
+    try:
+        return {"returned": call()}
+    except ckanapi.ValidationError as e:
+        return {"raised": "ValidationError", "error": e.error_dict}
+    except ckanapi.NotFound as e:
+        return {"raised": "NotFound", "message": str(e)}
+    except ckanapi.NotAuthorized as e:
+        return {"raised": "NotAuthorized", "message": str(e)}
+    except ckanapi.CKANAPIError as e:
+        return {"raised": "CKANAPIError", "message": str(e)}
+
+
+out["status"] = ckan.action.status_show()
+pkg = ckan.action.package_create(name="tensile-tests", title="Tensile tests", notes="From ckanapi")
+out["created"] = pkg
+with open(csv_file, "rb") as f:
+    res = ckan.action.resource_create(package_id=pkg["id"], name="measurements.csv", upload=f)
+out["resource"] = res
+out["datastore"] = ckan.action.datastore_create(
+    resource_id=res["id"],
+    force=True,
+    fields=[{"id": "sample", "type": "text"}, {"id": "force", "type": "numeric"}],
+    records=[{"sample": "a", "force": 1.5}, {"sample": "b", "force": 10}, {"sample": "c", "force": 2}],
+)
+out["list"] = ckan.action.package_list()
+out["show"] = ckan.action.package_show(id="tensile-tests")
+out["search"] = ckan.action.package_search(q="tensile")
+out["patch"] = ckan.action.package_patch(id=pkg["id"], title="Tensile tests, patched")
+out["rows"] = ckan.action.datastore_search(
+    resource_id=res["id"], filters={"sample": ["a", "c"]}, sort="force desc"
+)
+out["rows_anonymous"] = caught(lambda: anonymous.action.datastore_search(resource_id=res["id"], sort="force asc"))
+out["taken"] = caught(lambda: ckan.action.package_create(name="tensile-tests"))
+out["bad_sort"] = caught(
+    lambda: ckan.action.datastore_search(resource_id=res["id"], sort="sample; DROP TABLE x")
+)
+out["anonymous_create"] = caught(lambda: anonymous.action.package_create(name="not-mine"))
+out["unknown_action"] = caught(lambda: ckan.call_action("package_frobnicate", {}))
+out["deleted"] = ckan.action.package_delete(id=pkg["id"])
+out["after_delete"] = caught(lambda: ckan.action.package_show(id="tensile-tests"))
+print(json.dumps(out))
