@@ -5,7 +5,7 @@ import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { blobStoreIn } from '../lib/blobs/blob-store.ts';
-import { SERVICES, isServiceName } from '../lib/services.ts';
+import { SERVICES, defaultBaseUrlFromPort, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
 import { allConsumers, serviceRequestConsumer } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
@@ -65,6 +65,7 @@ async function run(
     await pool?.close();
     throw error;
   }
+  const forgetBaseUrl = defaultBaseUrlFromPort(Number(new URL(server.url).port));
   const running: Running = {
     url: server.url,
     bus,
@@ -73,6 +74,7 @@ async function run(
       // The bus first: closing its subscriptions abandons the requests in flight (not committed).
       await bus.close();
       await pool?.close();
+      forgetBaseUrl();
     },
   };
   log.info({ url: server.url, transport: options.bus.transport, client: bus.clientId }, 'labld is listening');

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -80,4 +80,30 @@ test('labld replay resets a group; usage errors exit 2 with a message', () => {
   const unknown = labld(['frobnicate']);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown command frobnicate/);
+});
+
+test('every command answers --help with its own usage and exit 0; --version prints the version', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  for (const command of ['start', 'serve', 'replay', 'topics', 'rml']) {
+    for (const flag of ['--help', '-h']) {
+      const run = labld([command, flag]);
+      assert.equal(run.status, 0, `${command} ${flag}: ${run.stderr}`);
+      assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'), `${command} ${flag} prints its usage`);
+      assert.equal(run.stderr, '');
+    }
+  }
+  // After other arguments too, and without running anything (no mapping file is read).
+  const rml = labld(['rml', 'missing.ttl', '--help']);
+  assert.equal(rml.status, 0, rml.stderr);
+  for (const args of [['--help'], ['help'], []]) {
+    const run = labld(args);
+    assert.equal(run.status, 0);
+    for (const command of ['start', 'serve', 'replay', 'topics', 'rml'])
+      assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+  }
+  const version = labld(['--version']);
+  assert.equal(version.status, 0, version.stderr);
+  assert.equal(version.stdout, `labld ${pkg.version}\n`);
 });
