@@ -77,8 +77,14 @@ export function valueType(cell: string): Typed {
   return typed;
 }
 
+/** A decimal-comma number in quotes, as Bluehill exports write every value (`"0,27211"`). */
+export const QUOTED_DECIMAL_COMMA = /^"([+-]?\d+,\d+)"$/;
+
 function computeType(cell: string): Typed {
-  const text = pyStrip(cell).replace(/,/g, '.');
+  const stripped = pyStrip(cell);
+  // The original read `"0,27211"` as a string literal, so a table of them was all text (notes).
+  const quotedNumber = QUOTED_DECIMAL_COMMA.exec(stripped);
+  const text = (quotedNumber ? (quotedNumber[1] as string) : stripped).replace(/,/g, '.');
   if (text === '') return { type: 'BLANK' };
   const literal = literalEval(text);
   if (literal === 'value-error') return { type: 'TEXT' };
