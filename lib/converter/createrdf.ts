@@ -247,6 +247,14 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
       r.applied ? 'INFO' : 'WARNING',
       `rule ${r.rule}: ${r.applied ? `${triples} triples` : 'skipped (no triples)'}`,
     );
+    // A data error skips one term, not the run (RMLMapper's behaviour for legacy mappings).
+    for (const s of r.statistics)
+      if (s.skipped > 0)
+        note(
+          logs,
+          'WARNING',
+          `rule ${r.rule}: ${s.skipped} term(s) skipped on data errors: ${s.errors.join('; ')}`,
+        );
   }
   const mapped = run.quads.map(typeLiteralsAsIris);
   const entities = new Set(

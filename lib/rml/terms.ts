@@ -104,9 +104,14 @@ export function blankTerm(value: string): string {
   return `_:b${label}`;
 }
 
-/** Well-formed BCP 47 language tags (RFC 5646 langtag, private use; grandfathered tags are not accepted). */
+/**
+ * BCP 47 language tags (RFC 5646 langtag, private use; grandfathered tags are not accepted)
+ * whose primary language subtag can exist: 2–3 letters. Four letters are reserved and five
+ * to eight are for registrations, of which the IANA registry has none, so `english` is refused
+ * (RMLTC0015b), as RMLMapper refuses it.
+ */
 const LANGTAG =
-  /^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(?:-[0-9a-wy-z](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?|x(?:-[a-z0-9]{1,8})+)$/i;
+  /^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(?:-[0-9a-wy-z](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?|x(?:-[a-z0-9]{1,8})+)$/i;
 
 export function isLanguageTag(tag: string): boolean {
   return LANGTAG.test(tag);
