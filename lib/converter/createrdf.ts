@@ -17,7 +17,8 @@ import { readData, type DataDocument, type Loaded, type Loader } from './data.ts
 import {
   firstAccess,
   overrideData,
-  readYarrrmlMapping,
+  isRowwise,
+  readConverterMapping,
   refuseUnsupportedIterator,
   templatePrefix,
   type YarrrmlMapping,
@@ -137,7 +138,7 @@ async function runMapping(
 ): Promise<{ quads: Quad[]; statistics: RuleStatistics[] }> {
   let rml;
   try {
-    rml = yarrrmlToMapping(mapping.document);
+    rml = mapping.rml ?? yarrrmlToMapping(mapping.document);
   } catch (error) {
     if (error instanceof DomainError)
       throw new DomainError(error.kind, `mapping_url: ${error.message}`, 'mapping_url');
@@ -227,13 +228,23 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   const { logs } = request;
   const format = returnTypeInfo(request.returnType ?? 'turtle');
   note(logs, 'INFO', `reading the mapping ${request.mappingUrl}`);
-  let mapping = readYarrrmlMapping((await load(request.mappingUrl, 'mapping_url')).text);
+  let mapping = readConverterMapping((await load(request.mappingUrl, 'mapping_url')).text);
   refuseUnsupportedIterator(mapping);
   if (request.dataUrl) mapping = overrideData(mapping, request.dataUrl);
   const dataUrl = request.dataUrl ?? firstAccess(mapping);
   if (!dataUrl) throw invalid('data_url: the mapping declares no source; give data_url', 'data_url');
   note(logs, 'INFO', `reading the data ${dataUrl}`);
   const data = await loadData(request, dataUrl, load);
+  if (isRowwise(mapping)) {
+    // The spec's rowwise join repeats the template per data row; the data createrdf joins is a
+    // CSVW descriptor, whose rows are not in it (only its columns and notes).
+    throw invalid(
+      `use_template_rowwise: the mapping asks for the template block once per data row, but the data ${dataUrl} ` +
+        'is a CSVW descriptor: it describes the columns and notes, not the rows, so there is no row to repeat ' +
+        'the template for; generate the mapping with use_template_rowwise false',
+      'use_template_rowwise',
+    );
+  }
   const filename = joinedFileName(dataUrl, format.extension, request.upload ?? false);
   const document = documentIri(dataUrl, filename);
   const baseIri = mapping.base ? new URL(mapping.base, document).href : DEFAULT_BASE_IRI;
