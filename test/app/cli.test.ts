@@ -2,16 +2,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { sleep } from '../support/wait.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = new URL('../../bin/labld.js', import.meta.url).pathname;
 const env = (extra: Record<string, string> = {}) => ({
   ...process.env,
-  LABLD_DATA: mkdtempSync(join(tmpdir(), 'labld-cli-')),
+  LABLD_DATA: tempDir('labld-cli-'),
   LABLD_LOG_LEVEL: 'error',
   ...extra,
 });
@@ -59,7 +59,7 @@ test('labld topics list and check read topics.yaml', () => {
 });
 
 test('labld topics check names a broken topics file', () => {
-  const bad = join(mkdtempSync(join(tmpdir(), 'labld-topics-')), 'topics.yaml');
+  const bad = join(tempDir('labld-topics-'), 'topics.yaml');
   spawnSync('sh', ['-c', `printf 'topics:\\n  - {name: a, schema: nope.json}\\n' > ${bad}`]);
   const check = labld(['topics', 'check'], { LABLD_TOPICS: bad });
   assert.equal(check.status, 1);
@@ -67,7 +67,7 @@ test('labld topics check names a broken topics file', () => {
 });
 
 test('labld replay resets a group; usage errors exit 2 with a message', () => {
-  const dataEnv = { LABLD_DATA: mkdtempSync(join(tmpdir(), 'labld-replay-')) };
+  const dataEnv = { LABLD_DATA: tempDir('labld-replay-') };
   const ok = labld(
     ['replay', '--topic', 'labld.annotator.requests', '--group', 'annotator-requests', '--from-offset', '0'],
     dataEnv,

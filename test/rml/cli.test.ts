@@ -1,17 +1,17 @@
 // `labld rml` as a user runs it: a spawned process, files on disk, exit codes and stderr.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { Parser } from 'n3';
 import { progressReporter } from '../../app/rml.ts';
 import { startFileServer } from '../support/file-server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = new URL('../../bin/labld.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'labld-rml-cli-'));
+const dir = tempDir('labld-rml-cli-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function labld(
