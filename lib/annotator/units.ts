@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Parser, type Quad } from 'n3';
 import { stripChars } from './value-type.ts';
+import { RDF_TYPE } from '../rdf/vocab.ts';
 
 export interface UnitRef {
   '@id': string;
@@ -12,7 +13,6 @@ export interface UnitRef {
 }
 
 const QUDT = 'http://qudt.org/schema/qudt/';
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const NUM_UNIT = 'http://qudt.org/vocab/unit/NUM';
 
 /** The vocabulary file shipped with labld (see data/README.md). */

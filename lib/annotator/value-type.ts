@@ -2,10 +2,10 @@
 // It decides part classification, header rows, column formats and annotation bodies.
 import { parseDate } from './dateparse.ts';
 import { literalEval } from './pyliteral.ts';
+import { XSD } from '../rdf/vocab.ts';
 
 export type ValueType = 'BLANK' | 'INT' | 'FLOAT' | 'BOOL' | 'DATE' | 'URI' | 'TEXT';
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 export const XSD_OF: Readonly<Record<ValueType, string | undefined>> = {
   BLANK: undefined,
   INT: `${XSD}integer`,

@@ -26,9 +26,9 @@ import {
 import { expressionFailure, rulesReading, sourceFailure } from './mapping-errors.ts';
 import { provenance } from './provenance.ts';
 import { loadTemplate, renameQuad, type TemplateGraph } from './template.ts';
+import { RDF_TYPE } from '../rdf/vocab.ts';
 
 const { namedNode, quad: makeQuad } = DataFactory;
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const OA_HAS_BODY = 'http://www.w3.org/ns/oa#hasBody';
 const QUANTITY_VALUE = 'http://qudt.org/schema/qudt/QuantityValue';
 

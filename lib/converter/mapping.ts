@@ -5,6 +5,7 @@
 import { Parser } from 'n3';
 import { DomainError, invalid } from '../process/errors.ts';
 import { parseMapping, readYarrrml, type Mapping } from '../rml/index.ts';
+import { isObject } from '../json.ts';
 
 /** The iterator the original refuses: it matches every value at every depth (ambiguous). */
 export const UNSUPPORTED_ITERATOR = '$..[*]';
@@ -31,9 +32,6 @@ export interface YarrrmlMapping {
   /** The mapping was RML Turtle (not YARRRML): its model, run as it is. */
   rml?: Mapping;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Counts the nodes of `value` as a JSON serialisation would write them, following shared
