@@ -1,5 +1,6 @@
 // `labld` command line: start | serve | replay | topics | rml. Parsing and dispatch only; each
 // command is a small function over the process wiring in ./processes.ts.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import { PayloadValidator } from '../lib/bus/payloads.ts';
@@ -7,16 +8,35 @@ import { intSetting } from '../lib/process/config.ts';
 import { rml, RML_USAGE, UsageError } from './rml.ts';
 import { user, USER_USAGE } from './users.ts';
 
-const USAGE = `usage: labld <command>
-
-  start                         every gateway and consumer in one process (embedded bus)
-  serve <name> [--port N] [--transport embedded|kafka]
+/** Each command's own usage, printed by `labld <command> --help` and after its usage errors. */
+const COMMAND_USAGE: Record<string, string> = {
+  start: `  start [--port N]              every gateway and consumer in one process (embedded bus)
+`,
+  serve: `  serve <name> [--port N] [--transport embedded|kafka]
                                 one gateway (${'annotator, mapper, converter, extractor, catalogue'})
                                 or one consumer group (e.g. annotator-requests)
-  replay --topic T --group G (--from-offset N | --from-time ISO)
+`,
+  replay: `  replay --topic T --group G (--from-offset N | --from-time ISO) [--transport embedded|kafka]
                                 move a stopped consumer group back to re-process messages
-  topics [list|check|create]    show, validate, or create the topics of topics.yaml
-${RML_USAGE}${USER_USAGE}`;
+`,
+  topics: `  topics [list|check|create] [--transport embedded|kafka]
+                                show, validate, or create the topics of topics.yaml
+`,
+  rml: RML_USAGE,
+  user: USER_USAGE,
+};
+
+const USAGE = `usage: labld <command> [--help]    (labld --version prints the version)
+
+${Object.values(COMMAND_USAGE).join('')}`;
+
+/** The version of package.json, which is the version of labld. */
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
 
 function fail(message: string): never {
   process.stderr.write(`labld: ${message}\n\n${USAGE}`);
@@ -42,6 +62,10 @@ function port(value: string | undefined): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) fail(`--port must be a port number, got ${value}`);
   return n;
+}
+
+function isHelp(arg: string): boolean {
+  return arg === '--help' || arg === '-h';
 }
 
 async function replay(args: string[]): Promise<void> {
@@ -107,6 +131,11 @@ async function topics(args: string[]): Promise<void> {
 
 export async function main(argv: string[]): Promise<void> {
   const [command, ...args] = argv;
+  // `--help` anywhere after a command asks for that command's usage and runs nothing.
+  if (command !== undefined && Object.hasOwn(COMMAND_USAGE, command) && args.some(isHelp)) {
+    process.stdout.write(`usage: labld\n${COMMAND_USAGE[command]}`);
+    return;
+  }
   switch (command) {
     case 'start': {
       // The process wiring loads every gateway and consumer (~0.7 s): only the commands that
@@ -139,7 +168,13 @@ export async function main(argv: string[]): Promise<void> {
     case undefined:
     case 'help':
     case '--help':
+    case '-h':
       process.stdout.write(USAGE);
+      return;
+    case 'version':
+    case '--version':
+    case '-V':
+      process.stdout.write(`labld ${version()}\n`);
       return;
     default:
       fail(`unknown command ${command}`);

@@ -5,7 +5,7 @@ import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { blobStoreIn } from '../lib/blobs/blob-store.ts';
-import { SERVICES, isServiceName } from '../lib/services.ts';
+import { SERVICES, defaultBaseUrlFromPort, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
 import {
   allConsumers,
@@ -88,6 +88,7 @@ async function run(
     await closeStores(stores);
     throw error;
   }
+  const forgetBaseUrl = defaultBaseUrlFromPort(Number(new URL(server.url).port));
   const running: Running = {
     url: server.url,
     bus,
@@ -97,6 +98,7 @@ async function run(
       await bus.close();
       await pool?.close();
       await closeStores(stores);
+      forgetBaseUrl();
     },
   };
   log.info({ url: server.url, transport: options.bus.transport, client: bus.clientId }, 'labld is listening');

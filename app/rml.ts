@@ -10,12 +10,15 @@ import { parseArgs } from 'node:util';
 import { guardedFetch } from '../lib/fetch/guarded-fetch.ts';
 import { formatFromFileName, isRdfFormat, RETURN_TYPES } from '../lib/rdf/formats.ts';
 import { runMappingFile, type RunFileOptions } from '../lib/rml/run-file.ts';
+import type { RuleStatistics } from '../lib/rml/stats.ts';
 
-export const RML_USAGE = `  rml MAPPING [--out FILE] [--format nt|nq|${RETURN_TYPES.filter((f) => f !== 'nt').join('|')}] [--base IRI] [--quiet]
+export const RML_USAGE = `  rml MAPPING [--out FILE] [--format nt|nq|${RETURN_TYPES.filter((f) => f !== 'nt').join('|')}] [--base IRI] [--strict] [--quiet]
                                 execute an RML (Turtle) or YARRRML mapping file; sources are
                                 files relative to it (or URLs, through the guarded fetch);
                                 output to FILE or stdout (format from --format, FILE's
-                                extension, else N-Quads); progress on stderr
+                                extension, else N-Quads); progress on stderr. Legacy mappings
+                                skip a term with a data error (an invalid IRI from a cell) and
+                                report it; --strict ends the run on it (exit 1)
 `;
 
 /** A usage problem: the caller prints it with the usage text and exits 2. */
@@ -53,6 +56,18 @@ export function progressReporter(
         `labld rml: ${triples.toLocaleString('en')} triples to ${out} in ${seconds.toFixed(1)} s\n`,
       );
     },
+    /** Skipped terms are reported even with --quiet: they are missing from the output. */
+    skipped(statistics: RuleStatistics[]) {
+      for (const rule of statistics) {
+        if (rule.skipped === 0) continue;
+        const more = rule.skipped - rule.errors.length;
+        stderr.write(
+          `labld rml: rule ${rule.name}: ${rule.skipped.toLocaleString('en')} term(s) skipped on data errors (--strict ends the run instead):\n` +
+            rule.errors.map((error) => `  ${error}\n`).join('') +
+            (more > 0 ? `  … and ${more.toLocaleString('en')} more\n` : ''),
+        );
+      }
+    },
   };
 }
 
@@ -79,6 +94,7 @@ export async function rml(
         format: { type: 'string', short: 'f' },
         base: { type: 'string' },
         quiet: { type: 'boolean', short: 'q' },
+        strict: { type: 'boolean' },
       },
     });
   } catch (error) {
@@ -100,8 +116,10 @@ export async function rml(
       documentIri: outPath === undefined ? undefined : pathToFileURL(outPath).href,
       openUrl: async (url) => (await guardedFetch(url, { field: 'rml:source' })).body,
       progress: (records) => reporter.progress(records),
+      strict: values.strict ?? false,
     });
     reporter.done(result.triples, values.out ?? 'stdout');
+    reporter.skipped(result.statistics);
   } catch (error) {
     // No half-written graph is left behind to be mistaken for a result.
     if (outPath !== undefined) rmSync(outPath, { force: true });

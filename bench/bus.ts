@@ -18,6 +18,7 @@ import kafkajs from 'kafkajs';
 import { brokerList, openBus, catalogOf, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import { requireBroker, deleteNamespace } from '../test/kafka/broker.ts';
+import { percentile } from './percentile.ts';
 
 const EVENTS = 'conformance.events';
 const REQUESTS = 'conformance.requests';
@@ -36,10 +37,6 @@ const open = (config: BusConfig): Promise<Bus> => openBus(config, catalogOf(conf
 
 const echo = (bus: Bus) =>
   bus.serve<{ seq: number }, { seq: number }>(REQUESTS, 'bench-server', async (m) => ({ seq: m.value.seq }));
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}
 
 const seconds = (start: bigint) => Number(process.hrtime.bigint() - start) / 1e9;
 

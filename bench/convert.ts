@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { startEmbedded } from '../app/processes.ts';
 import { checkMappingAt, createRdf, type Loader } from '../lib/converter/index.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
+import { percentile } from './percentile.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
 const runs = Number(values.runs);
@@ -32,9 +33,6 @@ const labld = await startEmbedded({
 });
 const api = `${labld.url}/converter/api`;
 const mappingUrl = files.url('/csvw-template-map.yaml');
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 async function time(n: number, once: () => Promise<void>): Promise<number[]> {
   for (let i = 0; i < Math.min(20, n); i += 1) await once(); // warm-up

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFileServer } from '../test/support/file-server.ts';
 import { readSeed } from '../test/support/shared.ts';
+import { percentile } from './percentile.ts';
 
 const { values } = parseArgs({
   options: { n: { type: 'string', default: '300' }, warm: { type: 'string', default: '50' } },
@@ -71,9 +72,6 @@ const cases: [string, () => Promise<Response>][] = [
       }),
   ],
 ];
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 async function measure(call: () => Promise<Response>): Promise<number[]> {
   const times: number[] = [];

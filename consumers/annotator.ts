@@ -1,12 +1,19 @@
 // The annotator's operations: open the CSV (or descriptor), call the annotator domain, store
 // the output and reply with it by reference.
 import { Readable } from 'node:stream';
-import { annotate, rdfDownloadName, renderDescriptor, unitIndex } from '../lib/annotator/index.ts';
+import {
+  annotate,
+  charsetName,
+  rdfDownloadName,
+  renderDescriptor,
+  unitIndex,
+} from '../lib/annotator/index.ts';
 import { descriptorGraph } from '../lib/csvw/index.ts';
 import { returnTypeInfo, serializeStream } from '../lib/rdf/index.ts';
 import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
 import { intSetting } from '../lib/process/config.ts';
-import { openSource, publishStoredFile } from '../lib/sources.ts';
+import { publish, recordCharset } from '../lib/blobs/published.ts';
+import { openSource, storedFileUrl } from '../lib/sources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
@@ -27,11 +34,13 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
     open: () => Readable,
     source: { csvUrl: string; fileName: string; field: 'data_url' | 'file'; path: string },
     input: Inputs['annotate'] | Inputs['annotate_upload'],
+    readWith?: (encoding: string) => Promise<void>,
   ) => {
-    const { descriptor, metadataFileName } = await annotate(
+    const { descriptor, metadataFileName, encoding } = await annotate(
       { open, csvUrl: source.csvUrl, fileName: source.fileName, field: source.field },
       { encoding: input.encoding ?? 'auto', provenance: { activity: activity(source.path) } },
     );
+    await readWith?.(encoding);
     const out = await renderDescriptor(descriptor, input.return_type ?? 'json-ld', {
       metadataFileName,
     });
@@ -67,14 +76,17 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
     annotate_upload: async (input) => {
       const key = input.blob;
       const fileName = input.filename || 'upload.csv';
+      // Published here, where its URL is handed out: the descriptor names the CSV by it.
+      const id = await publish(blobs, key, fileName);
       const csv = {
-        // Published here, where its URL is handed out: the descriptor names the CSV by it.
-        csvUrl: await publishStoredFile(blobs, key, fileName),
+        csvUrl: storedFileUrl(id, fileName),
         fileName,
         field: 'file' as const,
         path: '/api/annotate_upload',
       };
-      return describe(() => blobs.open(key, 'file'), csv, input);
+      // The stored file is served with the encoding it was read in (a latin-1 CSV as latin-1).
+      const readWith = (encoding: string) => recordCharset(blobs, id, charsetName(encoding));
+      return describe(() => blobs.open(key, 'file'), csv, input, readWith);
     },
     rdf: async (input, { signal }) => {
       // Bytes, not text: the CSV is decoded in its dialect's encoding, and streamed.

@@ -64,7 +64,9 @@ export function converterOperations(env: OperationEnv): ServiceOperations<'conve
         // (published, since the graph's provenance hands it out).
         dataContent = await uploadedData(blobs.path(input.blob, 'file'));
         dataUrl =
-          input.data_url || (await publishStoredFile(blobs, input.blob, input.filename || 'upload.json'));
+          // uploadedData refused anything but UTF-8.
+          input.data_url ||
+          (await publishStoredFile(blobs, input.blob, input.filename || 'upload.json', 'utf-8'));
       } else {
         // The original's JSON form: data_url names the data, data_content is the data.
         dataUrl = input.data_url;

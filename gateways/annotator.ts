@@ -5,7 +5,7 @@ import { annotator, type OperationInputs } from '../lib/contracts/operations.ts'
 import { part } from '../lib/contracts/schema.ts';
 import { route, type Route } from './kit/index.ts';
 import type { Forwarder } from './forward.ts';
-import { storedFile } from '../lib/sources.ts';
+import { serveStoredFile } from './stored-files.ts';
 
 const download = (what: string) => ({ 200: { description: `${what} (file download)` } });
 
@@ -56,11 +56,14 @@ export function annotatorRoutes(runtime: Runtime, forward: Forwarder<'annotator'
         'the name they were published with; anything else is a 404. The URL is a capability: whoever ' +
         'has it can read the file.',
       tags: ['files'],
-      responses: { 200: { description: 'the file' }, 404: { description: 'no such file' } },
-      handler: async ({ params }) => {
-        const entry = await storedFile(runtime.blobs, params.id, params.name, 'id');
-        return { body: { path: runtime.blobs.path(entry.blob, 'id') }, contentType: entry.contentType };
+      responses: {
+        200: { description: 'the file, with the type and charset recorded when it was stored' },
+        206: { description: 'the byte range asked for (`Range: bytes=…`)' },
+        304: { description: 'unchanged (`If-None-Match` with its ETag)' },
+        404: { description: 'no such file' },
+        416: { description: 'a range outside the file' },
       },
+      handler: ({ params }, ctx) => serveStoredFile(runtime.blobs, params, ctx),
     }),
   ];
 }

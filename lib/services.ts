@@ -66,6 +66,21 @@ export function baseUrl(env: NodeJS.ProcessEnv = process.env): string {
   return (configured || `http://localhost:${setting('PORT', env)}`).replace(/\/+$/, '');
 }
 
+/**
+ * Without a configured BASE_URL, the default names the port this process really listens on
+ * (port 0 binds an ephemeral one; `serve --port` another than PORT). It is written to the
+ * environment because request operations run in worker threads that share it (SHARE_ENV).
+ * Returns the undo, for a process that stops its server and goes on (tests).
+ */
+export function defaultBaseUrlFromPort(port: number, env: NodeJS.ProcessEnv = process.env): () => void {
+  if (setting('BASE_URL', env) !== '') return () => {};
+  const derived = `http://localhost:${port}`;
+  env['BASE_URL'] = derived;
+  return () => {
+    if (env['BASE_URL'] === derived) delete env['BASE_URL'];
+  };
+}
+
 /** GET <base>/info: the spec's fields first, then the original's names for old clients. */
 export function serviceInfo(name: ServiceName, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
   const s = services[name];

@@ -43,8 +43,13 @@ export function storedFileUrl(id: string, fileName: string): string {
  * Publish blob `key` as `fileName` and answer its public URL. The only way a blob becomes
  * readable by URL; call it where the URL is handed out (an upload named in a descriptor).
  */
-export async function publishStoredFile(blobs: BlobStore, key: string, fileName: string): Promise<string> {
-  return storedFileUrl(await publish(blobs, key, fileName), fileName);
+export async function publishStoredFile(
+  blobs: BlobStore,
+  key: string,
+  fileName: string,
+  charset?: string,
+): Promise<string> {
+  return storedFileUrl(await publish(blobs, key, fileName, undefined, charset), fileName);
 }
 
 function fileNameOf(url: URL): string {

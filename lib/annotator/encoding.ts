@@ -18,6 +18,19 @@ export const ENCODINGS = [
 
 export type EncodingName = (typeof ENCODINGS)[number];
 
+// The annotator's names (the original's: `latin-1`, `ascii`) → IANA charset names for HTTP.
+const IANA: Readonly<Record<string, string>> = {
+  'latin-1': 'iso-8859-1',
+  ascii: 'us-ascii',
+  'mac-cyrillic': 'x-mac-cyrillic',
+  'mac-roman': 'macintosh',
+};
+
+/** The charset parameter (Content-Type) of text read in `encoding`. */
+export function charsetName(encoding: string): string {
+  return IANA[encoding] ?? encoding;
+}
+
 /** The `encoding` field checked: one of ENCODINGS (default auto), else 422 naming the field. */
 export function checkEncoding(value: unknown): EncodingName {
   if (value === undefined || value === null || value === '') return 'auto';

@@ -4,7 +4,7 @@ export { annotate } from './annotate.ts';
 export type { AnnotateOptions, AnnotateResult, CsvSource } from './annotate.ts';
 export { renderDescriptor } from './render.ts';
 export type { Rendered, RenderOptions } from './render.ts';
-export { ENCODINGS, checkEncoding } from './encoding.ts';
+export { ENCODINGS, charsetName, checkEncoding } from './encoding.ts';
 export type { EncodingName } from './encoding.ts';
 export type { Descriptor, Provenance } from './descriptor.ts';
 export { csvNames, makeId, rdfDownloadName } from './names.ts';

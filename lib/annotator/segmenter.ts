@@ -30,6 +30,8 @@ interface Part {
   table?: TableBuilder;
   /** For metadata parts that could become tables if the file has none (v1.3.5 fallback). */
   fallback?: TableBuilder;
+  /** A header line with one field fewer than the rows, which end in an empty field. */
+  trailingEmpty?: boolean;
 }
 
 export interface Segmented {
@@ -86,6 +88,10 @@ export class Segmenter {
     }
     const sep = lineSeparator(text);
     const current = this.current;
+    if (current !== undefined && sep !== undefined && headerOfWiderRows(current, sep, text)) {
+      current.count = sep.count;
+      current.trailingEmpty = true;
+    }
     const continues =
       current !== undefined && sep !== undefined && sep.sep === current.sep && sep.count === current.count;
     if (!continues) {
@@ -145,7 +151,7 @@ export class Segmenter {
   private decide(part: Part): void {
     part.classification = classify(part.lines, part.sep, part.length);
     if (part.classification.kind !== 'data') return;
-    const table = new TableBuilder(part.sep, part.start);
+    const table = new TableBuilder(part.sep, part.start, part.trailingEmpty);
     part.table = table;
     for (const text of part.lines) this.feed(table, text);
     this.metadataChars -= part.chars;
@@ -159,7 +165,7 @@ export class Segmenter {
       this.checkRagged(part, next, nextSep);
       if (part.table.watching) this.watchers.push(part.table);
     } else if (part.classification?.hasHeaderRow) {
-      const fallback = new TableBuilder(part.sep, part.start);
+      const fallback = new TableBuilder(part.sep, part.start, part.trailingEmpty);
       for (const text of part.lines) this.feed(fallback, text);
       part.fallback = fallback;
       if (fallback.watching) this.watchers.push(fallback);
@@ -197,4 +203,18 @@ export class Segmenter {
     }
     return { notes, tables, nonBlankLines: this.nonBlank };
   }
+}
+
+/**
+ * Machine exports (`.ASC`) whose rows end with a separator have a header line with one field
+ * fewer: a lone all-text line right above such a row is that table's header, not a note.
+ */
+function headerOfWiderRows(part: Part, next: LineSep, text: string): boolean {
+  if (part.length !== 1 || part.lines.length !== 1 || next.sep !== part.sep || next.sep === ':') return false;
+  if (next.count !== part.count + 1) return false;
+  const fields = splitRaw(text.replace(/\r?\n$/, ''), next.sep);
+  if (fields[fields.length - 1] !== '') return false;
+  return splitRaw((part.lines[0] as string).replace(/\r?\n$/, ''), part.sep).every(
+    (field) => classOf(field) === 'TEXT',
+  );
 }

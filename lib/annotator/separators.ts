@@ -24,30 +24,51 @@ export interface LineSep {
 
 /**
  * The separator of one line (given with its line break, which counts as whitespace after a
- * colon), or undefined for a line without any. One pass over the characters.
+ * colon), or undefined for a line without any. One pass over the characters. Separators
+ * inside a quoted field (`"0,27211"`, `"a; b"`) do not count (the original counted them, so
+ * a quoted decimal comma or a `;` in a remark could change a line's separator); a line whose
+ * quotes do not close is counted as the original did.
  */
 export function lineSeparator(line: string): LineSep | undefined {
-  let semi = 0;
-  let pipe = 0;
-  let colon = 0;
-  let tab = 0;
-  let comma = 0;
+  // Per candidate, in SEPARATORS order: all occurrences, and those inside quoted fields.
+  const all = [0, 0, 0, 0, 0];
+  const inQuotes = [0, 0, 0, 0, 0];
+  let quoted = false;
   const n = line.length;
   for (let i = 0; i < n; i++) {
     const c = line.charCodeAt(i);
-    if (c === 59) semi++;
-    else if (c === 9) tab++;
-    else if (c === 44) comma++;
-    else if (c === 124) pipe++;
-    else if (c === 58) {
+    if (c === 34) {
+      if (quoted) {
+        if (i + 1 < n && line.charCodeAt(i + 1) === 34)
+          i++; // a doubled quote stays inside
+        else quoted = false;
+      } else if (i === 0 || isFieldStart(line.charCodeAt(i - 1))) quoted = true;
+      continue;
+    }
+    let k = c < 128 ? (CANDIDATE_OF[c] as number) : -1;
+    if (c === 58) {
       let j = i + 1;
       while (j < n && line.charCodeAt(j) === 58) j++;
       // Each regex counts on its own: the whitespace after the colons still counts as tabs.
-      if (j < n && isPySpace(line.charCodeAt(j))) colon++;
+      if (!(j < n && isPySpace(line.charCodeAt(j)))) k = -1;
       i = j - 1;
     }
+    if (k < 0) continue;
+    (all[k] as number)++;
+    if (quoted) (inQuotes[k] as number)++;
   }
+  const counts = quoted ? all : all.map((count, k) => count - (inQuotes[k] as number));
+  const [semi = 0, pipe = 0, colon = 0, tab = 0, comma = 0] = counts;
   return chooseSeparator(semi, pipe, colon, tab, comma);
+}
+
+/** ASCII code → index in SEPARATORS, else -1 (a table: this runs on every character). */
+const CANDIDATE_OF = new Int8Array(128).fill(-1);
+for (const [k, sep] of SEPARATORS.entries()) CANDIDATE_OF[sep.charCodeAt(0)] = k;
+
+/** A quote opens a field after a separator candidate or whitespace (else it is a character). */
+function isFieldStart(previous: number): boolean {
+  return previous === 59 || previous === 44 || previous === 124 || isPySpace(previous);
 }
 
 /** The choice among the five candidates' counts (shared with the hot row scan, fast-row.ts). */

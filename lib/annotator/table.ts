@@ -6,7 +6,7 @@ import { makeId } from './names.ts';
 import { ColumnStats, pandasCell } from './pandas.ts';
 import { SEP_REGEX, splitPandas, splitRaw, type Sep } from './separators.ts';
 import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
-import { stripChars, valueType, XSD_OF } from './value-type.ts';
+import { pyStrip, QUOTED_DECIMAL_COMMA, stripChars, valueType, XSD_OF } from './value-type.ts';
 
 const FORMAT_SAMPLE = 20;
 const NOTHING = { chars: 0, lines: 0 };
@@ -57,6 +57,8 @@ export class TableBuilder {
   private width = -1;
   private stats: ColumnStats[] = [];
   private readonly sample: string[][] = [];
+  /** Per column of the sample: every value a quoted decimal-comma number (Bluehill). */
+  private decimalComma: boolean[] = [];
   private rows = 0;
   private tooWide = false;
   private fastPattern: QuietRows | null | undefined;
@@ -65,9 +67,13 @@ export class TableBuilder {
   private colonAt = -1;
   private otherAt = -1;
 
-  constructor(sep: Sep, start: number) {
+  /** Rows one field wider than the header, by an empty last field, lose that field. */
+  private readonly dropTrailingEmpty: boolean;
+
+  constructor(sep: Sep, start: number, dropTrailingEmpty = false) {
     this.sep = sep;
     this.start = start;
+    this.dropTrailingEmpty = dropTrailingEmpty;
   }
 
   /** Whether lines after the part's end still matter (the header run has not ended). */
@@ -166,14 +172,28 @@ export class TableBuilder {
 
   private addRow(line: string): void {
     const fields = splitPandas(line, this.sep);
+    if (this.dropTrailingEmpty && fields.length === this.width + 1 && fields[this.width] === '') fields.pop();
     if (this.width < 0 || (this.headerFields.length === 0 && this.rows === 0)) this.width = fields.length;
     if (this.stats.length === 0) this.stats = Array.from({ length: this.width }, () => new ColumnStats());
     // pandas refuses a row longer than the header ("Expected n fields"); the table is dropped.
     if (fields.length > this.width) this.tooWide = true;
-    if (this.rows < FORMAT_SAMPLE) this.sample.push(fields);
+    if (this.rows < FORMAT_SAMPLE) {
+      this.sample.push(fields);
+      this.noteDecimalCommas(line);
+    }
     this.rows++;
     const stats = this.stats;
     for (let col = 0; col < stats.length; col++) (stats[col] as ColumnStats).add(fields[col]);
+  }
+
+  private noteDecimalCommas(line: string): void {
+    const raw = splitRaw(line, this.sep).map((field) => pyStrip(field));
+    for (let col = 0; col < this.width; col++) {
+      const field = raw[col] ?? '';
+      const quotedNumber = QUOTED_DECIMAL_COMMA.test(field);
+      if (this.rows === 0) this.decimalComma[col] = quotedNumber;
+      else if (!quotedNumber && field !== '') this.decimalComma[col] = false;
+    }
   }
 
   /** Header row count, once known (0 when the text run reached the end of the file). */
@@ -216,6 +236,8 @@ export class TableBuilder {
       const same = types.every((t) => t === types[0]);
       // BLANK has no xsd type; the original wrote a null @id there.
       const format = same && types[0] !== 'BLANK' ? XSD_OF[types[0] ?? 'TEXT'] : XSD_OF.TEXT;
+      // Values such as `"0,27211"`: a CSVW number format says how csv2rdf reads them.
+      const decimalComma = this.decimalComma[col] === true && format === XSD_OF.FLOAT;
       return {
         titles: [...columnTitles, name],
         '@id': `${about}-${name}`,
@@ -223,6 +245,7 @@ export class TableBuilder {
         ...(unit ? { 'qudt:unit': { ...unit } } : {}),
         '@type': ['Column'],
         format: { '@id': format },
+        ...(decimalComma ? { datatype: { base: 'double', format: { decimalChar: ',' } } } : {}),
       };
     });
   }

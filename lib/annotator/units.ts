@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { Parser, type Quad } from 'n3';
 import { stripChars } from './value-type.ts';
+import { RDF_TYPE } from '../rdf/vocab.ts';
 
 export interface UnitRef {
   '@id': string;
@@ -12,7 +13,6 @@ export interface UnitRef {
 }
 
 const QUDT = 'http://qudt.org/schema/qudt/';
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const NUM_UNIT = 'http://qudt.org/vocab/unit/NUM';
 
 /** The vocabulary file shipped with labld (see data/README.md). */
@@ -112,7 +112,22 @@ export function unitOf(token: string): UnitRef | undefined {
     return refFor(preferAgreeingCase(text, bySymbol, units), units);
   }
   const byUcum = units.byUcum.get(text);
-  return byUcum && byUcum.length > 0 ? refFor(byUcum[0] as string, units) : undefined;
+  if (byUcum && byUcum.length > 0) return refFor(byUcum[0] as string, units);
+  return sameUnitRatio(text, units);
+}
+
+const FRACTION_UNIT = 'http://qudt.org/vocab/unit/FRACTION';
+
+/**
+ * A unit divided by itself (`mm/mm`, the strain column of tensile exports) has no QUDT symbol;
+ * it is a dimensionless ratio, QUDT's FRACTION ("the value of the ratio itself").
+ */
+function sameUnitRatio(text: string, units: UnitIndex): UnitRef | undefined {
+  const slash = text.indexOf('/');
+  if (slash <= 0 || text.slice(0, slash) !== text.slice(slash + 1)) return undefined;
+  const unit = text.slice(0, slash);
+  const known = (units.bySymbol.get(unit)?.length ?? 0) > 0 || (units.byUcum.get(unit)?.length ?? 0) > 0;
+  return known ? refFor(FRACTION_UNIT, units) : undefined;
 }
 
 export function isNumUnit(unit: UnitRef | undefined): boolean {

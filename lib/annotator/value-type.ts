@@ -2,10 +2,10 @@
 // It decides part classification, header rows, column formats and annotation bodies.
 import { parseDate } from './dateparse.ts';
 import { literalEval } from './pyliteral.ts';
+import { XSD } from '../rdf/vocab.ts';
 
 export type ValueType = 'BLANK' | 'INT' | 'FLOAT' | 'BOOL' | 'DATE' | 'URI' | 'TEXT';
 
-const XSD = 'http://www.w3.org/2001/XMLSchema#';
 export const XSD_OF: Readonly<Record<ValueType, string | undefined>> = {
   BLANK: undefined,
   INT: `${XSD}integer`,
@@ -77,8 +77,14 @@ export function valueType(cell: string): Typed {
   return typed;
 }
 
+/** A decimal-comma number in quotes, as Bluehill exports write every value (`"0,27211"`). */
+export const QUOTED_DECIMAL_COMMA = /^"([+-]?\d+,\d+)"$/;
+
 function computeType(cell: string): Typed {
-  const text = pyStrip(cell).replace(/,/g, '.');
+  const stripped = pyStrip(cell);
+  // The original read `"0,27211"` as a string literal, so a table of them was all text (notes).
+  const quotedNumber = QUOTED_DECIMAL_COMMA.exec(stripped);
+  const text = (quotedNumber ? (quotedNumber[1] as string) : stripped).replace(/,/g, '.');
   if (text === '') return { type: 'BLANK' };
   const literal = literalEval(text);
   if (literal === 'value-error') return { type: 'TEXT' };

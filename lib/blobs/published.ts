@@ -14,7 +14,10 @@ export interface PublishedFile {
   blob: string;
   /** The file name its URL ends with, as given (not percent-encoded). */
   name: string;
+  /** The media type recorded at upload (without parameters). */
   contentType: string;
+  /** The text's character set, once known (the annotator records the encoding it read). */
+  charset?: string;
 }
 
 /** 128 random bits, base64url: 22 characters. */
@@ -52,13 +55,24 @@ export async function publish(
   blob: string,
   name: string,
   contentType: string = contentTypeOf(name),
+  charset?: string,
 ): Promise<string> {
   blobs.path(blob); // only an existing blob can be published
   const id = randomBytes(16).toString('base64url');
+  await writeEntry(blobs, id, { blob, name, contentType, ...(charset ? { charset } : {}) });
+  return id;
+}
+
+/** Records the character set of a published text, learnt after publishing (on reading it). */
+export async function recordCharset(blobs: BlobStore, id: string, charset: string): Promise<void> {
+  const entry = await published(blobs, id);
+  if (entry) await writeEntry(blobs, id, { ...entry, charset });
+}
+
+async function writeEntry(blobs: BlobStore, id: string, entry: PublishedFile): Promise<void> {
   const dir = entryDir(blobs);
   mkdirSync(join(dir, 'tmp'), { recursive: true });
   const temp = join(dir, 'tmp', randomUUID());
-  const entry: PublishedFile = { blob, name, contentType };
   try {
     await writeFile(temp, JSON.stringify(entry), { flag: 'wx' });
     await rename(temp, join(dir, id));
@@ -66,7 +80,11 @@ export async function publish(
     await rm(temp, { force: true });
     throw error;
   }
-  return id;
+}
+
+/** The Content-Type a published file is served with: its recorded type and charset. */
+export function servedContentType(entry: PublishedFile): string {
+  return entry.charset ? `${entry.contentType}; charset=${entry.charset}` : entry.contentType;
 }
 
 /** The entry of a published id, or undefined (a malformed or unknown id). */

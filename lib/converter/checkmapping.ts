@@ -17,6 +17,7 @@ import {
   sourceDeclaration,
   type YarrrmlMapping,
 } from './mapping.ts';
+import { isObject } from '../json.ts';
 
 export interface CheckResult {
   rules_applicable: number;
@@ -31,9 +32,6 @@ export interface RuleCheck {
   iterator?: string;
   matched?: number;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Evaluates a JSONPath; an expression the engine cannot read matches nothing (original: skipped). */
 function evaluate(path: string, node: unknown): unknown[] | undefined {

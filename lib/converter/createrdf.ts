@@ -17,7 +17,8 @@ import { readData, type DataDocument, type Loaded, type Loader } from './data.ts
 import {
   firstAccess,
   overrideData,
-  readYarrrmlMapping,
+  isRowwise,
+  readConverterMapping,
   refuseUnsupportedIterator,
   templatePrefix,
   type YarrrmlMapping,
@@ -25,9 +26,9 @@ import {
 import { expressionFailure, rulesReading, sourceFailure } from './mapping-errors.ts';
 import { provenance } from './provenance.ts';
 import { loadTemplate, renameQuad, type TemplateGraph } from './template.ts';
+import { RDF_TYPE } from '../rdf/vocab.ts';
 
 const { namedNode, quad: makeQuad } = DataFactory;
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const OA_HAS_BODY = 'http://www.w3.org/ns/oa#hasBody';
 const QUANTITY_VALUE = 'http://qudt.org/schema/qudt/QuantityValue';
 
@@ -137,7 +138,7 @@ async function runMapping(
 ): Promise<{ quads: Quad[]; statistics: RuleStatistics[] }> {
   let rml;
   try {
-    rml = yarrrmlToMapping(mapping.document);
+    rml = mapping.rml ?? yarrrmlToMapping(mapping.document);
   } catch (error) {
     if (error instanceof DomainError)
       throw new DomainError(error.kind, `mapping_url: ${error.message}`, 'mapping_url');
@@ -227,13 +228,23 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
   const { logs } = request;
   const format = returnTypeInfo(request.returnType ?? 'turtle');
   note(logs, 'INFO', `reading the mapping ${request.mappingUrl}`);
-  let mapping = readYarrrmlMapping((await load(request.mappingUrl, 'mapping_url')).text);
+  let mapping = readConverterMapping((await load(request.mappingUrl, 'mapping_url')).text);
   refuseUnsupportedIterator(mapping);
   if (request.dataUrl) mapping = overrideData(mapping, request.dataUrl);
   const dataUrl = request.dataUrl ?? firstAccess(mapping);
   if (!dataUrl) throw invalid('data_url: the mapping declares no source; give data_url', 'data_url');
   note(logs, 'INFO', `reading the data ${dataUrl}`);
   const data = await loadData(request, dataUrl, load);
+  if (isRowwise(mapping)) {
+    // The spec's rowwise join repeats the template per data row; the data createrdf joins is a
+    // CSVW descriptor, whose rows are not in it (only its columns and notes).
+    throw invalid(
+      `use_template_rowwise: the mapping asks for the template block once per data row, but the data ${dataUrl} ` +
+        'is a CSVW descriptor: it describes the columns and notes, not the rows, so there is no row to repeat ' +
+        'the template for; generate the mapping with use_template_rowwise false',
+      'use_template_rowwise',
+    );
+  }
   const filename = joinedFileName(dataUrl, format.extension, request.upload ?? false);
   const document = documentIri(dataUrl, filename);
   const baseIri = mapping.base ? new URL(mapping.base, document).href : DEFAULT_BASE_IRI;
@@ -247,6 +258,14 @@ export async function createRdf(request: ConvertRequest, load: Loader): Promise<
       r.applied ? 'INFO' : 'WARNING',
       `rule ${r.rule}: ${r.applied ? `${triples} triples` : 'skipped (no triples)'}`,
     );
+    // A data error skips one term, not the run (RMLMapper's behaviour for legacy mappings).
+    for (const s of r.statistics)
+      if (s.skipped > 0)
+        note(
+          logs,
+          'WARNING',
+          `rule ${r.rule}: ${s.skipped} term(s) skipped on data errors: ${s.errors.join('; ')}`,
+        );
   }
   const mapped = run.quads.map(typeLiteralsAsIris);
   const entities = new Set(

@@ -26,6 +26,9 @@ export interface RuleReport {
   compared: { function: string; left: string; right: string; result: boolean }[];
   /** checkmapping's verdict on the same rule (the dry run the catalogue ranks by). */
   check: { applicable: boolean; reason: string } | null;
+  /** Terms not made on data errors (an invalid IRI from a value), and the first messages. */
+  terms_skipped: number;
+  data_errors: string[];
 }
 
 export interface TestReport {
@@ -75,6 +78,8 @@ function report(mapping: YarrrmlMapping, outcome: RuleOutcome, check: RuleCheck 
     comparisons: sum((s) => s.comparisons),
     compared: outcome.statistics.flatMap((s) => s.compared),
     check: check ? { applicable: check.applicable, reason: check.reason } : null,
+    terms_skipped: sum((s) => s.skipped),
+    data_errors: outcome.statistics.flatMap((s) => s.errors),
   };
 }
 

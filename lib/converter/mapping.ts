@@ -2,8 +2,10 @@
 // YAML document, its rules, sources and prefixes, the data_url override and the template the
 // mapping joins. The RML engine does the translation and execution; this module only reads
 // what the converter's own steps need from the YAML.
+import { Parser } from 'n3';
 import { DomainError, invalid } from '../process/errors.ts';
-import { readYarrrml } from '../rml/index.ts';
+import { parseMapping, readYarrrml, type Mapping } from '../rml/index.ts';
+import { isObject } from '../json.ts';
 
 /** The iterator the original refuses: it matches every value at every depth (ambiguous). */
 export const UNSUPPORTED_ITERATOR = '$..[*]';
@@ -27,10 +29,9 @@ export interface YarrrmlMapping {
   /** The declared sources (`sources:` block), in order. */
   sources: SourceDeclaration[];
   base: string | undefined;
+  /** The mapping was RML Turtle (not YARRRML): its model, run as it is. */
+  rml?: Mapping;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Counts the nodes of `value` as a JSON serialisation would write them, following shared
@@ -117,6 +118,44 @@ export function readYarrrmlMapping(text: string, field = 'mapping_url'): Yarrrml
   };
 }
 
+/** Whether the text is Turtle rather than YAML: RML mappings start with prefixes or a base. */
+function looksLikeTurtle(text: string): boolean {
+  return /^\s*(?:#[^\n]*\n\s*)*(?:@prefix|@base|PREFIX|BASE)\b/i.test(text);
+}
+
+/**
+ * createrdf's mapping: YARRRML, or RML Turtle (the engine reads RML already). An RML mapping
+ * gets the same view: rules are its triples maps, sources their string `rml:source`s,
+ * prefixes and base the document's.
+ */
+export function readConverterMapping(text: string, field = 'mapping_url'): YarrrmlMapping {
+  if (!looksLikeTurtle(text)) return readYarrrmlMapping(text, field);
+  let rml: Mapping;
+  const prefixes: Record<string, string> = {};
+  try {
+    rml = parseMapping(text);
+    new Parser().parse(text, null, (prefix, iri) => (prefixes[prefix] = iri.value));
+  } catch (error) {
+    throw invalid(`${field}: ${(error as Error).message}`, field);
+  }
+  if (rml.triplesMaps.length === 0) throw invalid(`${field}: the RML mapping has no triples maps`, field);
+  const rules = [...new Set(rml.triplesMaps.map((tm) => tm.name))];
+  const sources = rml.triplesMaps.map((tm) => ({
+    name: tm.name,
+    access: tm.logicalSource.access.kind === 'location' ? tm.logicalSource.access.location : undefined,
+    iterator: tm.logicalSource.iterator,
+  }));
+  return {
+    text,
+    document: { mappings: Object.fromEntries(rules.map((rule) => [rule, {}])) },
+    rules,
+    prefixes,
+    sources,
+    base: rml.documentBase,
+    rml,
+  };
+}
+
 export function ruleOf(mapping: YarrrmlMapping, name: string): Record<string, unknown> {
   const rules = (mapping.document.mappings ?? mapping.document.mapping) as Record<string, unknown>;
   const rule = rules[name];
@@ -154,6 +193,12 @@ export function refuseUnsupportedIterator(mapping: YarrrmlMapping, field = 'mapp
   }
 }
 
+/** Whether the mapping asks for the template block once per data row (the mapper writes a string). */
+export function isRowwise(mapping: YarrrmlMapping): boolean {
+  const value = mapping.document.use_template_rowwise;
+  return value === true || value === 'true';
+}
+
 /** The first declared source's access: the data the mapping was written for. */
 export function firstAccess(mapping: YarrrmlMapping): string | undefined {
   return mapping.sources.find((s) => s.access)?.access;
@@ -169,6 +214,7 @@ const strip = (url: string) => url.replace(/\/+$/, '');
 export function overrideData(mapping: YarrrmlMapping, dataUrl: string): YarrrmlMapping {
   const access = firstAccess(mapping);
   const text = access ? mapping.text.split(strip(access)).join(strip(dataUrl)) : mapping.text;
+  if (mapping.rml) return readConverterMapping(text);
   const replaced = readYarrrmlMapping(text);
   replaced.document.base = `${strip(dataUrl)}#`;
   replaced.base = replaced.document.base as string;

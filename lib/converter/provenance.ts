@@ -2,13 +2,14 @@
 // its shapes and IRIs kept for old consumers, with a time zone on the timestamp) plus the
 // spec's per-entity `prov:wasDerivedFrom` from each mapped data entity to the data URL.
 import { DataFactory, type Quad } from 'n3';
+import { RDF_TYPE as RDF_TYPE_IRI, RDFS, XSD } from '../rdf/vocab.ts';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
 
 const PROV = 'http://www.w3.org/ns/prov#';
-const RDF_TYPE = namedNode('http://www.w3.org/1999/02/22-rdf-syntax-ns#type');
-const RDFS_LABEL = namedNode('http://www.w3.org/2000/01/rdf-schema#label');
-const XSD_DATETIME = namedNode('http://www.w3.org/2001/XMLSchema#dateTime');
+const RDF_TYPE = namedNode(RDF_TYPE_IRI);
+const RDFS_LABEL = namedNode(`${RDFS}label`);
+const XSD_DATETIME = namedNode(`${XSD}dateTime`);
 const p = (local: string) => namedNode(PROV + local);
 
 export const AGENT = 'https://github.com/Mat-O-Lab/RDFConverter/releases/tag/v1.3.3';

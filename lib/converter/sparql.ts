@@ -7,8 +7,7 @@
 import { yarrrmlToMapping, type ExpressionMap, type TermMap, type TriplesMap } from '../rml/index.ts';
 import { DomainError, invalid } from '../process/errors.ts';
 import { readYarrrmlMapping, templatePrefix, type YarrrmlMapping } from './mapping.ts';
-
-const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+import { RDF_TYPE } from '../rdf/vocab.ts';
 
 const iri = (value: string) =>
   `<${value.replace(/[<>"{}|^`\\\s]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}>`;

@@ -4,6 +4,7 @@
 // errors.
 import { metadataError, type Warnings } from './types.ts';
 import { CSVW, CSVW_TERMS, expandPrefixed, isAbsoluteIri, isPrefixedName } from './vocab.ts';
+import { isWellFormedLanguageTag } from '../rdf/vocab.ts';
 
 /** A normalized common-property value: a value object or a node object. */
 export type JsonLdValue = ValueObject | NodeObject;
@@ -28,17 +29,14 @@ export interface MetadataContext {
   field: string;
 }
 
-const LANGUAGE_TAG =
-  /^(?:[A-Za-z]{2,3}(?:-[A-Za-z]{3}){0,3}|[A-Za-z]{4,8})(?:-[A-Za-z]{4})?(?:-(?:[A-Za-z]{2}|\d{3}))?(?:-(?:[A-Za-z\d]{5,8}|\d[A-Za-z\d]{3}))*(?:-[A-WY-Za-wy-z\d](?:-[A-Za-z\d]{2,8})+)*(?:-x(?:-[A-Za-z\d]{1,8})+)?$|^x(?:-[A-Za-z\d]{1,8})+$|^und$/;
-
 export function isLanguageTag(value: unknown): value is string {
-  return typeof value === 'string' && LANGUAGE_TAG.test(value);
+  return typeof value === 'string' && isWellFormedLanguageTag(value);
 }
 
 /** Resolves a reference against a base; an unresolvable one is left as it is. */
 export function resolveUrl(reference: string, base: string): string {
   // An absolute IRI stays exactly as written (WHATWG URL parsing would normalise it).
-  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(reference)) return reference;
+  if (isAbsoluteIri(reference)) return reference;
   try {
     return new URL(reference, base).href;
   } catch {

@@ -6,6 +6,7 @@ import { dateKey, isLexicalDate, parseWithPattern } from './date-format.ts';
 import { parseNumber } from './number-format.ts';
 import { datatypeIri, derivesFrom, XSD } from './vocab.ts';
 import { isLanguageTag } from './common.ts';
+import { XSD_INTEGER_RANGES } from '../rdf/vocab.ts';
 
 export interface Literal {
   lexical: string;
@@ -31,21 +32,6 @@ export interface CellValue {
   errors: string[];
 }
 
-const INTEGER_RANGES: Record<string, [bigint | null, bigint | null]> = {
-  long: [-(2n ** 63n), 2n ** 63n - 1n],
-  int: [-(2n ** 31n), 2n ** 31n - 1n],
-  short: [-32768n, 32767n],
-  byte: [-128n, 127n],
-  nonNegativeInteger: [0n, null],
-  positiveInteger: [1n, null],
-  unsignedLong: [0n, 2n ** 64n - 1n],
-  unsignedInt: [0n, 2n ** 32n - 1n],
-  unsignedShort: [0n, 65535n],
-  unsignedByte: [0n, 255n],
-  nonPositiveInteger: [null, 0n],
-  negativeInteger: [null, -1n],
-};
-
 const STRING_RULES: Record<string, (text: string) => boolean> = {
   normalizedString: (text) => !/[\r\n\t]/.test(text),
   token: (text) => !/[\r\n\t]|^ | $| {2}/.test(text),
@@ -62,7 +48,7 @@ function parseNumeric(text: string, datatype: Datatype): Parsed {
     datatype.family === 'double' ? 'double' : derivesFrom(datatype.base, 'integer') ? 'integer' : 'decimal';
   const parsed = parseNumber(text, format, datatype.numberPattern, kind);
   if (!parsed) return { error: `${JSON.stringify(text)} is not a valid ${datatype.base}` };
-  const range = INTEGER_RANGES[datatype.base];
+  const range = XSD_INTEGER_RANGES[datatype.base];
   if (range) {
     const value = BigInt(parsed.lexical.replace(/^\+/, ''));
     if ((range[0] !== null && value < range[0]) || (range[1] !== null && value > range[1]))

@@ -1,11 +1,10 @@
 // Namespaces, the prefixes a CSVW metadata document may use (those of the CSVW context, read
 // from the bundled copy), and the built-in datatypes with their derivation.
 import { documentLoader } from '../rdf/index.ts';
+import { RDF_NS, XSD } from '../rdf/vocab.ts';
 
 export const CSVW = 'http://www.w3.org/ns/csvw#';
-export const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-export const RDFS = 'http://www.w3.org/2000/01/rdf-schema#';
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
+export { RDF_NS, RDFS, XSD } from '../rdf/vocab.ts';
 export const CSVW_CONTEXT = 'http://www.w3.org/ns/csvw';
 
 const context = (await documentLoader(CSVW_CONTEXT)).document as { '@context': Record<string, unknown> };
@@ -40,9 +39,7 @@ export function isPrefixedName(value: string): boolean {
 }
 
 /** Whether a string is an absolute IRI (has a scheme). */
-export function isAbsoluteIri(value: string): boolean {
-  return /^[A-Za-z][A-Za-z0-9+.-]*:/.test(value);
-}
+export { hasScheme as isAbsoluteIri } from '../rdf/vocab.ts';
 
 // Built-in datatype name → [IRI, parent name]. The tree decides which lexical rules, formats
 // and constraints apply (integer types are decimals, dateTimeStamp is a dateTime, …).

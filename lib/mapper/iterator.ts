@@ -4,6 +4,7 @@
 // that array is the source's iterator, and its key names the source.
 import { invalid } from '../process/errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
+import { isObject } from '../json.ts';
 
 export interface JsonSource {
   /** `annotations`, `columns`, `tables`, or the array's key in lower case. */
@@ -16,9 +17,6 @@ const PLAIN_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 const member = (key: string) =>
   PLAIN_KEY.test(key) ? `.${key}` : `['${key.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}']`;
-
-const isObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function sourceName(key: string | undefined, property: string): string {
   if (key === undefined) return `${property}_source`;

@@ -1,7 +1,7 @@
 // The IRIs the mapper reads and writes, and the prefixes it knows without being told.
 import { DEFAULT_PREFIXES } from '../rdf/index.ts';
 
-export const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
+export { RDF_TYPE } from '../rdf/vocab.ts';
 export const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
 export const CSVW_NAME = 'http://www.w3.org/ns/csvw#name';
 export const OWL_NAMED_INDIVIDUAL = 'http://www.w3.org/2002/07/owl#NamedIndividual';

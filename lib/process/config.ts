@@ -13,7 +13,8 @@ export const settings = [
   {
     name: 'BASE_URL',
     default: '',
-    description: 'public URL of labld (e.g. `https://labld.example.org`); default `http://localhost:PORT`',
+    description:
+      'public URL of labld (e.g. `https://labld.example.org`); default `http://localhost:<port listened on>`',
   },
   {
     name: 'APP_MODE',

@@ -9,13 +9,9 @@
 import type * as RDF from '@rdfjs/types';
 import { BaseIRI, DataFactory, Writer } from 'n3';
 import { canonicalize } from './isomorphism.ts';
+import { RDF_FIRST, RDF_NIL, RDF_REST, RDF_TYPE, RDFS } from './vocab.ts';
 
-const RDF_NS = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-const RDF_TYPE = `${RDF_NS}type`;
-const RDF_FIRST = `${RDF_NS}first`;
-const RDF_REST = `${RDF_NS}rest`;
-const RDF_NIL = `${RDF_NS}nil`;
-const RDFS_LABEL = 'http://www.w3.org/2000/01/rdf-schema#label';
+const RDFS_LABEL = `${RDFS}label`;
 const STEP = '    ';
 /** Deep iterations of RDFC-1.0 allowed (measured: under a second on any chain length). */
 const CANONICAL_BUDGET = 2000;

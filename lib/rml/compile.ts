@@ -5,7 +5,7 @@
 import { compileExecution, type ValueGen } from './compile-function.ts';
 import { isWellTyped } from './datatypes.ts';
 import { compileGather, type Collections } from './gather.ts';
-import { dataError, mappingError, placed } from './errors.ts';
+import { mappingError, placed } from './errors.ts';
 import type { FunctionContext, FunctionRegistry } from './functions/registry.ts';
 import type { ConstantTerm, ExpressionMap, FunctionExecution, TermMap, TermType } from './model.ts';
 import type { SourceReader, Value, Values } from './sources.ts';
@@ -36,6 +36,15 @@ export interface CompileContext {
   fresh(): string;
   /** Ill-typed literals are errors (new RML) rather than dropped (legacy engines). */
   strictLiterals: boolean;
+  /** The legacy profile (RMLMapper): JSON numbers and booleans become plain literals. */
+  legacy: boolean;
+  /** References may name missing CSV columns (legacy function inputs). */
+  optionalReferences?: boolean;
+  /**
+   * A data error in a term: throws it (new RML, `strict`), or counts it and skips the term
+   * (legacy RML, as RMLMapper) — then it returns null, which the caller yields for the term.
+   */
+  dataError(message: string): null;
   /** Where gather maps put the collections they make (RML-CC). */
   collections: Collections;
 }
@@ -72,7 +81,9 @@ function compileBare(
       return () => value;
     }
     case 'reference':
-      return placed({ field: 'rml:reference' }, () => ctx.reader.reference(expression.reference, flatten));
+      return placed({ field: 'rml:reference' }, () =>
+        ctx.reader.reference(expression.reference, flatten, ctx.optionalReferences),
+      );
     case 'template':
       return placed({ field: `rml:template ${JSON.stringify(expression.template)}, reference` }, () =>
         compileTemplate(expression.template, ctx, encoding),
@@ -85,8 +96,10 @@ function compileBare(
 }
 
 function compileFunction(execution: FunctionExecution, ctx: CompileContext): ValueGen {
+  // RMLMapper gives a function input that names a missing column no value (RMLFNOTC0007).
+  const inputs = ctx.legacy ? { ...ctx, optionalReferences: true } : ctx;
   return compileExecution(execution, ctx.functions, ctx.functionContext, (value) => {
-    return compileValues(value, ctx, templateEncoding((value as Partial<TermMap>).termType), true);
+    return compileValues(value, inputs, templateEncoding((value as Partial<TermMap>).termType), true);
   });
 }
 
@@ -165,7 +178,7 @@ export function compileTermMap(map: TermMap, ctx: CompileContext): TermGen {
     case 'iri':
     case 'uri':
     case 'unsafe-iri':
-      return compileIri(map, values, ctx.baseIri);
+      return compileIri(map, values, ctx);
     case 'blank':
       return (record) => mapValues(values(record), (v) => blankTerm(lexicalForm(v)));
     default:
@@ -173,7 +186,8 @@ export function compileTermMap(map: TermMap, ctx: CompileContext): TermGen {
   }
 }
 
-function compileIri(map: TermMap, values: ValueGen, baseIri: string): TermGen {
+function compileIri(map: TermMap, values: ValueGen, ctx: CompileContext): TermGen {
+  const baseIri = ctx.baseIri;
   const unsafe = map.termType === 'unsafe-iri';
   if (map.expression.kind === 'template') {
     const { literals } = parseTemplate(map.expression.template);
@@ -185,17 +199,18 @@ function compileIri(map: TermMap, values: ValueGen, baseIri: string): TermGen {
         return (record) => mapValues(values(record), (v) => `<${v as string}>`);
     }
   }
-  const make = (value: Value): string => {
+  const make = (value: Value): string | null => {
     const lexical = lexicalForm(value);
     const absolute = hasScheme(lexical) ? lexical : baseIri + lexical;
     if (!unsafe && !isValidIri(absolute)) {
-      throw dataError(`${JSON.stringify(absolute)} (from ${describeMap(map)}) is not a valid IRI`);
+      return ctx.dataError(`${JSON.stringify(absolute)} (from ${describeMap(map)}) is not a valid IRI`);
     }
     return iriTerm(absolute);
   };
   return (record) => mapValues(values(record), make);
 }
 
+/** A value as a literal of its own type (new RML: JSON numbers and booleans are typed). */
 function naturalLiteral(value: Value): string {
   if (typeof value === 'string') return literalTerm(value);
   if (typeof value === 'boolean') return literalTerm(String(value), XSD_BOOLEAN);
@@ -213,8 +228,10 @@ function compileLiteral(map: TermMap, values: ValueGen, ctx: CompileContext): Te
       const tagList = Array.isArray(tags) ? tags : [tags];
       const terms: string[] = [];
       for (const tag of tagList.map(lexicalForm)) {
-        if (!isLanguageTag(tag))
-          throw dataError(`"${tag}" (from ${describeMap(map)}) is not a valid language tag`);
+        if (!isLanguageTag(tag)) {
+          ctx.dataError(`"${tag}" (from ${describeMap(map)}) is not a valid language tag`);
+          continue;
+        }
         const made = mapValues(values(record), (v) => literalTerm(lexicalForm(v), undefined, tag));
         if (made !== null) terms.push(...(Array.isArray(made) ? made : [made]));
       }
@@ -235,14 +252,15 @@ function compileLiteral(map: TermMap, values: ValueGen, ctx: CompileContext): Te
       return terms.length === 0 ? null : terms.length === 1 ? terms[0]! : terms;
     };
   }
-  const make = natural ? naturalLiteral : (v: Value) => literalTerm(lexicalForm(v));
+  // RMLMapper writes JSON numbers as plain literals ("10"); RML-Core types them.
+  const make = natural && !ctx.legacy ? naturalLiteral : (v: Value) => literalTerm(lexicalForm(v));
   return (record) => mapValues(values(record), make);
 }
 
 function typedLiteral(lexical: string, datatype: string, map: TermMap, ctx: CompileContext): string | null {
   if (isWellTyped(lexical, datatype)) return literalTerm(lexical, datatype);
   if (!ctx.strictLiterals) return null;
-  throw dataError(`"${lexical}" (from ${describeMap(map)}) is not a valid <${datatype}>`);
+  return ctx.dataError(`"${lexical}" (from ${describeMap(map)}) is not a valid <${datatype}>`);
 }
 
 function describeMap(map: ExpressionMap): string {

@@ -1,7 +1,7 @@
 // Lexical-space checks for the XSD datatypes RML-Core calls validatable: a literal whose
 // lexical form is not in its datatype's lexical space is ill-typed (a data error in RML-Core;
 // legacy engines drop the triple instead).
-import { XSD } from './vocab.ts';
+import { XSD, XSD_INTEGER_RANGES } from '../rdf/vocab.ts';
 
 const INTEGER = /^[+-]?\d+$/;
 const DECIMAL = /^[+-]?(\d+(\.\d*)?|\.\d+)$/;
@@ -19,18 +19,9 @@ const integerIn = (low: bigint | null, high: bigint | null) => (s: string) => {
 
 const CHECKS: Record<string, (lexical: string) => boolean> = {
   integer: (s) => INTEGER.test(s),
-  long: integerIn(-(2n ** 63n), 2n ** 63n - 1n),
-  int: integerIn(-(2n ** 31n), 2n ** 31n - 1n),
-  short: integerIn(-32768n, 32767n),
-  byte: integerIn(-128n, 127n),
-  nonNegativeInteger: integerIn(0n, null),
-  positiveInteger: integerIn(1n, null),
-  nonPositiveInteger: integerIn(null, 0n),
-  negativeInteger: integerIn(null, -1n),
-  unsignedLong: integerIn(0n, 2n ** 64n - 1n),
-  unsignedInt: integerIn(0n, 2n ** 32n - 1n),
-  unsignedShort: integerIn(0n, 65535n),
-  unsignedByte: integerIn(0n, 255n),
+  ...Object.fromEntries(
+    Object.entries(XSD_INTEGER_RANGES).map(([name, [low, high]]) => [name, integerIn(low, high)]),
+  ),
   decimal: (s) => DECIMAL.test(s),
   double: (s) => FLOAT.test(s),
   float: (s) => FLOAT.test(s),

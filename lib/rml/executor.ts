@@ -9,8 +9,8 @@ import type { Mapping, RefObjectMap, TriplesMap } from './model.ts';
 import { childKeyGens, joinKeys, TriplesMapPlan, type JoinPlan, type ParentIndex } from './plan.ts';
 import type { QuadSink } from './sink.ts';
 import { openReader, type DocumentCache, type SourceOptions, type SourceReader } from './sources.ts';
-import { comparisonRecorder, emptyStatistics, type RuleStatistics } from './stats.ts';
-import { placeFault, placed } from './errors.ts';
+import { comparisonRecorder, emptyStatistics, recordSkipped, type RuleStatistics } from './stats.ts';
+import { dataError, placeFault, placed } from './errors.ts';
 import { validateFunctions } from './validate.ts';
 
 export interface ExecuteOptions extends SourceOptions {
@@ -20,6 +20,11 @@ export interface ExecuteOptions extends SourceOptions {
   functions?: FunctionRegistry;
   /** Called between input chunks with the records read so far (progress of long runs). */
   progress?: (recordsRead: number) => void;
+  /**
+   * A data error ends the run in every profile (`labld rml --strict`). Without it, legacy
+   * triples maps skip the term, count it in their statistics and go on, as RMLMapper does.
+   */
+  strict?: boolean;
 }
 
 export interface ExecutionResult {
@@ -27,6 +32,8 @@ export interface ExecutionResult {
   statistics: RuleStatistics[];
   /** Quads handed to the sink (duplicates included). */
   triples: number;
+  /** Terms skipped on data errors, over all rules (see RuleStatistics.skipped). */
+  skipped: number;
 }
 
 export const DEFAULT_BASE_IRI = 'http://example.com/';
@@ -41,24 +48,39 @@ class Run {
   private readonly indexes = new Map<string, Promise<ParentIndex>>();
   private freshCount = 0;
 
-  private readonly legacy: boolean;
+  private readonly documentBase: string | undefined;
 
   constructor(mapping: Mapping, options: ExecuteOptions) {
     this.options = options;
-    this.legacy = mapping.legacy;
+    this.documentBase = mapping.documentBase;
     this.functions = options.functions ?? DEFAULT_FUNCTIONS;
     this.byNode = new Map(mapping.triplesMaps.map((tm) => [tm.node, tm]));
   }
 
-  context(tm: TriplesMap, reader: SourceReader, functionContext: FunctionContext): CompileContext {
+  /** `stats` counts the data errors a legacy triples map skips (none: they are not counted). */
+  context(
+    tm: TriplesMap,
+    reader: SourceReader,
+    functionContext: FunctionContext,
+    stats?: RuleStatistics,
+  ): CompileContext {
     const fresh = () => `_:g${(this.freshCount += 1)}`;
+    const skip = tm.legacy && !this.options.strict;
     return {
       reader,
       functions: this.functions,
       functionContext,
-      baseIri: tm.baseIri ?? this.options.baseIri ?? DEFAULT_BASE_IRI,
+      // RMLMapper resolves relative IRIs against the mapping document's @base.
+      baseIri:
+        tm.baseIri ?? this.options.baseIri ?? (tm.legacy ? this.documentBase : undefined) ?? DEFAULT_BASE_IRI,
       fresh,
-      strictLiterals: !this.legacy,
+      strictLiterals: !tm.legacy,
+      legacy: tm.legacy,
+      dataError(message) {
+        if (!skip) throw dataError(message);
+        if (stats) recordSkipped(stats, message);
+        return null;
+      },
       collections: new Collections(fresh),
     };
   }
@@ -130,7 +152,7 @@ export async function executeMapping(
       const tm = mapping.triplesMaps[i]!;
       const rule = { rule: tm.name };
       const stats = statistics[i]!;
-      const ctx = run.context(tm, reader, comparisonRecorder(stats));
+      const ctx = run.context(tm, reader, comparisonRecorder(stats), stats);
       const joins: JoinPlan[][] = [];
       for (const pom of tm.predicateObjectMaps) {
         const pomJoins: JoinPlan[] = [];
@@ -168,7 +190,11 @@ export async function executeMapping(
     for (const plan of plans) plan.finish();
   }
   await sink.drain?.();
-  return { statistics, triples: statistics.reduce((sum, s) => sum + s.triples, 0) };
+  return {
+    statistics,
+    triples: statistics.reduce((sum, s) => sum + s.triples, 0),
+    skipped: statistics.reduce((sum, s) => sum + s.skipped, 0),
+  };
 }
 
 /** Awaits `work`, placing an expression fault it rejects with in a rule (see placeFault). */

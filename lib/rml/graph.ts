@@ -26,6 +26,10 @@ export class MappingGraph {
   private readonly terms = new Map<string, Term>();
   /** Whether a legacy term was seen. */
   legacy = false;
+  /** Nodes that have a legacy property (rr:, semweb rml:): their triples map's profile. */
+  private readonly legacyNodes = new Set<string>();
+  /** The document's own `@base` / `BASE`, resolved (legacy mappings resolve generated IRIs against it). */
+  documentBase: string | undefined;
 
   static parse(turtle: string, baseIri: string): MappingGraph {
     let quads: Quad[];
@@ -44,12 +48,15 @@ export class MappingGraph {
         throw mappingError(`The mapping is not valid Turtle: ${(error as Error).message}`);
       }
     }
-    return new MappingGraph(quads);
+    const graph = new MappingGraph(quads);
+    graph.documentBase = declaredBase(turtle, baseIri);
+    return graph;
   }
 
   constructor(quads: Iterable<Quad>) {
     for (const quad of quads) {
       const predicate = this.rewrite(quad.predicate.value);
+      if (predicate !== quad.predicate.value) this.legacyNodes.add(nodeId(quad.subject));
       const object =
         quad.object.termType === 'NamedNode' && LEGACY_REWRITE.has(quad.object.value)
           ? this.named(this.rewrite(quad.object.value))
@@ -73,6 +80,11 @@ export class MappingGraph {
 
   private named(iri: string): Term {
     return { termType: 'NamedNode', value: iri, equals: (o: Term | null) => o?.value === iri } as Term;
+  }
+
+  /** Whether the node is written in the legacy vocabulary (rr:, semweb rml:). */
+  isLegacyNode(id: string): boolean {
+    return this.legacyNodes.has(id);
   }
 
   term(id: string): Term | undefined {
@@ -124,6 +136,21 @@ export class MappingGraph {
       node = rest;
     }
     return items;
+  }
+}
+
+// `@base <…> .` or SPARQL-style `BASE <…>` at the start of a line (before or between prefixes).
+const BASE_DIRECTIVE = /^[ \t]*(?:@base[ \t]+<([^>]*)>[ \t]*\.|BASE[ \t]+<([^>]*)>)/im;
+
+/** The base the document declares (the first declaration, resolved against the document's IRI). */
+function declaredBase(turtle: string, documentIri: string): string | undefined {
+  const match = BASE_DIRECTIVE.exec(turtle);
+  const base = match?.[1] ?? match?.[2];
+  if (base === undefined) return undefined;
+  try {
+    return new URL(base, documentIri).href;
+  } catch {
+    return undefined;
   }
 }
 

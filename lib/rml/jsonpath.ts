@@ -3,6 +3,7 @@
 // descent `..`, and filters `[?(@.a == 'x' && @.b > 2)]`. A syntax error is a mapping error
 // (an expression fault: the path, what is wrong, the position).
 import { expressionError } from './errors.ts';
+import { isObject } from '../json.ts';
 
 export type JsonPathEvaluator = (root: unknown) => unknown[];
 
@@ -23,10 +24,6 @@ export function compileJsonPath(path: string): JsonPathEvaluator {
     cache.set(path, evaluator);
   }
   return evaluator;
-}
-
-function isObject(node: unknown): node is Record<string, unknown> {
-  return typeof node === 'object' && node !== null && !Array.isArray(node);
 }
 
 function children(node: unknown, out: unknown[]): void {

@@ -58,7 +58,7 @@ export function readRmlMapping(graph: MappingGraph): Mapping {
   }
   // Logical views no triples map uses are still checked (cycles are errors, RML-LV).
   for (const view of graph.subjectsOfType(`${RML}LogicalView`)) readLogicalSource(graph, view);
-  return { triplesMaps, legacy: graph.legacy };
+  return { triplesMaps, legacy: graph.legacy, documentBase: graph.documentBase };
 }
 
 function readTriplesMap(graph: MappingGraph, reader: TermReader, id: string): TriplesMap {
@@ -89,7 +89,8 @@ function readTriplesMap(graph: MappingGraph, reader: TermReader, id: string): Tr
   const baseIri = graph.one(id, `${RML}baseIRI`, 'base IRIs')?.value;
   const label = graph.objects(id, RDFS_LABEL)[0]?.value;
   const name = label ?? (id.startsWith('_:') ? id : id.replace(/^.*[#/]/, '') || id);
-  return { node: id, name, logicalSource, subjectMap, predicateObjectMaps, baseIri };
+  const legacy = graph.isLegacyNode(id);
+  return { node: id, name, logicalSource, subjectMap, predicateObjectMaps, baseIri, legacy };
 }
 
 function readPredicateObjectMap(graph: MappingGraph, reader: TermReader, id: string): PredicateObjectMap {

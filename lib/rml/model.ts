@@ -138,7 +138,7 @@ export interface LogicalSource {
   encoding: string;
   /** Identity: triples maps whose sources have the same key share one pass over the data. */
   key: string;
-  /** Legacy mappings: a reference to a missing CSV column yields no value (RMLMapper), not an error. */
+  /** Legacy mappings: a CSV row with more or fewer cells than the header is read as it is (RMLMapper). */
   lenient: boolean;
   /** RML-LV: the source is a logical view (formulation `view`). */
   view?: LogicalView;
@@ -156,10 +156,18 @@ export interface TriplesMap {
   subjectMap: SubjectMap;
   predicateObjectMaps: PredicateObjectMap[];
   baseIri?: string;
+  /**
+   * Written in the legacy vocabulary (rr:, semweb rml:, ql:): RMLMapper's profile — relative
+   * IRIs against the document's `@base`, JSON values as plain literals, data errors skip the
+   * term instead of ending the run (see the RML README's profiles).
+   */
+  legacy: boolean;
 }
 
 export interface Mapping {
   triplesMaps: TriplesMap[];
   /** Whether any legacy (R2RML / semweb RML) term was used. */
   legacy: boolean;
+  /** The Turtle document's `@base`, resolved (undefined for YARRRML and documents without one). */
+  documentBase?: string;
 }

@@ -43,15 +43,25 @@ function isConstant(map: TermMap): boolean {
   return map.expression.kind === 'constant' && !map.condition;
 }
 
+/** A graph term of a legacy literal graph map: the quads meant for it are not written. */
+const NO_GRAPH = '\u0000';
+
 function graphGens(maps: TermMap[], ctx: CompileContext): TermGen[] {
   return maps.map((map) => {
     const gen = compileTermMap(map, ctx);
     return (record) => {
       const g = gen(record);
-      if (g !== null) for (const term of Array.isArray(g) ? g : [g]) checkGraphTerm(term, map);
+      if (g === null) return null;
+      if (ctx.legacy && map.termType === 'literal') return NO_GRAPH;
+      for (const term of Array.isArray(g) ? g : [g]) checkGraphTerm(term, map);
       return g;
     };
   });
+}
+
+/** The graphs to write into: none when every graph map named a literal (legacy). */
+function withoutLiteralGraphs(graphs: string[]): string[] {
+  return graphs.includes(NO_GRAPH) ? graphs.filter((g) => g !== NO_GRAPH) : graphs;
 }
 
 function collect(gens: TermGen[], record: unknown, into: string[]): void {
@@ -121,7 +131,7 @@ export class TriplesMapPlan {
     const graphs = graphsConstant
       ? graphMaps.length === 0
         ? DEFAULT_GRAPHS
-        : [...new Set(graphGens(graphMaps, ctx).map((g) => g(null) as string))]
+        : withoutLiteralGraphs([...new Set(graphGens(graphMaps, ctx).map((g) => g(null) as string))])
       : graphGens(graphMaps, ctx);
     return {
       predicates: pom.predicateMaps.map((m) => compileTermMap(m, ctx)),
@@ -214,7 +224,7 @@ export class TriplesMapPlan {
     if (gens.length === 0) return DEFAULT_GRAPHS;
     const graphs: string[] = [];
     collect(gens, record, graphs);
-    return graphs.length === 0 ? DEFAULT_GRAPHS : [...new Set(graphs)];
+    return graphs.length === 0 ? DEFAULT_GRAPHS : withoutLiteralGraphs([...new Set(graphs)]);
   }
 
   private parents(join: JoinPlan, record: unknown): string[] {

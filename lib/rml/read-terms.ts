@@ -97,7 +97,9 @@ export class TermReader {
     let termType: TermType;
     if (explicit) {
       const known = TERM_TYPES[explicit.value];
-      if (!known || !ALLOWED[position].includes(known)) {
+      // RMLMapper accepts a literal graph map (and writes nothing for it): legacy mappings too.
+      const legacyLiteralGraph = position === 'graph' && known === 'literal' && this.graph.isLegacyNode(id);
+      if (!known || (!ALLOWED[position].includes(known) && !legacyLiteralGraph)) {
         throw mappingError(
           `${describe(id)}: term type <${explicit.value}> is not allowed in a ${position} map`,
         );
@@ -186,6 +188,7 @@ export class TermReader {
       return { termType: 'iri', value: term.value };
     }
     if (!needsIri || term.termType === 'iri') return term;
+    if (position === 'graph' && this.graph.isLegacyNode(id)) return term; // written nowhere (RMLMapper)
     throw mappingError(
       `${describe(id)}: the constant ${JSON.stringify(term.value)} of a ${position} map must be an IRI`,
     );

@@ -9,11 +9,10 @@ import { fileURLToPath } from 'node:url';
 import { TextDecoder } from 'node:util';
 import { createGunzip, gunzipSync } from 'node:zlib';
 import { CsvParser } from './csv.ts';
-import { dataError, expressionError, placed, RmlError, sourceError } from './errors.ts';
+import { dataError, expressionError, mappingError, placed, RmlError, sourceError } from './errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
 import { compileJsonPath } from './jsonpath.ts';
 import type { LogicalSource } from './model.ts';
-import { log } from '../process/log.ts';
 import { hasScheme } from './terms.ts';
 import { ViewReader } from './view-source.ts';
 import { XmlReader } from './xml-source.ts';
@@ -42,7 +41,11 @@ export interface SourceReader {
    * Compiles a reference; unknown CSV columns fail as soon as the header is read. With
    * `flatten`, JSON arrays of values count as several values (function list inputs).
    */
-  reference(expression: string, flatten?: boolean): Evaluator;
+  /**
+   * `optional`: a reference that may name a missing CSV column, which then gives no value
+   * (legacy function inputs: RMLMapper's own tests expect no error there).
+   */
+  reference(expression: string, flatten?: boolean, optional?: boolean): Evaluator;
   /** Feeds every record to `each`; `pause` is awaited between input chunks (backpressure). */
   forEach(each: (record: unknown) => void, pause?: () => Promise<void> | void): Promise<void>;
 }
@@ -169,16 +172,15 @@ async function* textChunks(data: SourceContent, encoding: string): AsyncGenerato
 class CsvReader implements SourceReader {
   readonly source: LogicalSource;
   private readonly options: SourceOptions;
-  private readonly columns: { name: string; index: number }[] = [];
+  private readonly columns: { name: string; index: number; optional: boolean }[] = [];
 
   constructor(source: LogicalSource, options: SourceOptions) {
     this.source = source;
     this.options = options;
   }
 
-  reference(expression: string): Evaluator {
-    const column = { name: expression, index: -1 };
-    // A missing column (index -1, lenient legacy mappings) reads as undefined: no value.
+  reference(expression: string, _flatten = false, optional = false): Evaluator {
+    const column = { name: expression, index: -1, optional };
     this.columns.push(column);
     const nulls = this.source.nullValues;
     if (nulls.length === 0) return (row) => (row as string[])[column.index] ?? null;
@@ -219,10 +221,11 @@ class CsvReader implements SourceReader {
   private resolveColumns(header: string[]): void {
     for (const column of this.columns) {
       column.index = header.indexOf(column.name);
-      if (column.index >= 0) continue;
-      const message = `The CSV source ${where(this.source)} has no column "${column.name}" (columns: ${header.join(', ')})`;
-      if (!this.source.lenient) throw dataError(message);
-      log.warn({ component: 'rml' }, `${message}; it yields no values`);
+      if (column.index >= 0 || column.optional) continue;
+      // A mapping error in both profiles: RMLMapper stops on it too (RMLTC0002e).
+      throw mappingError(
+        `The CSV source ${where(this.source)} has no column "${column.name}" (columns: ${header.join(', ')})`,
+      );
     }
   }
 }

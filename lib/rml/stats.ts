@@ -23,13 +23,39 @@ export interface RuleStatistics {
   compared: Comparison[];
   /** Triples (quads) emitted, duplicates included. */
   triples: number;
+  /**
+   * Terms not made because of a data error (an invalid IRI from a cell, an ill-typed literal,
+   * an invalid language tag from the data): legacy mappings skip them, as RMLMapper does, and
+   * keep every other triple.
+   */
+  skipped: number;
+  /** The first distinct data errors, for reports (`labld rml`, the converter's `test`). */
+  errors: string[];
 }
 
 /** How many distinct comparisons a rule keeps as examples. */
 const COMPARED_SAMPLE = 20;
+/** How many distinct data errors a rule keeps for its report. */
+const ERROR_SAMPLE = 20;
 
 export function emptyStatistics(triplesMap: string, name: string): RuleStatistics {
-  return { triplesMap, name, iterations: 0, passed: 0, comparisons: 0, compared: [], triples: 0 };
+  return {
+    triplesMap,
+    name,
+    iterations: 0,
+    passed: 0,
+    comparisons: 0,
+    compared: [],
+    triples: 0,
+    skipped: 0,
+    errors: [],
+  };
+}
+
+/** Counts a skipped term in `stats`, keeping the first distinct messages. */
+export function recordSkipped(stats: RuleStatistics, message: string): void {
+  stats.skipped += 1;
+  if (stats.errors.length < ERROR_SAMPLE && !stats.errors.includes(message)) stats.errors.push(message);
 }
 
 /** A function context that records comparisons into `stats`. */

@@ -2,7 +2,9 @@
 // term is the exact text it will have in the output (`<iri>`, `_:label`, `"lex"^^<dt>`,
 // `"lex"@lang`), built once per value. `lib/rml/sink.ts` turns them into RDF/JS terms when a
 // consumer wants objects instead of text.
-import { XSD_STRING } from './vocab.ts';
+import { hasScheme, isLanguageTag, XSD_STRING } from '../rdf/vocab.ts';
+
+export { hasScheme, isLanguageTag };
 
 /** RFC 3987 iunreserved minus ucschar: the ASCII characters an IRI-safe value keeps. */
 const SAFE_ASCII = /^[A-Za-z0-9\-._~]*$/;
@@ -50,18 +52,13 @@ function percentEncode(value: string, keepUcschar: boolean): string {
   return out;
 }
 
-const SCHEME = /^[A-Za-z][A-Za-z0-9+.-]*:/;
 /** Characters RFC 3987 never allows in an IRI: controls, space and `<>"{}|\^` and backtick. */
 // eslint-disable-next-line no-control-regex -- control characters are exactly what is refused
 const FORBIDDEN = /[\u0000-\u0020<>"{}|\\^`]/;
 
-export function hasScheme(value: string): boolean {
-  return SCHEME.test(value);
-}
-
 /** Whether `value` is an absolute IRI that N-Triples can carry without escapes. */
 export function isValidIri(value: string): boolean {
-  return SCHEME.test(value) && !FORBIDDEN.test(value);
+  return hasScheme(value) && !FORBIDDEN.test(value);
 }
 
 // eslint-disable-next-line no-control-regex -- see FORBIDDEN
@@ -102,14 +99,6 @@ export function blankTerm(value: string): string {
     label += /[A-Za-z0-9]/.test(char) ? char : `_${char.codePointAt(0)!.toString(16)}_`;
   }
   return `_:b${label}`;
-}
-
-/** Well-formed BCP 47 language tags (RFC 5646 langtag, private use; grandfathered tags are not accepted). */
-const LANGTAG =
-  /^(?:(?:[a-z]{2,3}(?:-[a-z]{3}){0,3}|[a-z]{4,8})(?:-[a-z]{4})?(?:-(?:[a-z]{2}|[0-9]{3}))?(?:-(?:[a-z0-9]{5,8}|[0-9][a-z0-9]{3}))*(?:-[0-9a-wy-z](?:-[a-z0-9]{2,8})+)*(?:-x(?:-[a-z0-9]{1,8})+)?|x(?:-[a-z0-9]{1,8})+)$/i;
-
-export function isLanguageTag(tag: string): boolean {
-  return LANGTAG.test(tag);
 }
 
 /** The lexical form of a source value in a string context (templates, IRIs, function inputs). */

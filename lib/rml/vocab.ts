@@ -9,8 +9,19 @@ export const QL = 'http://semweb.mmlab.be/ns/ql#';
 export const FNML = 'http://semweb.mmlab.be/ns/fnml#';
 export const FNO = 'https://w3id.org/function/ontology#';
 export const FNO_HTTP = 'http://w3id.org/function/ontology#';
-export const RDF = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#';
-export const XSD = 'http://www.w3.org/2001/XMLSchema#';
+export {
+  RDF_NS as RDF,
+  XSD,
+  RDF_TYPE,
+  RDF_FIRST,
+  RDF_REST,
+  RDF_NIL,
+  XSD_STRING,
+  XSD_INTEGER,
+  XSD_DOUBLE,
+  XSD_BOOLEAN,
+  RDF_LANG_STRING,
+} from '../rdf/vocab.ts';
 export const CSVW = 'http://www.w3.org/ns/csvw#';
 export const GREL = 'http://users.ugent.be/~bjdmeest/function/grel.ttl#';
 
@@ -20,16 +31,6 @@ export const IDLAB_NAMESPACES = [
   'http://w3id.org/imec/idlab/function#',
   'http://example.com/idlab/function/',
 ];
-
-export const RDF_TYPE = `${RDF}type`;
-export const RDF_FIRST = `${RDF}first`;
-export const RDF_REST = `${RDF}rest`;
-export const RDF_NIL = `${RDF}nil`;
-export const XSD_STRING = `${XSD}string`;
-export const XSD_INTEGER = `${XSD}integer`;
-export const XSD_DOUBLE = `${XSD}double`;
-export const XSD_BOOLEAN = `${XSD}boolean`;
-export const RDF_LANG_STRING = `${RDF}langString`;
 
 /** Local names shared by R2RML and new RML: `rr:x` and legacy `rml:x` both become `rml:x`. */
 const SHARED_TERMS = `TriplesMap LogicalSource SubjectMap PredicateMap ObjectMap GraphMap PredicateObjectMap

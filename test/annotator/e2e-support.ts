@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { startFileServer } from '../support/file-server.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { csvtocsvw } from './support.ts';
+import { setEnv } from '../support/env.ts';
 
 export interface Labld {
   running: Running;
@@ -19,8 +20,7 @@ export interface Labld {
  * into upload descriptors are reachable by GET.
  */
 export async function startAnnotator(): Promise<Labld> {
-  const saved = { allow: process.env['LABLD_FETCH_ALLOW'], base: process.env['BASE_URL'] };
-  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.0/8';
+  const restore = setEnv({ LABLD_FETCH_ALLOW: '127.0.0.0/8', BASE_URL: process.env['BASE_URL'] });
   const running = await startLabld();
   process.env['BASE_URL'] = running.url;
   return {
@@ -28,13 +28,7 @@ export async function startAnnotator(): Promise<Labld> {
     annotator: `${running.url.replace(/\/$/, '')}/annotator`,
     async stop() {
       await running.stop();
-      for (const [name, value] of [
-        ['LABLD_FETCH_ALLOW', saved.allow],
-        ['BASE_URL', saved.base],
-      ] as const) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      restore();
     },
   };
 }
@@ -68,50 +62,4 @@ export async function startSeedServer(): Promise<SeedServer> {
   };
 }
 
-export interface Answer {
-  status: number;
-  contentType: string;
-  /** From Content-Disposition. */
-  filename: string | undefined;
-  text: string;
-  bytes: Buffer;
-  json(): unknown;
-}
-
-async function answer(response: Response): Promise<Answer> {
-  const bytes = Buffer.from(await response.arrayBuffer());
-  const disposition = response.headers.get('content-disposition') ?? '';
-  const filename = /filename="?([^";]+)"?/.exec(disposition)?.[1];
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? '',
-    filename,
-    bytes,
-    text: bytes.toString('utf8'),
-    json: () => JSON.parse(bytes.toString('utf8')) as unknown,
-  };
-}
-
-export async function postJson(url: string, body: unknown): Promise<Answer> {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  return answer(
-    await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text }),
-  );
-}
-
-export async function postFile(url: string, bytes: Buffer | string, name: string): Promise<Answer> {
-  const form = new FormData();
-  form.append('file', new Blob([typeof bytes === 'string' ? bytes : new Uint8Array(bytes)]), name);
-  return answer(await fetch(url, { method: 'POST', body: form }));
-}
-
-export async function get(url: string): Promise<Answer> {
-  return answer(await fetch(url));
-}
-
-/** The detail of a 4xx answer: a `{"detail": "…"}` body whose text names `field`. */
-export function detailOf(reply: Answer): string {
-  const body = reply.json() as { detail?: unknown };
-  if (typeof body.detail !== 'string') throw new Error(`no string detail in ${reply.text.slice(0, 200)}`);
-  return body.detail;
-}
+export { detailOf, get, postFile, postJson, type Answer } from '../support/http.ts';

@@ -72,3 +72,48 @@ describe('stored files: served by published id only', () => {
     assert.ok(reply.text.includes('alpha') || reply.text.includes('value'), reply.text.slice(0, 300));
   });
 });
+
+describe('stored files: one route with the recorded type, name, ETag and ranges', () => {
+  const latin1 = Buffer.from('Prüfer;Kraft\nMüller;1,5\nGöbel;2,5\nWeiß;3,5\n', 'latin1');
+
+  it('a latin-1 CSV comes back with the same bytes and charset=iso-8859-1', async () => {
+    const reply = await postFile(api('/api/annotate_upload'), latin1, 'prüfung.csv');
+    assert.equal(reply.status, 200, reply.text.slice(0, 300));
+    const url = (reply.json() as { '@id': string })['@id'];
+    const back = await fetch(url);
+    assert.equal(back.status, 200);
+    assert.equal(back.headers.get('content-type'), 'text/csv; charset=iso-8859-1');
+    assert.deepEqual(Buffer.from(await back.arrayBuffer()), latin1);
+    assert.equal(
+      back.headers.get('content-disposition'),
+      `inline; filename="pr_fung.csv"; filename*=UTF-8''pr%C3%BCfung.csv`,
+    );
+  });
+
+  it('ETag with If-None-Match gives 304; a byte range gives 206 with Content-Range; beyond the end 416', async () => {
+    const { url } = await upload(CSV, 'ranges.csv');
+    const whole = await fetch(url);
+    const etag = whole.headers.get('etag');
+    assert.match(etag ?? '', /^"[0-9a-f]{64}"$/);
+    assert.equal(whole.headers.get('accept-ranges'), 'bytes');
+    assert.equal(whole.headers.get('content-type'), 'text/csv; charset=us-ascii');
+    await whole.arrayBuffer();
+    const again = await fetch(url, { headers: { 'if-none-match': etag! } });
+    assert.equal(again.status, 304);
+    const part = await fetch(url, { headers: { range: 'bytes=5-9' } });
+    assert.equal(part.status, 206);
+    assert.equal(part.headers.get('content-range'), `bytes 5-9/${CSV.length}`);
+    assert.equal(await part.text(), CSV.slice(5, 10));
+    const tail = await fetch(url, { headers: { range: 'bytes=-4' } });
+    assert.equal(tail.status, 206);
+    assert.equal(await tail.text(), CSV.slice(-4));
+    const outside = await fetch(url, { headers: { range: `bytes=${CSV.length}-` } });
+    assert.equal(outside.status, 416);
+    assert.equal(outside.headers.get('content-range'), `bytes */${CSV.length}`);
+    await outside.arrayBuffer();
+    // A range of a changed file (If-Range with another ETag) gives the whole file.
+    const stale = await fetch(url, { headers: { range: 'bytes=0-1', 'if-range': '"other"' } });
+    assert.equal(stale.status, 200);
+    assert.equal(await stale.text(), CSV);
+  });
+});

@@ -2,16 +2,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
 import { sleep } from '../support/wait.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = new URL('../../bin/labld.js', import.meta.url).pathname;
 const env = (extra: Record<string, string> = {}) => ({
   ...process.env,
-  LABLD_DATA: mkdtempSync(join(tmpdir(), 'labld-cli-')),
+  LABLD_DATA: tempDir('labld-cli-'),
   LABLD_LOG_LEVEL: 'error',
   ...extra,
 });
@@ -59,7 +59,7 @@ test('labld topics list and check read topics.yaml', () => {
 });
 
 test('labld topics check names a broken topics file', () => {
-  const bad = join(mkdtempSync(join(tmpdir(), 'labld-topics-')), 'topics.yaml');
+  const bad = join(tempDir('labld-topics-'), 'topics.yaml');
   spawnSync('sh', ['-c', `printf 'topics:\\n  - {name: a, schema: nope.json}\\n' > ${bad}`]);
   const check = labld(['topics', 'check'], { LABLD_TOPICS: bad });
   assert.equal(check.status, 1);
@@ -67,7 +67,7 @@ test('labld topics check names a broken topics file', () => {
 });
 
 test('labld replay resets a group; usage errors exit 2 with a message', () => {
-  const dataEnv = { LABLD_DATA: mkdtempSync(join(tmpdir(), 'labld-replay-')) };
+  const dataEnv = { LABLD_DATA: tempDir('labld-replay-') };
   const ok = labld(
     ['replay', '--topic', 'labld.annotator.requests', '--group', 'annotator-requests', '--from-offset', '0'],
     dataEnv,
@@ -80,4 +80,30 @@ test('labld replay resets a group; usage errors exit 2 with a message', () => {
   const unknown = labld(['frobnicate']);
   assert.equal(unknown.status, 2);
   assert.match(unknown.stderr, /unknown command frobnicate/);
+});
+
+test('every command answers --help with its own usage and exit 0; --version prints the version', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  for (const command of ['start', 'serve', 'replay', 'topics', 'rml']) {
+    for (const flag of ['--help', '-h']) {
+      const run = labld([command, flag]);
+      assert.equal(run.status, 0, `${command} ${flag}: ${run.stderr}`);
+      assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'), `${command} ${flag} prints its usage`);
+      assert.equal(run.stderr, '');
+    }
+  }
+  // After other arguments too, and without running anything (no mapping file is read).
+  const rml = labld(['rml', 'missing.ttl', '--help']);
+  assert.equal(rml.status, 0, rml.stderr);
+  for (const args of [['--help'], ['help'], []]) {
+    const run = labld(args);
+    assert.equal(run.status, 0);
+    for (const command of ['start', 'serve', 'replay', 'topics', 'rml'])
+      assert.match(run.stdout, new RegExp(`^  ${command}\\b`, 'm'));
+  }
+  const version = labld(['--version']);
+  assert.equal(version.status, 0, version.stderr);
+  assert.equal(version.stdout, `labld ${pkg.version}\n`);
 });

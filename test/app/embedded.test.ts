@@ -1,16 +1,14 @@
 // End-to-end: labld in embedded mode, over real HTTP, as `npm start` runs it.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import fc from 'fast-check';
 import { startEmbedded, serveOne, type Running } from '../../app/processes.ts';
 import { SERVICES } from '../../lib/services.ts';
+import { tempDir } from '../support/temp.ts';
 
 const busConfig = () => ({
   transport: 'embedded' as const,
-  dataDir: mkdtempSync(join(tmpdir(), 'labld-e2e-')),
+  dataDir: tempDir('labld-e2e-'),
   topicsFile: 'topics.yaml',
 });
 

@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
 import { healthProblems } from '../support/responsiveness.ts';
+import { allowLoopback } from '../support/env.ts';
 
 const DEPTH = 7_000;
 
@@ -25,18 +26,17 @@ function nestedRdfXml(depth: number): string {
 describe(`labld stays responsive during a heavy request (${testTransport()})`, () => {
   let labld: Running;
   let files: FileServer;
-  const saved = process.env['LABLD_FETCH_ALLOW'];
+  let restoreEnv: (() => void) | undefined;
 
   before(async () => {
-    process.env['LABLD_FETCH_ALLOW'] = '127.0.0.0/8';
+    restoreEnv = allowLoopback();
     files = await startFileServer();
     labld = await startLabld();
   });
   after(async () => {
     await labld?.stop();
     await files?.stop();
-    if (saved === undefined) delete process.env['LABLD_FETCH_ALLOW'];
-    else process.env['LABLD_FETCH_ALLOW'] = saved;
+    restoreEnv?.();
   });
 
   it('answers /healthz within 100 ms (median) and an ordinary request while deep RDF/XML is parsed', async (t) => {

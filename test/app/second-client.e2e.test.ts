@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { ServerResponse } from 'node:http';
 import { serve, startFileServer, type FileServer, type TestServer } from '../support/file-server.ts';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
+import { allowLoopback } from '../support/env.ts';
 
 const ORDINARY = 6;
 /** Far below the fetch limit (LABLD_FETCH_TIMEOUT_MS, 30 s) that ends the slow request. */
@@ -21,10 +22,10 @@ describe(`a second client is served while a slow request runs (${testTransport()
   let trickle: TestServer;
   const trickling = new Set<NodeJS.Timeout>();
   const slowArrived = Promise.withResolvers<void>();
-  const saved = process.env['LABLD_FETCH_ALLOW'];
+  let restoreEnv: (() => void) | undefined;
 
   before(async () => {
-    process.env['LABLD_FETCH_ALLOW'] = '127.0.0.0/8';
+    restoreEnv = allowLoopback();
     files = await startFileServer();
     // A CSV without end: its header, then one row every 200 ms until the test cuts it.
     trickle = await serve((_req, res: ServerResponse) => {
@@ -43,8 +44,7 @@ describe(`a second client is served while a slow request runs (${testTransport()
     await labld?.stop();
     await trickle?.close();
     await files?.stop();
-    if (saved === undefined) delete process.env['LABLD_FETCH_ALLOW'];
-    else process.env['LABLD_FETCH_ALLOW'] = saved;
+    restoreEnv?.();
   });
 
   const annotate = async (dataUrl: string) => {

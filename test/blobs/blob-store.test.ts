@@ -1,14 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, readFileSync, existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { createHash } from 'node:crypto';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { DomainError } from '../../lib/process/errors.ts';
+import { tempDir } from '../support/temp.ts';
 
-const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-blobs-')));
+const store = () => new BlobStore(tempDir('labld-blobs-'));
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 test('a blob is keyed by the SHA-256 of its bytes, whichever way it is stored', async () => {
@@ -18,7 +18,7 @@ test('a blob is keyed by the SHA-256 of its bytes, whichever way it is stored', 
   const fromStream = await blobs.putStream(
     Readable.from([Buffer.from(text.slice(0, 5)), Buffer.from(text.slice(5))]),
   );
-  const file = join(mkdtempSync(join(tmpdir(), 'labld-upload-')), 'upload.csv');
+  const file = join(tempDir('labld-upload-'), 'upload.csv');
   writeFileSync(file, text);
   const fromFile = await blobs.putFile(file);
   assert.equal(fromBytes, sha256(text));

@@ -1,13 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { checkIn, checkOut, INLINE_BYTES } from '../../lib/blobs/claim-check.ts';
+import { tempDir } from '../support/temp.ts';
 
-const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-claims-')));
+const store = () => new BlobStore(tempDir('labld-claims-'));
 
 test('a small value travels inline, unchanged', async () => {
   const blobs = store();

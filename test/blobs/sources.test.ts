@@ -1,15 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createServer } from 'node:http';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { openSource, publishStoredFile, storedFileUrl } from '../../lib/sources.ts';
 import { makePolicy } from '../../lib/fetch/guarded-fetch.ts';
 import { DomainError } from '../../lib/process/errors.ts';
+import { tempDir } from '../support/temp.ts';
 
-const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'labld-sources-')));
+const blobs = new BlobStore(tempDir('labld-sources-'));
 
 test("labld's own stored-file URLs are read from the blob store by published id, without a network fetch", async () => {
   const key = await blobs.putBytes('a;b\n1;2\n');

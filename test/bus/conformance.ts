@@ -4,8 +4,7 @@ import { describe, test, afterEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Bus, Message } from '../../lib/bus/contract.ts';
 import { openBus, catalogOf, type BusConfig } from '../../lib/bus/open.ts';
@@ -16,6 +15,7 @@ import { busDeadLettered, busLateReplies } from '../../lib/process/metrics.ts';
 import { deadlineOf } from '../../lib/bus/bus.ts';
 import { waitFor, sleep } from '../support/wait.ts';
 import { windowConformance } from './conformance-window.ts';
+import { tempDir } from '../support/temp.ts';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
 export const TOPICS = join(FIXTURES, 'topics.yaml');
@@ -194,7 +194,7 @@ export function busConformance(env: ConformanceEnvironment): void {
       const first = await ns.connect();
       await first.publish(EVENTS, { entity: 'x', seq: 7 }, { key: 'x' });
       await first.close();
-      const marker = join(mkdtempSync(join(tmpdir(), 'labld-marker-')), 'handled');
+      const marker = join(tempDir('labld-marker-'), 'handled');
       const child = await runChild(ns.childConfig(), ['handle-and-hang', EVENTS, group, marker], 'handled');
       await kill9(child);
       assert.equal(readFileSync(marker, 'utf8'), '7\n', 'the child handled the message once');

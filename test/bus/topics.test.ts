@@ -1,12 +1,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadTopics, parseDuration, TopicsFileError } from '../../lib/bus/topics.ts';
+import { tempDir } from '../support/temp.ts';
 
 function catalogDir(yamlText: string, schemas: string[] = ['a.schema.json']): string {
-  const dir = mkdtempSync(join(tmpdir(), 'labld-topics-'));
+  const dir = tempDir('labld-topics-');
   mkdirSync(join(dir, 'schemas'));
   for (const s of schemas) writeFileSync(join(dir, 'schemas', s), '{}');
   writeFileSync(join(dir, 'topics.yaml'), yamlText);

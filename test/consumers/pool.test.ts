@@ -3,16 +3,16 @@
 // runs, running out of memory is a 413 naming LABLD_WORKER_MEMORY_MB, errors keep their kind,
 // and stopping the pool leaves nothing running.
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { WorkerPool, workerCount } from '../../consumers/workers/pool.ts';
 import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
+import { tempDir } from '../support/temp.ts';
 
 const MODULE = new URL('./fixture-operations.ts', import.meta.url).href;
-const dataDir = mkdtempSync(join(tmpdir(), 'labld-pool-'));
+const dataDir = tempDir('labld-pool-');
 
 function pool(size: number, memoryMb = 64): WorkerPool {
   return new WorkerPool({ sources: [{ group: 'test-requests', module: MODULE }], dataDir, size, memoryMb });

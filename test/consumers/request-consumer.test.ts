@@ -3,9 +3,6 @@
 // gateways expect them (client errors with their status, time-outs as TimeoutError, anything
 // else as a generic 500 without internals).
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { catalogOf, openBus } from '../../lib/bus/open.ts';
 import type { TransportBus } from '../../lib/bus/bus.ts';
@@ -13,6 +10,7 @@ import { runRequestConsumer } from '../../consumers/request-consumer.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
+import { tempDir } from '../support/temp.ts';
 
 // A request topic that takes any operation: the product's request topics take only their
 // service's operations (lib/contracts), and these fixture operations are none of them.
@@ -21,7 +19,7 @@ const GROUP = 'conformance-servers';
 const consumer = { group: GROUP, module: new URL('./fixture-operations.ts', import.meta.url).href };
 
 describe('request consumer on workers', () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'labld-request-consumer-'));
+  const dataDir = tempDir('labld-request-consumer-');
   const pool = new WorkerPool({ sources: [consumer], dataDir, size: 1, memoryMb: 64 });
   let bus: TransportBus;
   let topic: string;

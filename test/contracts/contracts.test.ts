@@ -5,9 +5,7 @@
 // `npm run typecheck`).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { loadTopics } from '../../lib/bus/topics.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { SERVICES, requestGroupOf, serviceInfo } from '../../lib/services.ts';
@@ -25,6 +23,7 @@ import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { INLINE_BYTES, checkIn } from '../../lib/blobs/claim-check.ts';
 import type { Forwarder } from '../../gateways/forward.ts';
 import type { RouteInput } from '../../gateways/kit/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 const schemas = new URL('../../schemas/', import.meta.url).pathname;
 const csv = 'https://example.org/a.csv';
@@ -116,7 +115,7 @@ test('a route reads its part of the contract: the same schema objects, required 
 });
 
 test('a consumer checks its input again in its worker, after the claim check (the bus saw only the claim)', async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'labld-contracts-'));
+  const dataDir = tempDir('labld-contracts-');
   const consumer = serviceRequestConsumer('extractor');
   const pool = new WorkerPool({ sources: [consumer], dataDir, size: 1 });
   await pool.start();

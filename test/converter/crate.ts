@@ -1,9 +1,9 @@
 // RO-Crate ZIPs for the converter's tests, written with yazl.
-import { createWriteStream, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createWriteStream } from 'node:fs';
 import { join } from 'node:path';
 import { finished } from 'node:stream/promises';
 import { ZipFile } from 'yazl';
+import { tempDir } from '../support/temp.ts';
 
 export const CRATE_METADATA_TEXT = JSON.stringify({
   '@context': 'https://w3id.org/ro/crate/1.1/context',
@@ -28,7 +28,7 @@ mappings:
 
 /** Writes a ZIP of `entries` (name → content; compressed) and resolves with its path. */
 export async function writeZip(entries: Record<string, string | Buffer>): Promise<string> {
-  const path = join(mkdtempSync(join(tmpdir(), 'labld-crate-')), 'crate.zip');
+  const path = join(tempDir('labld-crate-'), 'crate.zip');
   const zip = new ZipFile();
   for (const [name, content] of Object.entries(entries)) zip.addBuffer(Buffer.from(content), name);
   zip.end();

@@ -3,8 +3,7 @@
 // serializeStream → storeDownloadStream). Expected triple counts come from the descriptor
 // and the table's shape, not from the converter.
 import assert from 'node:assert/strict';
-import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -29,6 +28,7 @@ import {
 import { COLUMNS, annotatorDescriptor, writeNumericCsv } from '../support/numeric-table.ts';
 import { rejection } from '../support/client-error.ts';
 import { seedFixture } from '../support/shared.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BASE = 'https://lab.example.org/files/';
 
@@ -90,7 +90,7 @@ describe('/api/rdf output streams into the blob store', () => {
   let dir: string;
   let blobs: BlobStore;
   before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'labld-rdf-stream-'));
+    dir = tempDir('labld-rdf-stream-');
     blobs = new BlobStore(join(dir, 'blobs'));
   });
   after(() => rmSync(dir, { recursive: true, force: true }));

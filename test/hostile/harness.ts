@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import { Parser, type Quad } from 'n3';
 import { startFileServer, type FileServer } from '../support/file-server.ts';
+import * as http from '../support/http.ts';
+import type { Answer } from '../support/http.ts';
 import type { Running } from '../support/labld.ts';
 import { startAnnotator } from '../annotator/e2e-support.ts';
 import type { MonitorOptions, MonitorReport } from './monitor.ts';
@@ -31,11 +33,7 @@ export interface Hostile {
   stop(): Promise<void>;
 }
 
-export interface Answer {
-  status: number;
-  contentType: string;
-  text: string;
-}
+export type { Answer } from '../support/http.ts';
 
 /** labld allowed to fetch from loopback (where the file server listens), as e2e-support does. */
 export async function startHostile(): Promise<Hostile> {
@@ -62,37 +60,13 @@ export async function startHostile(): Promise<Hostile> {
   };
 }
 
-async function answerOf(response: Response): Promise<Answer> {
-  return {
-    status: response.status,
-    contentType: response.headers.get('content-type') ?? '',
-    text: await response.text(),
-  };
-}
+const inTime = () => ({ signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) });
 
 /** POST a JSON text (built as text: a deep value would overflow JSON.stringify here too). */
-export async function postJson(url: string, text: string): Promise<Answer> {
-  return answerOf(
-    await fetch(url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: text,
-      signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS),
-    }),
-  );
-}
-
-export async function getUrl(url: string): Promise<Answer> {
-  return answerOf(await fetch(url, { signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) }));
-}
-
-export async function postFile(url: string, bytes: Buffer, name: string): Promise<Answer> {
-  const form = new FormData();
-  form.append('file', new Blob([new Uint8Array(bytes)]), name);
-  return answerOf(
-    await fetch(url, { method: 'POST', body: form, signal: AbortSignal.timeout(ANSWER_TIMEOUT_MS) }),
-  );
-}
+export const postJson = (url: string, text: string): Promise<Answer> => http.postJson(url, text, inTime());
+export const getUrl = (url: string): Promise<Answer> => http.get(url, inTime());
+export const postFile = (url: string, bytes: Buffer, name: string): Promise<Answer> =>
+  http.postFile(url, bytes, name, inTime());
 
 /** `{"k": "v"}` as a JSON object text with `extra` (already JSON text) under `key`. */
 export function bodyWith(fields: Record<string, unknown>, key: string, extra: string): string {

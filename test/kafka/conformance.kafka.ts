@@ -3,13 +3,11 @@
 // own namespace: a topic, group and subject prefix, so the fixture catalogue's fixed names
 // never meet an earlier test's.
 import { before, after } from 'node:test';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { busConformance, namespaceOf, TOPICS, type ConformanceEnvironment } from '../bus/conformance.ts';
 import type { BusConfig } from '../../lib/bus/open.ts';
 import { BROKERS, deleteNamespace, requireBroker } from './broker.ts';
 import { startRegistryDouble, type RegistryDouble } from './registry-double.ts';
+import { tempDir } from '../support/temp.ts';
 
 let registry: RegistryDouble;
 before(async () => {
@@ -27,7 +25,7 @@ function kafkaEnvironment(name: string, withRegistry: boolean): ConformanceEnvir
       const topicPrefix = `test-${process.pid}-${Date.now().toString(36)}-${++namespaces}.`;
       const config: BusConfig = {
         transport: 'kafka',
-        dataDir: mkdtempSync(join(tmpdir(), 'labld-kafka-')),
+        dataDir: tempDir('labld-kafka-'),
         topicsFile: TOPICS,
         kafka: {
           brokers: BROKERS,

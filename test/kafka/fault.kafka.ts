@@ -4,7 +4,7 @@
 // leaves no trace), and no message of a key is applied before its predecessor.
 import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomInt } from 'node:crypto';
@@ -13,6 +13,7 @@ import { kill9, runChild, TOPICS } from '../bus/conformance.ts';
 import { openBus, catalogOf, type BusConfig } from '../../lib/bus/open.ts';
 import { BROKERS, deleteNamespace, requireBroker } from './broker.ts';
 import { waitFor } from '../support/wait.ts';
+import { tempDir } from '../support/temp.ts';
 
 before(requireBroker);
 
@@ -22,7 +23,7 @@ const PER_KEY = 50;
 
 test('1,000 keyed messages, one of two consumers killed and restarted: all applied once, in key order', async (t) => {
   const prefix = `fault-${process.pid}-${Date.now().toString(36)}.`;
-  const effects = mkdtempSync(join(tmpdir(), 'labld-fault-'));
+  const effects = tempDir('labld-fault-');
   const config: BusConfig = {
     transport: 'kafka',
     dataDir: tmpdir(),

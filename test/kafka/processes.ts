@@ -2,12 +2,10 @@
 // kafka` started as its own OS process, on the broker of the Kafka suites, in a namespace
 // (topic prefix) of its own, with the data directory (blob store) the processes share.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { createInterface } from 'node:readline';
 import { BROKERS } from './broker.ts';
+import { tempDir } from '../support/temp.ts';
 
 const LABLD = new URL('../../bin/labld.js', import.meta.url).pathname;
 const START_TIMEOUT_MS = 60_000;
@@ -31,7 +29,7 @@ export interface Deployment {
 /** A fresh namespace on the test broker; `registryUrl` puts payloads in the registry's wire format. */
 export function deployment(registryUrl?: string): Deployment {
   const prefix = `deploy-${randomUUID().slice(0, 8)}.`;
-  const dataDir = mkdtempSync(join(tmpdir(), 'labld-deploy-'));
+  const dataDir = tempDir('labld-deploy-');
   return {
     prefix,
     dataDir,

@@ -2,9 +2,6 @@
 // (objects and arrays), JSON-LD, RDF/XML, RML XML and JSON sources, YAML mappings and the claim
 // check each give a 422 naming the field and the variable, fast; inputs at the limit still work.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
@@ -16,6 +13,7 @@ import { DomainError } from '../../lib/process/errors.ts';
 import { checkJsonDepth, checkXml, maxDepth } from '../../lib/limits.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { readYarrrml, runRml } from '../../lib/rml/index.ts';
+import { tempDir } from '../support/temp.ts';
 
 const LIMIT = maxDepth();
 const DEEP = 100_000;
@@ -235,7 +233,7 @@ describe('YAML mappings', () => {
 
 describe('claim check', () => {
   it('a value too deep for JSON.stringify is a 422 naming the field, not a RangeError', async () => {
-    const blobs = new BlobStore(mkdtempSync(join(tmpdir(), 'labld-limits-')));
+    const blobs = new BlobStore(tempDir('labld-limits-'));
     let deep: unknown = 1;
     for (let i = 0; i < DEEP; i++) deep = { a: deep };
     await assert.rejects(checkIn(blobs, { data_url: 'http://x/a.csv', x: deep }), refusedDeep('body'));

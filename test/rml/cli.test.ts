@@ -1,17 +1,17 @@
 // `labld rml` as a user runs it: a spawned process, files on disk, exit codes and stderr.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { PassThrough } from 'node:stream';
 import { Parser } from 'n3';
 import { progressReporter } from '../../app/rml.ts';
 import { startFileServer } from '../support/file-server.ts';
+import { tempDir } from '../support/temp.ts';
 
 const BIN = new URL('../../bin/labld.js', import.meta.url).pathname;
-const dir = mkdtempSync(join(tmpdir(), 'labld-rml-cli-'));
+const dir = tempDir('labld-rml-cli-');
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function labld(
@@ -134,4 +134,40 @@ test('progress: at most one line a second on stderr, none for short runs', () =>
     'labld rml: 1,200,000 records read, 3 s\n',
     'labld rml: 24,000,000 triples to out.nt in 2.6 s\n',
   ]);
+});
+
+test('one invalid-IRI cell among 100,000 rows: every other triple is written, exit 0, the skipped term reported; --strict exits 1', async () => {
+  const rows = ['id,name'];
+  for (let i = 0; i < 100_000; i++) rows.push(i === 54_321 ? `${i},Juan Daniel` : `${i},n${i}`);
+  writeFileSync(join(dir, 'big.csv'), `${rows.join('\n')}\n`);
+  writeFileSync(
+    join(dir, 'big.ttl'),
+    `@prefix rr: <http://www.w3.org/ns/r2rml#> .
+@prefix rml: <http://semweb.mmlab.be/ns/rml#> .
+@prefix ql: <http://semweb.mmlab.be/ns/ql#> .
+@base <http://example.com/base/> .
+<People> rml:logicalSource [ rml:source "big.csv"; rml:referenceFormulation ql:CSV ];
+  rr:subjectMap [ rr:template "http://example.com/person/{id}" ];
+  rr:predicateObjectMap [ rr:predicate <http://example.com/page>; rr:objectMap [ rml:reference "name"; rr:termType rr:IRI ] ] .
+`,
+  );
+  const out = join(dir, 'big.nt');
+  const { code, stderr } = await labld(join(dir, 'big.ttl'), '--out', out, '--quiet');
+  assert.equal(code, 0, stderr);
+  const lines = readFileSync(out, 'utf8').split('\n').filter(Boolean);
+  assert.equal(lines.length, 99_999);
+  assert.ok(
+    lines.includes('<http://example.com/person/0> <http://example.com/page> <http://example.com/base/n0> .'),
+  );
+  assert.ok(!lines.some((line) => line.startsWith('<http://example.com/person/54321>')));
+  assert.match(stderr, /rule People: 1 term\(s\) skipped on data errors/);
+  assert.match(
+    stderr,
+    /"http:\/\/example\.com\/base\/Juan Daniel" \(from reference "name"\) is not a valid IRI/,
+  );
+
+  const strict = await labld(join(dir, 'big.ttl'), '--out', out, '--strict');
+  assert.equal(strict.code, 1);
+  assert.match(strict.stderr, /Juan Daniel.*is not a valid IRI/);
+  assert.ok(!existsSync(out), 'no half-written graph is left');
 });

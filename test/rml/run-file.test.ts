@@ -1,14 +1,14 @@
 // Running mapping files: YARRRML or RML Turtle, sources beside the mapping, N-Triples out.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { test } from 'node:test';
 import { isYarrrml, resolveYarrrmlBase, runMappingFile } from '../../lib/rml/run-file.ts';
+import { tempDir } from '../support/temp.ts';
 
 async function run(files: Record<string, string>, mapping: string) {
-  const dir = mkdtempSync(join(tmpdir(), 'labld-rml-'));
+  const dir = tempDir('labld-rml-');
   try {
     for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
     const out = new PassThrough();

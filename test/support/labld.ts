@@ -1,13 +1,11 @@
 // labld for end-to-end tests: every gateway and consumer in this process, on the transport
 // LABLD_TEST_TRANSPORT names — `embedded` (default, `npm test`) or `kafka` (`.ci/run` runs the
 // `*.e2e.test.ts` files a second time against the real broker KAFKA_BROKERS names).
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startAll, type Running } from '../../app/processes.ts';
 import type { BusConfig } from '../../lib/bus/open.ts';
 import { BROKERS, deleteNamespace } from '../kafka/broker.ts';
+import { removeTempDir, tempDir } from './temp.ts';
 
 export type { Running };
 
@@ -16,13 +14,13 @@ export const testTransport = (): 'embedded' | 'kafka' =>
 
 /** A fresh labld on port 0 with its own data directory (and, on Kafka, its own topic prefix). */
 export async function startLabld(): Promise<Running & { dataDir: string }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'labld-e2e-'));
+  const dataDir = tempDir('labld-e2e-');
   if (testTransport() === 'embedded') {
     const running = await startAll({
       port: 0,
       bus: { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' },
     });
-    return { ...running, dataDir };
+    return { ...running, dataDir, stop: () => running.stop().then(() => removeTempDir(dataDir)) };
   }
   const topicPrefix = `e2e-${randomUUID().slice(0, 8)}.`;
   const bus: BusConfig = {
@@ -38,5 +36,13 @@ export async function startLabld(): Promise<Running & { dataDir: string }> {
   };
   const running = await startAll({ port: 0, bus });
   // The broker is shared by every e2e file: each removes its topics when it stops.
-  return { ...running, dataDir, stop: () => running.stop().then(() => deleteNamespace(topicPrefix)) };
+  return {
+    ...running,
+    dataDir,
+    stop: () =>
+      running
+        .stop()
+        .then(() => deleteNamespace(topicPrefix))
+        .then(() => removeTempDir(dataDir)),
+  };
 }

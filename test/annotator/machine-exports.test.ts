@@ -1,0 +1,106 @@
+// Two real machine-export shapes (our own small files, fixtures/): an Instron Bluehill export
+// (windows-1250, `;`, every value quoted with a decimal comma, key;"value";unit metadata, a
+// blank line, a header and a unit row in parentheses) and a tab-separated `.ASC` export whose
+// rows end in a tab, one field more than the header. Each must give one table.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { lineSeparator } from '../../lib/annotator/separators.ts';
+import { annotateFile } from './support.ts';
+
+const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
+const QUDT = 'http://qudt.org/vocab/unit/';
+const DOUBLE = 'http://www.w3.org/2001/XMLSchema#double';
+
+interface Col {
+  name: string;
+  titles: string[];
+  'qudt:unit'?: { '@id': string };
+  format?: { '@id': string };
+  datatype?: unknown;
+}
+interface Tables {
+  notes?: unknown[];
+  tables?: { dialect: Record<string, unknown>; tableSchema: { columns: Col[] } }[];
+}
+
+/** The descriptor's only table and its columns after GID. */
+function oneTable(descriptor: unknown) {
+  const d = descriptor as Tables;
+  assert.equal(d.tables?.length, 1);
+  const table = d.tables![0]!;
+  return { d, table, columns: table.tableSchema.columns.slice(1) };
+}
+
+describe('machine exports', () => {
+  it('separators inside quoted fields do not count when a line chooses its separator', () => {
+    assert.deepEqual(lineSeparator('"0,00000";"0,00833";"12,34500";"0,00012"\r\n'), { sep: ';', count: 3 });
+    assert.deepEqual(lineSeparator('Uwagi;"próbka 1, seria A; kondycjonowana";\r\n'), { sep: ';', count: 2 });
+    assert.deepEqual(lineSeparator('a,"x;y;z",b\n'), { sep: ',', count: 2 });
+    // A doubled quote stays inside the field; an unclosed quote counts every separator.
+    assert.deepEqual(lineSeparator('"say ""a;b""";1\n'), { sep: ';', count: 1 });
+    assert.deepEqual(lineSeparator('5" pipe;1;2;3\n'), { sep: ';', count: 3 });
+    assert.deepEqual(lineSeparator('"open;1;2\n'), { sep: ';', count: 2 });
+  });
+
+  it('Bluehill (windows-1250, quoted decimal commas, unit row): one table, units from the unit row, decimalChar ","', async () => {
+    const { descriptor } = await annotateFile(
+      fixture('bluehill-pl.csv'),
+      'http://example.org/bluehill-pl.csv',
+      {
+        encoding: 'windows-1250',
+      },
+    );
+    const { d, table, columns } = oneTable(descriptor);
+    assert.deepEqual(table.dialect, {
+      delimiter: ';',
+      skipRows: 9,
+      headerRowCount: 2,
+      encoding: 'windows-1250',
+    });
+    assert.deepEqual(
+      columns.map((c) => c.titles.slice(0, 2)),
+      [
+        ['Czas', '(s)'],
+        ['Przemieszczenie', '(mm)'],
+        ['Siła', '(N)'],
+        ['Odkształcenie rozciągające', '(mm/mm)'],
+      ],
+    );
+    assert.deepEqual(
+      columns.map((c) => c['qudt:unit']?.['@id']),
+      [`${QUDT}SEC`, `${QUDT}MilliM`, `${QUDT}N`, `${QUDT}FRACTION`],
+    );
+    for (const c of columns) {
+      assert.deepEqual(c.format, { '@id': DOUBLE }, c.name);
+      assert.deepEqual(c.datatype, { base: 'double', format: { decimalChar: ',' } }, c.name);
+    }
+    // The metadata block stays notes: 8 key;"value";unit lines.
+    assert.equal(d.notes?.length, 8);
+  });
+
+  it('.ASC with a trailing tab on every row: the header names the columns, units from the brackets', async () => {
+    const { descriptor } = await annotateFile(fixture('tensile.ASC'), 'http://example.org/tensile.ASC');
+    const { d, table, columns } = oneTable(descriptor);
+    assert.deepEqual(d.notes ?? [], []);
+    assert.deepEqual(table.dialect, { delimiter: '\t', skipRows: 0, headerRowCount: 1, encoding: 'latin-1' });
+    assert.deepEqual(
+      columns.map((c) => c.titles[0]),
+      [
+        'Zeit  1 - Standardmessrate [s]',
+        'Kraft [N]',
+        'Weg [mm]',
+        'Dehnung [%]',
+        'Spannung [MPa]',
+        'Traversenweg [mm]',
+        'Temperatur [°C]',
+        'Breite [mm]',
+        'Dicke [mm]',
+      ],
+    );
+    assert.deepEqual(
+      columns.map((c) => c['qudt:unit']?.['@id'].replace(QUDT, '')),
+      ['SEC', 'N', 'MilliM', 'PERCENT', 'MegaPA', 'MilliM', 'DEG_C', 'MilliM', 'MilliM'],
+    );
+    for (const c of columns) assert.deepEqual(c.format, { '@id': DOUBLE }, c.name);
+  });
+});
