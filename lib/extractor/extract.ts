@@ -86,7 +86,7 @@ async function one(
 }
 
 /** A data set and its file listing from its data store. */
-async function dataSetWithFiles(
+export async function dataSetWithFiles(
   client: OpenbisClient,
   token: string,
   id: string,

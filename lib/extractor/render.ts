@@ -5,9 +5,9 @@ import jsonld from 'jsonld';
 import { serialize } from '../rdf/index.ts';
 import { recordContext, NS } from './records/vocab.ts';
 import type { Extracted } from './extract.ts';
+import type { Representation } from './representations.ts';
 
-export const REPRESENTATIONS = ['jsonld', 'jsonld-expanded', 'turtle', 'ntriples', 'rdfxml', 'json'] as const;
-export type Representation = (typeof REPRESENTATIONS)[number];
+export type { Representation } from './representations.ts';
 
 export interface Rendered {
   body: string;

@@ -141,6 +141,12 @@ export const settings = [
     description: 'extractor: most record IRIs one export bundle may select (more: 413)',
   },
   {
+    name: 'LABLD_EXTRACTOR_LICENSE',
+    default: 'CC-BY-4.0',
+    description:
+      "extractor: licence of an export bundle's root data set, an SPDX id or an IRI (set it to your lab data's)",
+  },
+  {
     name: 'CKANINI__CKANEXT__CSVTOCSVW__FORMATS',
     default: 'csv txt asc tsv',
     description:
