@@ -40,6 +40,8 @@ export interface CrateInput {
 
 type Entity = Record<string, unknown>;
 const ref = (id: string) => ({ '@id': id });
+/** RO-Crate 1.1 wants a single value where there is one (no singleton arrays). */
+const one = <T>(list: T[]): T | T[] => (list.length === 1 ? list[0]! : list);
 
 /** A ZIP entry name and crate id for a file (segments kept, nothing percent-encoded twice). */
 export const entryName = (permId: string, path: string): string => `${permId}/${path}`;
@@ -49,7 +51,9 @@ const crateId = (name: string): string => name.split('/').map(encodeURIComponent
 
 export function crateMetadata(input: CrateInput): Entity {
   const configured = setting('LABLD_EXTRACTOR_LICENSE');
-  const license = URL.canParse(configured) ? configured : `https://spdx.org/licenses/${encodeURIComponent(configured)}`;
+  const license = URL.canParse(configured)
+    ? configured
+    : `https://spdx.org/licenses/${encodeURIComponent(configured)}`;
   const present = input.files.filter((f) => f.missing === undefined);
   const missing = input.files.filter((f) => f.missing !== undefined);
   const dataSetIds = input.dataSets.map((d) => `${crateId(d.permId)}/`);
@@ -69,7 +73,7 @@ export function crateMetadata(input: CrateInput): Entity {
         `from the records ${input.selected.join(', ')}.`,
       datePublished: input.endTime.toISOString(),
       license: ref(license),
-      hasPart: [...dataSetIds.map(ref), ...missing.map((f) => ref(f.downloadUrl))],
+      hasPart: one([...dataSetIds.map(ref), ...missing.map((f) => ref(f.downloadUrl))]),
       mentions: ref('#export'),
     },
     { '@id': license, '@type': 'CreativeWork', name: configured },
@@ -93,7 +97,7 @@ export function crateMetadata(input: CrateInput): Entity {
       '@type': 'CreateAction',
       name: 'Export from openBIS',
       instrument: ref(input.service),
-      object: input.selected.map(ref),
+      object: one(input.selected.map(ref)),
       result: ref('./'),
       startTime: input.startTime.toISOString(),
       endTime: input.endTime.toISOString(),

@@ -8,7 +8,7 @@ import type * as RDF from '@rdfjs/types';
 import fc from 'fast-check';
 import { parse } from '../../lib/rdf/index.ts';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
-import { startOpenbisDouble, type OpenbisDouble } from '../support/openbis-double.ts';
+import { pointLabldAt, startOpenbisDouble, type OpenbisDouble } from '../support/openbis-double.ts';
 
 const BASE = 'http://labld.test';
 const NS = `${BASE}/extractor/`;
@@ -26,14 +26,12 @@ describe(`extractor end to end (${testTransport()})`, () => {
   let labld: Running;
   let double: OpenbisDouble;
   let token: string;
-  const saved = { OPENBIS_URL: process.env['OPENBIS_URL'], BASE_URL: process.env['BASE_URL'] };
+  let restore = (): void => {};
 
   before(async () => {
     double = await startOpenbisDouble();
-    process.env['OPENBIS_URL'] = double.origin;
-    process.env['BASE_URL'] = BASE;
+    restore = pointLabldAt(double, BASE);
     labld = await startLabld();
-    token = [...double.sessions][0] ?? '';
     const login = await fetch(`${double.origin}/openbis/openbis/rmi-application-server-v3.json`, {
       method: 'POST',
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'login', params: ['admin', 'changeit'] }),
@@ -43,10 +41,7 @@ describe(`extractor end to end (${testTransport()})`, () => {
   after(async () => {
     await labld?.stop();
     await double?.close();
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restore();
   });
 
   const get = (path: string, headers: Record<string, string> = {}) =>

@@ -163,7 +163,8 @@ export class DoubleData {
     const experimentId = experiment ? idOf(experiment, 'permId') : undefined;
     const full = experimentId === undefined ? undefined : this.entities.experiment.get(experimentId);
     if (full !== undefined) {
-      const list = Array.isArray(full['dataSets']) ? full['dataSets'] : [];
+      // The fixture's collection came without its data sets: the template is one of them.
+      const list = Array.isArray(full['dataSets']) ? full['dataSets'] : [template];
       full['dataSets'] = [...list, copy];
     }
     for (const file of files) this.addFile(permId, file.path, file.bytes);

@@ -29,6 +29,8 @@ export interface OpenbisDouble extends TestServer {
   users: Map<string, string>;
   /** Live session tokens. */
   sessions: Set<string>;
+  /** `<permId>/<path>` of files listed but not served (the data store answers 404). */
+  unavailable: Set<string>;
   /** How many JSON-RPC calls each method got. */
   calls: Map<string, number>;
   /** A file of `size` bytes in data set `dataSetPermId`, made as it is sent, never held. */
@@ -76,6 +78,7 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
       ['observer', 'observer-pass'],
     ]),
     sessions: new Set<string>(),
+    unavailable: new Set<string>(),
     calls: new Map<string, number>(),
     addHugeFile: (dataSetPermId: string, path: string, size: number) => {
       huge.set(`${dataSetPermId}/${path}`, size);
@@ -254,7 +257,7 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
       }
       const size = huge.get(`${permId}/${path}`);
       const file = data.files.get(permId)?.find((f) => f.path === path);
-      if (file === undefined) {
+      if (file === undefined || double.unavailable.has(`${permId}/${path}`)) {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('file not found');
         return;
       }
@@ -285,4 +288,17 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
   }
 
   return double;
+}
+
+/** Points labld (started after this) at the double with `baseUrl` as BASE_URL; returns the undo. */
+export function pointLabldAt(double: OpenbisDouble, baseUrl: string): () => void {
+  const saved = { OPENBIS_URL: process.env['OPENBIS_URL'], BASE_URL: process.env['BASE_URL'] };
+  process.env['OPENBIS_URL'] = double.origin;
+  process.env['BASE_URL'] = baseUrl;
+  return () => {
+    for (const [name, value] of Object.entries(saved)) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  };
 }
