@@ -30,7 +30,8 @@ describe(`extractor end to end (${testTransport()})`, () => {
 
   before(async () => {
     double = await startOpenbisDouble();
-    restore = pointLabldAt(double, BASE);
+    // Small limits, so that a huge file and a silent openBIS are answered at once.
+    restore = pointLabldAt(double, BASE, { LABLD_FETCH_MAX_BYTES: '64mb', LABLD_FETCH_TIMEOUT_MS: '3000' });
     labld = await startLabld();
     const login = await fetch(`${double.origin}/openbis/openbis/rmi-application-server-v3.json`, {
       method: 'POST',
@@ -223,10 +224,29 @@ describe(`extractor end to end (${testTransport()})`, () => {
     const garbage = await get('/space/EMODUL');
     assert.equal(garbage.status, 422);
     assert.match(((await garbage.json()) as { detail: string }).detail, /OPENBIS_URL/);
+    double.switches.mode = 'hang';
+    const silent = await get('/space/EMODUL');
+    assert.equal(silent.status, 504);
+    assert.match(((await silent.json()) as { detail: string }).detail, /LABLD_FETCH_TIMEOUT_MS/);
     double.switches.mode = 'normal';
     const health = await fetch(`${labld.url}/extractor/info`);
     assert.equal(health.status, 200, 'the process stays up');
     await health.arrayBuffer();
+  });
+
+  it('refuses a file over the fetch limit with a 413 and keeps memory flat', async () => {
+    double.addHugeFile(DATASET, 'original/huge.bin', 1024 ** 3);
+    const before = process.memoryUsage().rss;
+    const res = await get(`/distribution/${DATASET}/original/huge.bin?download=1`);
+    assert.equal(res.status, 413);
+    assert.match(((await res.json()) as { detail: string }).detail, /LABLD_FETCH_MAX_BYTES|limit/);
+    assert.ok(
+      process.memoryUsage().rss - before < 100 * 1024 ** 2,
+      'the 1 GiB file was not read into memory',
+    );
+    const record = await graph(`/distribution/${DATASET}/original/huge.bin`, 'text/turtle', 'turtle');
+    const size = record.find((q) => q.predicate.value === 'http://www.w3.org/ns/dcat#byteSize');
+    assert.equal(size?.object.value, String(1024 ** 3), 'its record still says its size');
   });
 
   it('never answers 5xx for any id (property)', async () => {

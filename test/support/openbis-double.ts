@@ -290,11 +290,18 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
   return double;
 }
 
-/** Points labld (started after this) at the double with `baseUrl` as BASE_URL; returns the undo. */
-export function pointLabldAt(double: OpenbisDouble, baseUrl: string): () => void {
-  const saved = { OPENBIS_URL: process.env['OPENBIS_URL'], BASE_URL: process.env['BASE_URL'] };
-  process.env['OPENBIS_URL'] = double.origin;
-  process.env['BASE_URL'] = baseUrl;
+/**
+ * Points labld (started after this) at the double with `baseUrl` as BASE_URL, and any other
+ * settings given; returns the undo.
+ */
+export function pointLabldAt(
+  double: OpenbisDouble,
+  baseUrl: string,
+  more: Record<string, string> = {},
+): () => void {
+  const settings: Record<string, string> = { OPENBIS_URL: double.origin, BASE_URL: baseUrl, ...more };
+  const saved = Object.fromEntries(Object.keys(settings).map((name) => [name, process.env[name]]));
+  Object.assign(process.env, settings);
   return () => {
     for (const [name, value] of Object.entries(saved)) {
       if (value === undefined) delete process.env[name];
