@@ -15,6 +15,8 @@ import yauzl from 'yauzl';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
 import { pointLabldAt, startOpenbisDouble, type OpenbisDouble } from '../support/openbis-double.ts';
 import { readSeed } from '../support/shared.ts';
+import { startFileServer, type FileServer } from '../support/file-server.ts';
+import { CRATE_MAPPING } from '../converter/crate.ts';
 
 const BASE = 'http://labld.test';
 const NS = `${BASE}/extractor/`;
@@ -52,6 +54,9 @@ async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
 describe(`export bundle (${testTransport()})`, () => {
   let labld: Running;
   let double: OpenbisDouble;
+  let files: FileServer;
+  /** The collection's bundle, from the first test. */
+  let collectionZip: Buffer | undefined;
   let restore = (): void => {};
   const basic = `Basic ${Buffer.from('admin:changeit').toString('base64')}`;
 
@@ -61,12 +66,15 @@ describe(`export bundle (${testTransport()})`, () => {
       { path: 'original/force.csv', bytes: Buffer.from('time,force\n0,1.5\n1,2.25\n') },
       { path: 'original/raw/scan 1.bin', bytes: Buffer.from([0, 1, 2, 255, 254, 10, 13]) },
     ]);
-    restore = pointLabldAt(double, BASE);
+    files = await startFileServer();
+    // The converter fetches the mapping from the local file server.
+    restore = pointLabldAt(double, BASE, { LABLD_FETCH_ALLOW: '127.0.0.1' });
     labld = await startLabld();
   });
   after(async () => {
     await labld?.stop();
     await double?.close();
+    await files?.stop();
     restore();
   });
 
@@ -83,6 +91,7 @@ describe(`export bundle (${testTransport()})`, () => {
     assert.equal(res.headers.get('content-type'), 'application/zip');
     assert.equal(res.headers.get('x-bundle-missing'), '0');
     const zip = Buffer.from(await res.arrayBuffer());
+    collectionZip = zip;
     const entries = await unzip(zip);
     for (const permId of [DATASET, SECOND]) {
       for (const file of double.data.files.get(permId) ?? []) {
@@ -139,6 +148,24 @@ describe(`export bundle (${testTransport()})`, () => {
         assert.fail(`the validator refused the crate:\n${error.stdout ?? String(error)}`),
     );
     assert.match(stdout, /RO-Crate is a valid ro-crate-1\.1/);
+  });
+
+  it('the bundle feeds the converter: createrdfupload reads it through its crate metadata', async () => {
+    assert.ok(collectionZip, 'the collection bundle of the first test');
+    const form = new FormData();
+    form.append('file', new Blob([collectionZip]), 'openbis-export.zip');
+    const mapping = files.put('/crate-map.yaml', CRATE_MAPPING);
+    const res = await fetch(
+      `${labld.url}/converter/api/createrdfupload?mapping_url=${encodeURIComponent(mapping)}`,
+      {
+        method: 'POST',
+        body: form,
+      },
+    );
+    const body = (await res.json()) as { graph: string; num_mappings_applied: number };
+    assert.equal(res.status, 200, JSON.stringify(body));
+    assert.equal(body.num_mappings_applied, 1);
+    assert.match(body.graph, /openBIS export of 1 record/);
   });
 
   it('accepts the original\'s body, {"graph": "<JSON-LD>"}, selecting its data sets and files', async () => {
