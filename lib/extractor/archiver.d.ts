@@ -16,5 +16,8 @@ declare module 'archiver' {
     on(event: string, listener: (...args: unknown[]) => void): this;
   }
 
-  export default function archiver(format: 'zip', options?: { zlib?: { level?: number } }): Archiver;
+  export default function archiver(
+    format: 'zip',
+    options?: { zlib?: { level?: number }; store?: boolean },
+  ): Archiver;
 }

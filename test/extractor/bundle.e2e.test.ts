@@ -204,6 +204,18 @@ describe(`export bundle (${testTransport()})`, () => {
     double.unavailable.clear();
   });
 
+  it('fails a bundle whose file breaks off while it is written, at once and with a {"detail"}', async () => {
+    double.data.addFile(SECOND, 'original/cut.bin', Buffer.alloc(64 * 1024, 1));
+    double.truncated.add(`${SECOND}/original/cut.bin`);
+    const res = await bundle({ iris: [`${NS}distribution/${SECOND}/original/cut.bin`] });
+    double.truncated.clear();
+    assert.ok(res.status >= 400 && res.status !== 500, String(res.status));
+    assert.ok(((await res.json()) as { detail: string }).detail);
+    const next = await bundle({ iris: [`${NS}distribution/${SECOND}/original/force.csv`] });
+    assert.equal(next.status, 200, 'the service goes on');
+    await next.arrayBuffer();
+  });
+
   it('refuses bad selections with a 4xx naming the field', async () => {
     const cases: [unknown, number, RegExp][] = [
       [{ graph: '{not json' }, 422, /graph/],

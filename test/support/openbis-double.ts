@@ -31,6 +31,8 @@ export interface OpenbisDouble extends TestServer {
   sessions: Set<string>;
   /** `<permId>/<path>` of files listed but not served (the data store answers 404). */
   unavailable: Set<string>;
+  /** `<permId>/<path>` of files whose download stops half-way (the connection is cut). */
+  truncated: Set<string>;
   /** How many JSON-RPC calls each method got. */
   calls: Map<string, number>;
   /** A file of `size` bytes in data set `dataSetPermId`, made as it is sent, never held. */
@@ -65,6 +67,7 @@ function textOfCriteria(criteria: Json): string {
 
 export async function startOpenbisDouble(): Promise<OpenbisDouble> {
   const huge = new Map<string, number>();
+  const hugeChunk = randomBytes(64 * 1024);
   let origin = '';
   const double = {} as OpenbisDouble;
   const server = await serve((req, res) => void handle(req, res));
@@ -79,6 +82,7 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
     ]),
     sessions: new Set<string>(),
     unavailable: new Set<string>(),
+    truncated: new Set<string>(),
     calls: new Map<string, number>(),
     addHugeFile: (dataSetPermId: string, path: string, size: number) => {
       huge.set(`${dataSetPermId}/${path}`, size);
@@ -265,11 +269,17 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
         'content-type': 'application/octet-stream',
         'content-length': String(size ?? file.bytes.length),
       });
+      if (double.truncated.has(`${permId}/${path}`)) {
+        res.write((size === undefined ? file.bytes : hugeChunk).subarray(0, 1024));
+        setTimeout(() => res.destroy(), 50);
+        return;
+      }
       if (size === undefined) {
         res.end(file.bytes);
         return;
       }
-      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      // Random bytes (one 64 KiB block, repeated past deflate's 32 KiB window): a ZIP of it costs what real data does.
+      const chunk = hugeChunk;
       let left = size;
       Readable.from(
         (function* () {
