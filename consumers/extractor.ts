@@ -3,7 +3,8 @@
 // export bundle are streamed into the blob store, never held whole.
 import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
 import { extract, distributionSource, type RecordRequest } from '../lib/extractor/extract.ts';
-import { OpenbisClient } from '../lib/extractor/openbis/client.ts';
+import { OpenbisClient, openbisPolicy, openbisUrl } from '../lib/extractor/openbis/client.ts';
+import { intSetting } from '../lib/process/config.ts';
 import { RecordIris } from '../lib/extractor/records/iris.ts';
 import { mediaTypeOf } from '../lib/extractor/records/media-types.ts';
 import { render } from '../lib/extractor/render.ts';
@@ -63,10 +64,12 @@ export function extractorOperations(env: OperationEnv): ServiceOperations<'extra
       const name = input.path.split('/').pop() ?? input.path;
       return storeDownloadStream(blobs, file.body, mediaTypeOf(input.path), name, signal);
     },
-    export_bundle: (input, { signal }) =>
-      exportBundle(
-        { client: new OpenbisClient({ signal }), session: input.session, iris: iris(), blobs, signal },
-        input,
-      ),
+    export_bundle: (input, { signal }) => {
+      // Each file may take as long as the bundle may (the fetch's own limit is for documents).
+      const base = openbisUrl();
+      const policy = { ...openbisPolicy(base), timeoutMs: intSetting('LABLD_EXTRACTOR_BUNDLE_TIMEOUT_MS') };
+      const client = new OpenbisClient({ url: base.href, policy, signal });
+      return exportBundle({ client, session: input.session, iris: iris(), blobs, signal }, input);
+    },
   };
 }

@@ -8,7 +8,7 @@ import type { Runtime } from '../lib/process/runtime.ts';
 import { extractor, type OperationName } from '../lib/contracts/operations.ts';
 import { part } from '../lib/contracts/schema.ts';
 import { isDomainError } from '../lib/process/errors.ts';
-import { setting } from '../lib/process/config.ts';
+import { intSetting, setting } from '../lib/process/config.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { negotiate } from '../lib/extractor/negotiate.ts';
 import { OpenbisClient } from '../lib/extractor/openbis/client.ts';
@@ -173,7 +173,8 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
         authenticated(ctx, input, false, async (session) => {
           const body = input.body as { graph?: string; iris?: string[] } | string[] | undefined;
           const selection = Array.isArray(body) ? { iris: body } : (body ?? {});
-          const reply = await forward.send('export_bundle', { ...selection, session }, input);
+          const timeoutMs = intSetting('LABLD_EXTRACTOR_BUNDLE_TIMEOUT_MS');
+          const reply = await forward.send('export_bundle', { ...selection, session }, input, { timeoutMs });
           const missing = (reply as { missing?: string[] }).missing ?? [];
           const result = forward.asDownload(reply);
           return {

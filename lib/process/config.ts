@@ -141,6 +141,12 @@ export const settings = [
     description: 'extractor: most record IRIs one export bundle may select (more: 413)',
   },
   {
+    name: 'LABLD_EXTRACTOR_BUNDLE_TIMEOUT_MS',
+    default: '3600000',
+    description:
+      'extractor: time limit of one export bundle, its file downloads included (instead of the 60 s ones)',
+  },
+  {
     name: 'LABLD_EXTRACTOR_LICENSE',
     default: 'CC-BY-4.0',
     description:
