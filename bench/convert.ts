@@ -9,41 +9,19 @@
 //                as the catalogue's mapping selection does; floors: 100 GET /info, and the same
 //                100 checks in process with the files in memory; and the HTTP checks 10 at a time.
 // Usage: node bench/convert.ts [--runs 200]
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { startEmbedded } from '../app/processes.ts';
+import { benchLabld, percentile, time } from './support.ts';
 import { checkMappingAt, createRdf, type Loader } from '../lib/converter/index.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
-import { percentile } from './percentile.ts';
 
 const { values } = parseArgs({ options: { runs: { type: 'string', default: '200' } } });
 const runs = Number(values.runs);
 
 process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
 const files = await startFixtureServer();
-const labld = await startEmbedded({
-  port: 0,
-  bus: {
-    transport: 'embedded',
-    dataDir: mkdtempSync(join(tmpdir(), 'labld-bench-')),
-    topicsFile: 'topics.yaml',
-  },
-});
+const labld = await benchLabld();
 const api = `${labld.url}/converter/api`;
 const mappingUrl = files.url('/csvw-template-map.yaml');
-
-async function time(n: number, once: () => Promise<void>): Promise<number[]> {
-  for (let i = 0; i < Math.min(20, n); i += 1) await once(); // warm-up
-  const out: number[] = [];
-  for (let i = 0; i < n; i += 1) {
-    const start = performance.now();
-    await once();
-    out.push(performance.now() - start);
-  }
-  return out.sort((a, b) => a - b);
-}
 
 async function ok(res: Response): Promise<void> {
   const body = await res.text();

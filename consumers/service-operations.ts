@@ -8,6 +8,7 @@ import type { Operation, OperationEnv } from './request-consumer.ts';
 import { annotatorOperations } from './annotator.ts';
 import { mapperOperations } from './mapper.ts';
 import { converterOperations } from './converter.ts';
+import { extractorOperations } from './extractor.ts';
 
 /** A service's operations, each taking the input its contract describes. */
 export type Operations<S extends ServiceName> = {
@@ -20,7 +21,7 @@ const operationsOf: { [S in ServiceName]: (env: OperationEnv) => ServiceOperatio
   annotator: annotatorOperations,
   mapper: mapperOperations,
   converter: converterOperations,
-  extractor: () => ({}),
+  extractor: extractorOperations,
 };
 
 /**

@@ -24,6 +24,8 @@ export interface Forwarder<S extends ServiceName = ServiceName> {
     operation: O,
     fields: OperationInputs[S][O],
     input: Input,
+    /** An operation that may run longer than LABLD_REQUEST_TIMEOUT_MS (a bundle of large files). */
+    options?: { timeoutMs?: number },
   ): Promise<unknown>;
   /** A reply that names a stored file, as a download. */
   asDownload(value: unknown): Result;
@@ -59,14 +61,14 @@ export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): 
     const body = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
     return { ...input.params, ...input.query, ...body };
   };
-  const send: Forwarder<S>['send'] = async (operation, fields, input) => {
+  const send: Forwarder<S>['send'] = async (operation, fields, input, options) => {
     // Checked before the claim check, which would hide a large input from the bus's own check.
     const request = { operation, input: declaredFields(service, operation, fields) };
     checkRequest(service, request);
     const reply = await runtime.bus.request(
       topic,
       { operation, input: await checkIn(runtime.blobs, request.input) },
-      { timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
+      { timeoutMs: options?.timeoutMs ?? timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
     );
     return checkOut(runtime.blobs, reply);
   };

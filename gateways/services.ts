@@ -7,13 +7,14 @@ import { forwarder, type Forwarder } from './forward.ts';
 import { annotatorRoutes } from './annotator.ts';
 import { mapperRoutes } from './mapper.ts';
 import { converterRoutes } from './converter.ts';
+import { extractorRoutes } from './extractor.ts';
 
 /** Each service's own routes, besides /info; each forwards only its own service's operations. */
 const routesOf: { [S in ServiceName]: (runtime: Runtime, forward: Forwarder<S>) => Route[] } = {
   annotator: annotatorRoutes,
   mapper: mapperRoutes,
   converter: converterRoutes,
-  extractor: () => [],
+  extractor: extractorRoutes,
 };
 
 const infoSchema = { type: 'object', additionalProperties: { type: 'string' } };

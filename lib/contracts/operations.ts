@@ -6,7 +6,8 @@ import { RETURN_TYPES, type ReturnType } from '../rdf/formats.ts';
 import { ENCODINGS, type EncodingName } from '../annotator/encoding.ts';
 import { DEFAULT_DATA_TYPES, DEFAULT_PREDICATE, DEFAULT_TEMPLATE_TYPES } from '../mapper/vocab.ts';
 import type { ServiceName } from '../services.ts';
-import { input, leaf, uploadOr, type Accepted, type InputSchema } from './schema.ts';
+import { input, leaf, uploadOr, type Accepted, type InputSchema, type Schema } from './schema.ts';
+import { REPRESENTATIONS, type Representation } from '../extractor/representations.ts';
 
 /** A client URL: fetched later through the guarded fetch. */
 export const url = (description: string) =>
@@ -145,7 +146,89 @@ export const converter = {
   normalizeyarrrml: uploadOr(normalizeYarrrml, ['filename'], ['mapping_url']),
 };
 
-export const extractor = { info };
+/** The caller's openBIS session token: set by the gateway from the request's credentials, never by a client field. */
+const session = leaf<string>({
+  type: 'string',
+  minLength: 1,
+  maxLength: 512,
+  description: "the caller's openBIS session token (the gateway's, from the request's credentials)",
+});
+const representation = leaf<Representation>({
+  type: 'string',
+  enum: [...REPRESENTATIONS],
+  default: 'jsonld',
+  description: 'the representation negotiated from the Accept header',
+});
+const entityId = (description: string) =>
+  leaf<string>({ type: 'string', minLength: 1, maxLength: 255, description });
+const record = <N extends string>(name: N, description: string) =>
+  input(
+    { [name]: entityId(description), session, representation } as Record<N, Schema<string>> & {
+      session: typeof session;
+      representation: typeof representation;
+    },
+    [name, 'session'],
+  );
+
+export const extractor = {
+  info,
+  object: record('perm_id', 'permId of the object (sample), or its identifier /SPACE/PROJECT/CODE'),
+  dataset: record('perm_id', 'permId of the data set'),
+  collection: record('perm_id', 'permId of the collection (experiment), or its identifier'),
+  project: record('perm_id', 'permId of the project, or its identifier'),
+  space: record('perm_id', 'code of the space'),
+  user: record('user_id', 'user id of the person'),
+  class: record('object_type_code', 'code of the object, collection or data-set type'),
+  object_property: record('property_type_code', 'code of the property type'),
+  distribution: input(
+    {
+      perm_id: entityId('permId of the data set'),
+      path: leaf<string>({
+        type: 'string',
+        minLength: 1,
+        maxLength: 4096,
+        description: "the file's path in the data set",
+      }),
+      download: leaf<boolean>({
+        type: 'boolean',
+        default: false,
+        description: "the file's bytes instead of its record",
+      }),
+      session,
+      representation,
+    },
+    ['perm_id', 'path', 'session'],
+  ),
+  instance: input({ session, representation }, ['session']),
+  search: input(
+    {
+      query: leaf<string>({
+        type: 'string',
+        minLength: 1,
+        maxLength: 500,
+        description: 'text to find (contains)',
+      }),
+      session,
+      representation,
+    },
+    ['query', 'session'],
+  ),
+  export_bundle: input(
+    {
+      graph: leaf<string>({
+        type: 'string',
+        description: 'the selection as a JSON-LD document in a string (the original UI)',
+      }),
+      iris: leaf<string[]>({
+        type: 'array',
+        items: { type: 'string', minLength: 1, maxLength: 2048 },
+        description: 'the selection as record IRIs',
+      }),
+      session,
+    },
+    ['session'],
+  ),
+};
 
 /** Every service's operations, by name: the one list of what may be sent on a request topic. */
 export const OPERATIONS = { annotator, mapper, converter, extractor } satisfies Record<

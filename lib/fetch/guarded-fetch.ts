@@ -36,6 +36,8 @@ export interface GuardedFetchOptions {
   authorization?: string;
   /** Cancels the fetch; its reason is thrown as is (not a DomainError). */
   signal?: AbortSignal;
+  /** A POST with this body (JSON-RPC to a configured server); redirects are then not followed. */
+  post?: { body: string; contentType: string };
 }
 
 export interface FetchedResource {
@@ -260,7 +262,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     for (let redirects = 0; ; redirects++) {
       checkLiteral(policy, hop.url);
       const response = await request(hop.url, {
-        method: 'GET',
+        method: options.post ? 'POST' : 'GET',
+        ...(options.post ? { body: options.post.body } : {}),
         dispatcher: session.agent,
         signal: session.controller.signal,
         headers: {
@@ -268,6 +271,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
           // Sizes are counted on the wire; a compressed body could expand past the limit.
           'accept-encoding': 'identity',
           'user-agent': 'labld',
+          ...(options.post ? { 'content-type': options.post.contentType } : {}),
           ...(authorization === undefined ? {} : { authorization }),
         },
       });
@@ -275,6 +279,7 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
       const location = single(headers.location);
       if (REDIRECTS.has(statusCode) && location !== undefined) {
         discard(response.body);
+        if (options.post) throw session.unusable(`answered a POST with a redirect (${statusCode})`);
         if (redirects >= policy.maxRedirects) {
           throw session.unusable(`more than ${policy.maxRedirects} redirects (LABLD_FETCH_MAX_REDIRECTS)`);
         }

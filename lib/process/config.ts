@@ -120,6 +120,40 @@ export const settings = [
     description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',
   },
   {
+    name: 'OPENBIS_URL',
+    default: '',
+    description:
+      'extractor: base URL of the openBIS (≥ 20.10) it reads, e.g. `https://openbis.lab`; empty: its requests are refused naming this variable',
+  },
+  {
+    name: 'LABLD_OPENBIS_SERVICE_ACCOUNT',
+    default: '',
+    description:
+      'extractor: openBIS user for requests without credentials, logged in with ADMIN_PASS; empty (default): no service account',
+  },
+  {
+    name: 'ADMIN_PASS',
+    default: '',
+    description: 'extractor: password of LABLD_OPENBIS_SERVICE_ACCOUNT (spec name)',
+  },
+  {
+    name: 'LABLD_EXTRACTOR_MAX_RECORDS',
+    default: '1000',
+    description: 'extractor: most record IRIs one export bundle may select (more: 413)',
+  },
+  {
+    name: 'LABLD_EXTRACTOR_BUNDLE_TIMEOUT_MS',
+    default: '3600000',
+    description:
+      'extractor: time limit of one export bundle, its file downloads included (instead of the 60 s ones)',
+  },
+  {
+    name: 'LABLD_EXTRACTOR_LICENSE',
+    default: 'CC-BY-4.0',
+    description:
+      "extractor: licence of an export bundle's root data set, an SPDX id or an IRI (set it to your lab data's)",
+  },
+  {
     name: 'CKANINI__CKANEXT__CSVTOCSVW__FORMATS',
     default: 'csv txt asc tsv',
     description:

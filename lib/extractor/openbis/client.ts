@@ -1,0 +1,336 @@
+// The openBIS v3 client: JSON-RPC 2.0 over HTTP POST (research §3.8) through the guarded
+// fetch, answers decoded from Jackson's back-reference form. The application server lives at
+// OPENBIS_URL; a data store at its own `downloadUrl`, reached only when it is on OPENBIS_URL's
+// host (or the fetch policy allows it otherwise). Session tokens travel in the call's params,
+// never in a URL we log, and no error text quotes them.
+import { randomUUID } from 'node:crypto';
+import { guardedFetch, parseAllowList, policyFromEnv, type FetchPolicy } from '../../fetch/guarded-fetch.ts';
+import type { FetchedResource } from '../../fetch/guarded-fetch.ts';
+import { DomainError, invalid, unauthorized } from '../../process/errors.ts';
+import { setting } from '../../process/config.ts';
+import { decodeJackson, type Json } from './jackson.ts';
+
+export const AS_PATH = '/openbis/openbis/rmi-application-server-v3.json';
+export const DSS_PATH = '/datastore_server/rmi-data-store-server-v3.json';
+
+const FIELD = 'OPENBIS_URL';
+
+export type Dto = Record<string, Json>;
+
+/** The id DTOs of the v3 API, by the kind of entity they name. */
+export const ID_TYPES = {
+  sample: 'as.dto.sample.id.SamplePermId',
+  sampleIdentifier: 'as.dto.sample.id.SampleIdentifier',
+  experiment: 'as.dto.experiment.id.ExperimentPermId',
+  experimentIdentifier: 'as.dto.experiment.id.ExperimentIdentifier',
+  project: 'as.dto.project.id.ProjectPermId',
+  projectIdentifier: 'as.dto.project.id.ProjectIdentifier',
+  space: 'as.dto.space.id.SpacePermId',
+  person: 'as.dto.person.id.PersonPermId',
+  dataSet: 'as.dto.dataset.id.DataSetPermId',
+  entityType: 'as.dto.entitytype.id.EntityTypePermId',
+  propertyType: 'as.dto.property.id.PropertyTypePermId',
+} as const;
+
+export type GetMethod =
+  | 'getSamples'
+  | 'getExperiments'
+  | 'getDataSets'
+  | 'getProjects'
+  | 'getSpaces'
+  | 'getPersons'
+  | 'getSampleTypes'
+  | 'getExperimentTypes'
+  | 'getDataSetTypes'
+  | 'getPropertyTypes';
+
+/** Fetch options of each get: openBIS fills only what is asked for, so the relations are named. */
+const FETCH: Record<GetMethod, Dto> = {
+  getSamples: fetchOptions('as.dto.sample.fetchoptions.SampleFetchOptions', [
+    'type',
+    'tags',
+    'properties',
+    'space',
+    'project',
+    'experiment',
+    'registrator',
+    'modifier',
+    'dataSets',
+    'parents',
+    'children',
+    'container',
+    'components',
+    'attachments',
+  ]),
+  getExperiments: fetchOptions('as.dto.experiment.fetchoptions.ExperimentFetchOptions', [
+    'type',
+    'tags',
+    'properties',
+    'project',
+    'samples',
+    'dataSets',
+    'registrator',
+    'modifier',
+    'attachments',
+  ]),
+  getDataSets: fetchOptions('as.dto.dataset.fetchoptions.DataSetFetchOptions', [
+    'type',
+    'tags',
+    'properties',
+    'dataStore',
+    'physicalData',
+    'linkedData',
+    'experiment',
+    'sample',
+    'registrator',
+    'modifier',
+  ]),
+  getProjects: fetchOptions('as.dto.project.fetchoptions.ProjectFetchOptions', [
+    'space',
+    'experiments',
+    'registrator',
+    'modifier',
+    'attachments',
+  ]),
+  getSpaces: fetchOptions('as.dto.space.fetchoptions.SpaceFetchOptions', ['registrator', 'projects']),
+  getPersons: fetchOptions('as.dto.person.fetchoptions.PersonFetchOptions', ['roleAssignments', 'space']),
+  getSampleTypes: fetchOptions('as.dto.sample.fetchoptions.SampleTypeFetchOptions', ['propertyAssignments']),
+  getExperimentTypes: fetchOptions('as.dto.experiment.fetchoptions.ExperimentTypeFetchOptions', [
+    'propertyAssignments',
+  ]),
+  getDataSetTypes: fetchOptions('as.dto.dataset.fetchoptions.DataSetTypeFetchOptions', [
+    'propertyAssignments',
+  ]),
+  getPropertyTypes: fetchOptions('as.dto.property.fetchoptions.PropertyTypeFetchOptions', [
+    'vocabulary',
+    'materialType',
+    'semanticAnnotations',
+    'registrator',
+  ]),
+};
+
+function fetchOptions(type: string, relations: string[]): Dto {
+  const options: Dto = { '@type': type };
+  for (const relation of relations)
+    options[relation] = { '@type': 'as.dto.common.fetchoptions.EmptyFetchOptions' };
+  return options;
+}
+
+export interface OpenbisClientOptions {
+  /** OPENBIS_URL; default from the configuration. */
+  url?: string;
+  policy?: FetchPolicy;
+  signal?: AbortSignal;
+}
+
+/** OPENBIS_URL, checked: an http(s) URL without credentials or query. */
+export function openbisUrl(raw: string = setting('OPENBIS_URL')): URL {
+  if (raw === '') throw invalid('OPENBIS_URL is not set: the extractor has no openBIS to read', FIELD);
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw invalid('OPENBIS_URL is not a URL', FIELD);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid('OPENBIS_URL must be http(s)', FIELD);
+  url.pathname = url.pathname.replace(/\/+$/, '');
+  return url;
+}
+
+/** The guarded fetch's policy, with the configured openBIS host allowed even if private. */
+export function openbisPolicy(base: URL, env: NodeJS.ProcessEnv = process.env): FetchPolicy {
+  const policy = policyFromEnv(env);
+  const host = base.hostname.replace(/^\[|\]$/g, '');
+  const port = base.port || (base.protocol === 'https:' ? '443' : '80');
+  const entry = host.includes(':') ? `[${host}]:${port}` : `${host}:${port}`;
+  return { ...policy, allow: parseAllowList([setting('LABLD_FETCH_ALLOW', env), entry].join(',')) };
+}
+
+const isObject = (v: unknown): v is Dto => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export class OpenbisClient {
+  readonly base: URL;
+  private readonly policy: FetchPolicy;
+  private readonly signal: AbortSignal | undefined;
+
+  /** OPENBIS_URL without a trailing slash. */
+  get root(): string {
+    return this.base.origin + this.base.pathname.replace(/\/+$/, '');
+  }
+
+  constructor(options: OpenbisClientOptions = {}) {
+    this.base = openbisUrl(options.url);
+    this.policy = options.policy ?? openbisPolicy(this.base);
+    this.signal = options.signal;
+  }
+
+  /** One JSON-RPC call; `endpoint` is the application server unless a data store's URL is given. */
+  async call(method: string, params: Json[], endpoint: string = this.root + AS_PATH): Promise<Json> {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: randomUUID(), method, params });
+    const answer = await guardedFetch(endpoint, {
+      field: FIELD,
+      policy: this.policy,
+      accept: 'application/json',
+      post: { body, contentType: 'application/json' },
+      ...(this.signal ? { signal: this.signal } : {}),
+    });
+    const text = await answer.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new DomainError(
+        'unreachable',
+        `openBIS answered ${method} with something that is not JSON`,
+        FIELD,
+      );
+    }
+    if (!isObject(parsed))
+      throw new DomainError('unreachable', `openBIS answered ${method} with no JSON-RPC object`, FIELD);
+    const error = parsed['error'];
+    if (error !== undefined && error !== null) {
+      const message = isObject(error) && typeof error['message'] === 'string' ? error['message'] : 'an error';
+      // openBIS words a dead session this way; it is the caller's credentials, not our fault.
+      if (/session|not logged in|authenti/i.test(message)) {
+        throw unauthorized('openBIS refused the session: log in again', 'authorization');
+      }
+      throw new DomainError(
+        'unreachable',
+        `openBIS answered ${method} with an error: ${message.slice(0, 300)}`,
+        FIELD,
+      );
+    }
+    if (!('result' in parsed))
+      throw new DomainError('unreachable', `openBIS answered ${method} with no result`, FIELD);
+    return decodeJackson(parsed['result'] as Json);
+  }
+
+  /** A session token, or null when openBIS refuses the user name and password. */
+  async login(user: string, password: string): Promise<string | null> {
+    const token = await this.call('login', [user, password]);
+    return typeof token === 'string' && token !== '' ? token : null;
+  }
+
+  async logout(token: string): Promise<void> {
+    await this.call('logout', [token]);
+  }
+
+  async isSessionActive(token: string): Promise<boolean> {
+    return (await this.call('isSessionActive', [token])) === true;
+  }
+
+  async serverInformation(token: string): Promise<Dto> {
+    const info = await this.call('getServerInformation', [token]);
+    return isObject(info) ? info : {};
+  }
+
+  /** A get by ids: the map openBIS answers, keyed by the requested id string (absent: unknown). */
+  async get(method: GetMethod, token: string, ids: Dto[]): Promise<Dto> {
+    const result = await this.call(method, [token, ids, FETCH[method]]);
+    return isObject(result) ? result : {};
+  }
+
+  /** The first object of a get for one id, or undefined. */
+  async getOne(method: GetMethod, token: string, id: Dto): Promise<Dto | undefined> {
+    const found = Object.values(await this.get(method, token, [id]));
+    const first = found[0];
+    return isObject(first) ? first : undefined;
+  }
+
+  async searchSpaces(token: string): Promise<Dto[]> {
+    const result = await this.call('searchSpaces', [
+      token,
+      { '@type': 'as.dto.space.search.SpaceSearchCriteria' },
+      FETCH.getSpaces,
+    ]);
+    return objectsOf(result);
+  }
+
+  async searchDataStores(token: string): Promise<Dto[]> {
+    const result = await this.call('searchDataStores', [
+      token,
+      { '@type': 'as.dto.datastore.search.DataStoreSearchCriteria' },
+      { '@type': 'as.dto.datastore.fetchoptions.DataStoreFetchOptions' },
+    ]);
+    return objectsOf(result);
+  }
+
+  /** Global text search ("contains"): the hits' GlobalSearchObjects, samples and experiments fetched. */
+  async searchGlobally(token: string, text: string): Promise<Dto[]> {
+    const criteria = {
+      '@type': 'as.dto.global.search.GlobalSearchCriteria',
+      operator: 'OR',
+      criteria: [
+        {
+          '@type': 'as.dto.global.search.GlobalSearchTextCriteria',
+          fieldValue: { '@type': 'as.dto.common.search.StringContainsValue', value: text },
+        },
+      ],
+    };
+    const options = {
+      '@type': 'as.dto.global.fetchoptions.GlobalSearchObjectFetchOptions',
+      sample: FETCH.getSamples,
+      experiment: FETCH.getExperiments,
+    };
+    return objectsOf(await this.call('searchGlobally', [token, criteria, options]));
+  }
+
+  /** The data store's file listing of a data set (directories included). */
+  async searchFiles(dataStoreUrl: string, token: string, dataSetPermId: string): Promise<Dto[]> {
+    const criteria = {
+      '@type': 'dss.dto.datasetfile.search.DataSetFileSearchCriteria',
+      criteria: [
+        {
+          '@type': 'as.dto.dataset.search.DataSetSearchCriteria',
+          criteria: [
+            {
+              '@type': 'as.dto.common.search.CodeSearchCriteria',
+              fieldValue: { '@type': 'as.dto.common.search.StringEqualToValue', value: dataSetPermId },
+            },
+          ],
+        },
+      ],
+    };
+    const options = { '@type': 'dss.dto.datasetfile.fetchoptions.DataSetFileFetchOptions' };
+    return objectsOf(
+      await this.call('searchFiles', [token, criteria, options], dataStoreUrl.replace(/\/+$/, '') + DSS_PATH),
+    );
+  }
+
+  /** A file's bytes from the data store, streamed (the fetch policy's size and time limits apply). */
+  async download(
+    dataStoreUrl: string,
+    token: string,
+    dataSetPermId: string,
+    path: string,
+  ): Promise<FetchedResource> {
+    const file = path.split('/').map(encodeURIComponent).join('/');
+    const url = `${dataStoreUrl.replace(/\/+$/, '')}/datastore_server/${encodeURIComponent(dataSetPermId)}/${file}`;
+    // The token goes in the query as openBIS wants it; errors show the URL without it.
+    return guardedFetch(`${url}?sessionID=${encodeURIComponent(token)}`, {
+      field: 'path',
+      policy: this.policy,
+      ...(this.signal ? { signal: this.signal } : {}),
+    }).catch((error: unknown) => {
+      if (error instanceof DomainError)
+        throw new DomainError(error.kind, error.message.replace(/\?sessionID=[^ ]*/g, ''), error.field);
+      throw error;
+    });
+  }
+}
+
+function objectsOf(result: Json): Dto[] {
+  if (!isObject(result) || !Array.isArray(result['objects'])) return [];
+  return result['objects'].filter(isObject);
+}
+
+/** An id DTO: `{"@type": …PermId, "permId": …}` (or `identifier` for identifier types). */
+export function idDto(
+  type: (typeof ID_TYPES)[keyof typeof ID_TYPES],
+  value: string,
+  entityKind?: string,
+): Dto {
+  if (type.endsWith('Identifier')) return { '@type': type, identifier: value };
+  return { '@type': type, permId: value, ...(entityKind ? { entityKind } : {}) };
+}
