@@ -36,6 +36,11 @@ export interface GuardedFetchOptions {
   authorization?: string;
   /** Cancels the fetch; its reason is thrown as is (not a DomainError). */
   signal?: AbortSignal;
+  /** Default GET. A request with a body follows no redirect (the body cannot be sent twice). */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: string | Readable;
+  /** Content-Type of `body`. */
+  contentType?: string;
 }
 
 export interface FetchedResource {
@@ -260,11 +265,13 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     for (let redirects = 0; ; redirects++) {
       checkLiteral(policy, hop.url);
       const response = await request(hop.url, {
-        method: 'GET',
+        method: options.method ?? 'GET',
         dispatcher: session.agent,
         signal: session.controller.signal,
+        ...(options.body === undefined ? {} : { body: options.body }),
         headers: {
           accept: options.accept ?? '*/*',
+          ...(options.contentType === undefined ? {} : { 'content-type': options.contentType }),
           // Sizes are counted on the wire; a compressed body could expand past the limit.
           'accept-encoding': 'identity',
           'user-agent': 'labld',
@@ -275,6 +282,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
       const location = single(headers.location);
       if (REDIRECTS.has(statusCode) && location !== undefined) {
         discard(response.body);
+        if (options.body !== undefined)
+          throw session.unusable('redirected, and a request with a body follows no redirect');
         if (redirects >= policy.maxRedirects) {
           throw session.unusable(`more than ${policy.maxRedirects} redirects (LABLD_FETCH_MAX_REDIRECTS)`);
         }
