@@ -8,8 +8,11 @@
 // every query on it answers the empty result.
 import type { Readable } from 'node:stream';
 
-/** RDF syntaxes a graph is loaded from (the catalogue's joined Turtle, mostly). */
-export const GRAPH_FORMATS = ['text/turtle', 'application/n-triples', 'application/rdf+xml'] as const;
+/**
+ * RDF syntaxes a graph is loaded from: the catalogue's joined Turtle, and N-Triples, which
+ * lib/rdf writes from any other syntax (JSON-LD, RDF/XML) for the load consumer.
+ */
+export const GRAPH_FORMATS = ['text/turtle', 'application/n-triples'] as const;
 export type GraphFormat = (typeof GRAPH_FORMATS)[number];
 
 export interface GraphSource {

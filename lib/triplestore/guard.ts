@@ -89,7 +89,7 @@ function requireGraph(iri: string, allowed: ReadonlySet<string>, field: string):
   if (!allowed.has(iri)) throw forbidden(`${field}: <${iri}> is not a graph of this dataset`, field);
 }
 
-/** Checks and rewrites a query for a dataset with `graphs`; `maxResults` bounds its solutions. */
+/** Checks and rewrites a query for a dataset with `graphs`; `maxResults` bounds a SELECT's rows. */
 export function guardQuery(text: string, graphs: readonly string[], maxResults: number): GuardedQuery {
   const tree = parse(text, 'query');
   if (tree.type !== 'query') throw invalid('query: an update was sent as a query', 'query');
@@ -111,8 +111,10 @@ export function guardQuery(text: string, graphs: readonly string[], maxResults: 
     delete tree.from;
   }
   const form = tree.queryType.toLowerCase() as QueryForm;
-  if (form !== 'ask') {
-    // One more than allowed: the store can tell "exactly the limit" from "more than it".
+  if (form === 'select') {
+    // One more than allowed: the store can tell "exactly the limit" from "more than it". Only
+    // for SELECT, where solutions are the rows; a CONSTRUCT's triples are a set that fewer
+    // solutions would silently cut, so those are counted after (and bounded by the time limit).
     const bounded = tree as { limit?: number };
     bounded.limit = Math.min(bounded.limit ?? Number.POSITIVE_INFINITY, maxResults + 1);
   }

@@ -132,7 +132,7 @@ class RemoteTripleStore implements TripleStore {
         `data?graph=${encodeURIComponent(staging)}`,
         {
           method: 'PUT',
-          body: source.body instanceof Readable ? source.body : Readable.from(source.body),
+          body: withBase(source, graph),
           contentType: format,
         },
         this.#loads,
@@ -250,6 +250,23 @@ class RemoteTripleStore implements TripleStore {
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_RESULTS = 'application/sparql-results+json';
 const NTRIPLES = 'application/n-triples';
+
+/**
+ * The document with its base IRI in front: a GSP server resolves relative IRIs against its own
+ * request URL otherwise. Turtle only (N-Triples has no relative IRIs); a later @base in the
+ * document still wins, as it does when the embedded store is given the base.
+ */
+function withBase(source: GraphSource, graph: string): Readable {
+  const body = source.body instanceof Readable ? source.body : Readable.from(source.body);
+  if (source.format !== 'text/turtle') return body;
+  const base = checkGraphIri(source.baseIri ?? graph);
+  return Readable.from(
+    (async function* () {
+      yield Buffer.from(`@base <${base}> .\n`);
+      yield* body;
+    })(),
+  );
+}
 
 function status(error: DomainError): number | undefined {
   return (error as { upstreamStatus?: number }).upstreamStatus;

@@ -35,8 +35,10 @@ case "${1:-}" in
     fi
     if ! running; then
       # --mem: the dataset lives as long as the server; the suites make their own namespaces.
-      nohup java -Xmx1g -jar "$JAR" --localhost --port="$PORT" --update --mem /labld \
-        >"$TOOLS/server-$PORT.log" 2>&1 &
+      # Fuseki writes its run area (FUSEKI_BASE) into the working directory: keep it in the cache.
+      cd "$TOOLS"
+      FUSEKI_BASE="$TOOLS/run-$PORT" nohup java -Xmx1g -jar "$JAR" --localhost --port="$PORT" --update \
+        --mem /labld >"$TOOLS/server-$PORT.log" 2>&1 &
       echo $! >"$PIDFILE"
     fi
     for _ in $(seq 1 120); do

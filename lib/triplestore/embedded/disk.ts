@@ -44,7 +44,6 @@ export const INCOMING_PREFIX = 'incoming-';
 export const EXTENSIONS: Record<GraphFormat, string> = {
   'text/turtle': 'ttl',
   'application/n-triples': 'nt',
-  'application/rdf+xml': 'rdf',
 };
 
 export function newFileName(prefix: string, format: GraphFormat): string {

@@ -161,28 +161,28 @@ class EmbeddedTripleStore implements TripleStore {
     return this.#run({ op: 'replace', dataset: datasetId, graph, file, format, base }, false);
   }
 
-  dropGraph(datasetId: string, graph: string): Promise<boolean> {
+  async dropGraph(datasetId: string, graph: string): Promise<boolean> {
     checkDatasetId(datasetId);
     checkGraphIri(graph);
     return this.#run({ op: 'drop', dataset: datasetId, graph }, false);
   }
 
-  dropDataset(datasetId: string): Promise<void> {
+  async dropDataset(datasetId: string): Promise<void> {
     checkDatasetId(datasetId);
     return this.#run({ op: 'dropDataset', dataset: datasetId }, false);
   }
 
-  graphs(datasetId: string): Promise<string[]> {
+  async graphs(datasetId: string): Promise<string[]> {
     checkDatasetId(datasetId);
     return this.#run({ op: 'graphs', dataset: datasetId }, false);
   }
 
-  query(datasetId: string, text: string, options: QueryOptions = {}): Promise<QueryResult> {
+  async query(datasetId: string, text: string, options: QueryOptions = {}): Promise<QueryResult> {
     checkDatasetId(datasetId);
     return this.#run({ op: 'query', dataset: datasetId, text }, true, options.signal);
   }
 
-  update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {
+  async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {
     checkDatasetId(datasetId);
     return this.#run({ op: 'update', dataset: datasetId, text }, true, options.signal);
   }
