@@ -86,7 +86,7 @@ interface Measured {
   queries: string[];
 }
 
-async function measure(store: TripleStore, file: string, triples: number): Promise<Measured> {
+async function measure(label: string, store: TripleStore, file: string, triples: number): Promise<Measured> {
   const dataset = `bench-${process.pid}`;
   const graph = resourceGraphIri('https://catalogue.test', dataset, 'r1', 'sample-joined.ttl');
   const started = performance.now();
@@ -108,10 +108,10 @@ async function measure(store: TripleStore, file: string, triples: number): Promi
     queries.push(`${percentile(times, 50).toFixed(0)} / ${percentile(times, 99).toFixed(0)} ms`);
   }
   await store.dropDataset(dataset);
-  return {
-    load: `${Math.round(triples / seconds).toLocaleString('en')} /s (${seconds.toFixed(1)} s)`,
-    queries,
-  };
+  const load = `${Math.round(triples / seconds).toLocaleString('en')} /s (${seconds.toFixed(1)} s)`;
+  // As soon as measured: a slow server later in the run does not hide what is known.
+  console.log(`  ${label}: load ${load}; queries ${queries.join(', ')}`);
+  return { load, queries };
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'labld-bench-triplestore-'));
@@ -129,12 +129,12 @@ try {
     limits,
     memoryTriples: 10_000_000,
   });
-  columns.push(['embedded (oxigraph)', await measure(embedded, file, triples)]);
+  columns.push(['embedded (oxigraph)', await measure('embedded', embedded, file, triples)]);
   await embedded.close();
   const url = process.env['LABLD_TEST_TRIPLESTORE_URL'];
   if (url) {
     const remote = await openTripleStore({ url, dataDir: '', limits, memoryTriples: 0 });
-    columns.push([`Fuseki (${url})`, await measure(remote, file, triples)]);
+    columns.push([`Fuseki (${url})`, await measure('Fuseki', remote, file, triples)]);
     await remote.close();
   } else {
     console.log('LABLD_TEST_TRIPLESTORE_URL is not set: the embedded store only');

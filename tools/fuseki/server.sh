@@ -9,13 +9,15 @@
 #   tools/fuseki/server.sh stop
 #   tools/fuseki/server.sh url     http://127.0.0.1:$FUSEKI_PORT/labld
 #
-# FUSEKI_PORT (default 13030), FUSEKI_VERSION (default 5.6.0, the last line that runs on Java 17).
+# FUSEKI_PORT (default 13030), FUSEKI_VERSION (default 5.6.0, the last line that runs on Java 17),
+# FUSEKI_HEAP (default 3g: a 1M-triple graph and its staging copy held in memory at once).
 # No authentication on loopback only: a test server, never a deployment.
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 TOOLS="${LABLD_TOOLS_DIR:-$ROOT/.tools}/fuseki"
 PORT="${FUSEKI_PORT:-13030}"
 VERSION="${FUSEKI_VERSION:-5.6.0}"
+HEAP="${FUSEKI_HEAP:-3g}"
 JAR="$TOOLS/jena-fuseki-server-$VERSION.jar"
 PIDFILE="$TOOLS/server-$PORT.pid"
 URL="http://127.0.0.1:$PORT/labld"
@@ -37,7 +39,7 @@ case "${1:-}" in
       # --mem: the dataset lives as long as the server; the suites make their own namespaces.
       # Fuseki writes its run area (FUSEKI_BASE) into the working directory: keep it in the cache.
       cd "$TOOLS"
-      FUSEKI_BASE="$TOOLS/run-$PORT" nohup java -Xmx1g -jar "$JAR" --localhost --port="$PORT" --update \
+      FUSEKI_BASE="$TOOLS/run-$PORT" nohup java -Xmx"$HEAP" -jar "$JAR" --localhost --port="$PORT" --update \
         --mem /labld >"$TOOLS/server-$PORT.log" 2>&1 &
       echo $! >"$PIDFILE"
     fi
