@@ -36,8 +36,11 @@ export interface GuardedFetchOptions {
   authorization?: string;
   /** Cancels the fetch; its reason is thrown as is (not a DomainError). */
   signal?: AbortSignal;
-  /** A POST with this body (JSON-RPC to a configured server); redirects are then not followed. */
-  post?: { body: string; contentType: string };
+  /** Default GET. A request with a body follows no redirect (the body cannot be sent twice). */
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  body?: string | Readable;
+  /** Content-Type of `body`. */
+  contentType?: string;
 }
 
 export interface FetchedResource {
@@ -262,16 +265,16 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     for (let redirects = 0; ; redirects++) {
       checkLiteral(policy, hop.url);
       const response = await request(hop.url, {
-        method: options.post ? 'POST' : 'GET',
-        ...(options.post ? { body: options.post.body } : {}),
+        method: options.method ?? 'GET',
         dispatcher: session.agent,
         signal: session.controller.signal,
+        ...(options.body === undefined ? {} : { body: options.body }),
         headers: {
           accept: options.accept ?? '*/*',
+          ...(options.contentType === undefined ? {} : { 'content-type': options.contentType }),
           // Sizes are counted on the wire; a compressed body could expand past the limit.
           'accept-encoding': 'identity',
           'user-agent': 'labld',
-          ...(options.post ? { 'content-type': options.post.contentType } : {}),
           ...(authorization === undefined ? {} : { authorization }),
         },
       });
@@ -279,7 +282,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
       const location = single(headers.location);
       if (REDIRECTS.has(statusCode) && location !== undefined) {
         discard(response.body);
-        if (options.post) throw session.unusable(`answered a POST with a redirect (${statusCode})`);
+        if (options.body !== undefined)
+          throw session.unusable('redirected, and a request with a body follows no redirect');
         if (redirects >= policy.maxRedirects) {
           throw session.unusable(`more than ${policy.maxRedirects} redirects (LABLD_FETCH_MAX_REDIRECTS)`);
         }

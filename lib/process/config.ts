@@ -30,6 +30,27 @@ export const settings = [
     description: 'PostgreSQL URL of the catalogue and datastore; empty: the embedded database in LABLD_DATA',
   },
   {
+    name: 'LABLD_TRIPLESTORE_URL',
+    default: '',
+    description:
+      'triple store: a SPARQL 1.1 + Graph Store Protocol dataset URL (Fuseki); empty: embedded in LABLD_DATA',
+  },
+  {
+    name: 'LABLD_SPARQL_TIMEOUT_MS',
+    default: '30000',
+    description: 'time limit of one SPARQL query or update on a dataset (then 504)',
+  },
+  {
+    name: 'LABLD_SPARQL_MAX_RESULTS',
+    default: '100000',
+    description: 'most rows of a SELECT, triples of a CONSTRUCT or DESCRIBE (more: 413)',
+  },
+  {
+    name: 'LABLD_TRIPLESTORE_MEMORY_TRIPLES',
+    default: '5000000',
+    description: 'embedded triple store: triples kept in memory before datasets not queried are let go',
+  },
+  {
     name: 'KAFKA_BROKERS',
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',

@@ -172,7 +172,9 @@ export class OpenbisClient {
       field: FIELD,
       policy: this.policy,
       accept: 'application/json',
-      post: { body, contentType: 'application/json' },
+      method: 'POST',
+      body,
+      contentType: 'application/json',
       ...(this.signal ? { signal: this.signal } : {}),
     });
     const text = await answer.text();

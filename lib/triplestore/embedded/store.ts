@@ -1,0 +1,208 @@
+// The embedded triple store: oxigraph in a worker thread (worker.ts), graphs as files under
+// LABLD_DATA/triplestore (disk.ts). This side streams documents to disk, queues the worker's
+// work one message at a time and enforces the time limit: oxigraph cannot be interrupted, so a
+// query past LABLD_SPARQL_TIMEOUT_MS ends the worker, and a fresh one takes over (it reads
+// datasets back from disk when they are next queried).
+import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
+import { DomainError, unreachable, upstreamTimeout } from '../../process/errors.ts';
+import type { GraphSource, QueryLimits, QueryOptions, QueryResult, TripleStore } from '../contract.ts';
+import { checkDatasetId, checkFormat, checkGraphIri } from '../names.ts';
+import { INCOMING_PREFIX, datasetDir, newFileName } from './disk.ts';
+import type { Reply, Request, WorkerConfig } from './worker.ts';
+
+const ENTRY = new URL('./worker.ts', import.meta.url);
+
+export interface EmbeddedTripleStoreOptions {
+  /** LABLD_DATA; the store lives in its `triplestore` folder. */
+  dataDir: string;
+  limits: QueryLimits;
+  /** Triples kept in memory before datasets not being queried are let go. */
+  memoryTriples: number;
+}
+
+interface Job {
+  request: Request;
+  timed: boolean;
+  signal: AbortSignal | undefined;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+class EmbeddedTripleStore implements TripleStore {
+  readonly #root: string;
+  readonly #limits: QueryLimits;
+  readonly #config: WorkerConfig;
+  readonly #queue: Job[] = [];
+  #worker!: Worker;
+  #current: { id: number; job: Job; timer: NodeJS.Timeout | undefined } | undefined;
+  #nextId = 1;
+  #closed = false;
+  #idle: (() => void) | undefined;
+
+  constructor(options: EmbeddedTripleStoreOptions) {
+    this.#root = join(options.dataDir, 'triplestore');
+    this.#limits = options.limits;
+    this.#config = {
+      root: this.#root,
+      memoryTriples: options.memoryTriples,
+      maxResults: options.limits.maxResults,
+    };
+  }
+
+  async start(): Promise<void> {
+    mkdirSync(this.#root, { recursive: true });
+    // Documents whose load a crash interrupted: never named by a manifest, so never visible.
+    for (const dataset of readdirSync(this.#root)) {
+      const dir = join(this.#root, dataset);
+      for (const name of existsSync(dir) ? readdirSync(dir) : []) {
+        if (name.startsWith(INCOMING_PREFIX)) rmSync(join(dir, name), { force: true });
+      }
+    }
+    this.#spawn();
+    await this.#run({ op: 'graphs', dataset: '' }, false);
+  }
+
+  #spawn(): void {
+    const worker = new Worker(ENTRY, { workerData: this.#config });
+    worker.on('message', (reply: Reply) => {
+      if (worker !== this.#worker || reply.id === 0) return;
+      const current = this.#current;
+      if (!current || current.id !== reply.id) return;
+      clearTimeout(current.timer);
+      this.#current = undefined;
+      if (reply.ok) current.job.resolve(reply.value);
+      else {
+        const e = reply.error;
+        current.job.reject('kind' in e ? new DomainError(e.kind, e.message, e.field) : new Error(e.message));
+      }
+      this.#pump();
+    });
+    worker.on('error', (error) => {
+      if (worker !== this.#worker) return;
+      this.#restart(unreachable(`the embedded triple store failed: ${error.message.slice(0, 200)}`));
+    });
+    worker.unref();
+    this.#worker = worker;
+  }
+
+  /** Ends the worker (a query past its time, or a crash) and starts another. */
+  #restart(error: DomainError): void {
+    const current = this.#current;
+    this.#current = undefined;
+    const old = this.#worker;
+    this.#spawn();
+    void old.terminate();
+    if (current) {
+      clearTimeout(current.timer);
+      current.job.reject(error);
+    }
+    this.#pump();
+  }
+
+  #pump(): void {
+    if (this.#current) return;
+    const job = this.#queue.shift();
+    if (!job) {
+      // Idle, the worker does not keep the process alive (a running job does).
+      this.#worker.unref();
+      this.#idle?.();
+      return;
+    }
+    if (job.signal?.aborted) {
+      job.reject(job.signal.reason instanceof Error ? job.signal.reason : new Error('aborted'));
+      this.#pump();
+      return;
+    }
+    const id = this.#nextId++;
+    const timer = job.timed
+      ? setTimeout(
+          () =>
+            this.#restart(
+              upstreamTimeout(
+                `query: did not finish within ${this.#limits.timeoutMs} ms (LABLD_SPARQL_TIMEOUT_MS)`,
+                'query',
+              ),
+            ),
+          this.#limits.timeoutMs,
+        )
+      : undefined;
+    this.#current = { id, job, timer };
+    this.#worker.ref();
+    this.#worker.postMessage({ id, request: job.request });
+  }
+
+  #run<T>(request: Request, timed: boolean, signal?: AbortSignal): Promise<T> {
+    if (this.#closed) return Promise.reject(unreachable('the triple store is closed'));
+    return new Promise<T>((resolve, reject) => {
+      this.#queue.push({ request, timed, signal, resolve: resolve as (value: unknown) => void, reject });
+      this.#pump();
+    });
+  }
+
+  async replaceGraph(datasetId: string, graph: string, source: GraphSource): Promise<{ triples: number }> {
+    checkDatasetId(datasetId);
+    checkGraphIri(graph);
+    const format = checkFormat(source.format);
+    const dir = datasetDir(this.#root, datasetId);
+    mkdirSync(dir, { recursive: true });
+    const file = newFileName(INCOMING_PREFIX, format);
+    try {
+      // Synced before the worker may name it: the manifest never points at a partial file.
+      await pipeline(Readable.from(source.body), createWriteStream(join(dir, file), { flush: true }));
+    } catch (error) {
+      rmSync(join(dir, file), { force: true });
+      throw error;
+    }
+    const base = source.baseIri ?? graph;
+    return this.#run({ op: 'replace', dataset: datasetId, graph, file, format, base }, false);
+  }
+
+  async dropGraph(datasetId: string, graph: string): Promise<boolean> {
+    checkDatasetId(datasetId);
+    checkGraphIri(graph);
+    return this.#run({ op: 'drop', dataset: datasetId, graph }, false);
+  }
+
+  async dropDataset(datasetId: string): Promise<void> {
+    checkDatasetId(datasetId);
+    return this.#run({ op: 'dropDataset', dataset: datasetId }, false);
+  }
+
+  async graphs(datasetId: string): Promise<string[]> {
+    checkDatasetId(datasetId);
+    return this.#run({ op: 'graphs', dataset: datasetId }, false);
+  }
+
+  async query(datasetId: string, text: string, options: QueryOptions = {}): Promise<QueryResult> {
+    checkDatasetId(datasetId);
+    return this.#run({ op: 'query', dataset: datasetId, text }, true, options.signal);
+  }
+
+  async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {
+    checkDatasetId(datasetId);
+    return this.#run({ op: 'update', dataset: datasetId, text }, true, options.signal);
+  }
+
+  async ready(): Promise<void> {
+    await this.#run({ op: 'graphs', dataset: '' }, false);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#current || this.#queue.length > 0) {
+      await new Promise<void>((resolve) => (this.#idle = resolve));
+    }
+    await this.#worker.terminate();
+  }
+}
+
+export async function openEmbeddedTripleStore(options: EmbeddedTripleStoreOptions): Promise<TripleStore> {
+  const store = new EmbeddedTripleStore(options);
+  await store.start();
+  return store;
+}

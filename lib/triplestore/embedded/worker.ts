@@ -1,0 +1,299 @@
+// The embedded triple store's worker thread: it owns the oxigraph stores (one per dataset, so a
+// query for one dataset has no other dataset's data within reach) and the files under the
+// store's directory. oxigraph's calls are synchronous, so a query cannot be interrupted from
+// inside; the main thread (store.ts) ends this thread when a query runs past its time limit
+// and starts another, which rebuilds from the files whatever is queried next.
+//
+// Messages are handled one at a time, so a graph's replacement (drop, then load, in one
+// synchronous step) is never seen half done by a query.
+import { parentPort, workerData } from 'node:worker_threads';
+import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import oxigraph from 'oxigraph';
+import { DomainError, conflict, invalid, tooLarge } from '../../process/errors.ts';
+import type { GraphFormat, QueryResult, ResultTerm } from '../contract.ts';
+import { guardQuery, guardUpdate } from '../guard.ts';
+import {
+  GRAPH_PREFIX,
+  type Manifest,
+  chunks,
+  datasetDir,
+  newFileName,
+  readManifest,
+  removeLeftovers,
+  writeGraphFile,
+  writeManifest,
+} from './disk.ts';
+
+export interface WorkerConfig {
+  root: string;
+  /** Triples kept in memory across datasets before the least recently queried are let go. */
+  memoryTriples: number;
+  maxResults: number;
+}
+
+export type Request =
+  | { op: 'replace'; dataset: string; graph: string; file: string; format: GraphFormat; base: string }
+  | { op: 'drop'; dataset: string; graph: string }
+  | { op: 'dropDataset'; dataset: string }
+  | { op: 'graphs'; dataset: string }
+  | { op: 'query'; dataset: string; text: string }
+  | { op: 'update'; dataset: string; text: string };
+
+export type Reply =
+  | { id: number; ok: true; value: unknown }
+  | {
+      id: number;
+      ok: false;
+      error: { kind: DomainError['kind']; message: string; field?: string } | { message: string };
+    };
+
+const config = workerData as WorkerConfig;
+const { namedNode } = oxigraph;
+
+/** Every dataset's manifest, read at start (small files): graphs() and ownership need no data. */
+const manifests = new Map<string, Manifest>();
+/** Which dataset each graph IRI belongs to. */
+const owners = new Map<string, string>();
+/** Datasets in memory, least recently used first. */
+const loaded = new Map<string, oxigraph.Store>();
+
+for (const name of existsSync(config.root) ? readdirSync(config.root) : []) {
+  const manifest = readManifest(datasetDir(config.root, name));
+  manifests.set(name, manifest);
+  for (const graph of Object.keys(manifest.graphs)) owners.set(graph, name);
+}
+
+function manifestOf(dataset: string): Manifest {
+  return manifests.get(dataset) ?? { graphs: {} };
+}
+
+function graphsOf(dataset: string): string[] {
+  return Object.keys(manifestOf(dataset).graphs).sort();
+}
+
+/**
+ * Loads a file into a graph, outside a transaction (faster; a failed load is undone by the
+ * caller). `checked` files were validated when they were first loaded: read back leniently.
+ */
+function loadFile(
+  store: oxigraph.Store,
+  path: string,
+  format: GraphFormat,
+  graph: string,
+  base: string,
+  checked = false,
+): void {
+  store.load(chunks(path), {
+    format,
+    base_iri: base,
+    to_graph_name: namedNode(graph),
+    no_transaction: true,
+    lenient: checked,
+  });
+}
+
+function release(store: oxigraph.Store): void {
+  (store as unknown as { free?: () => void }).free?.();
+}
+
+/** The dataset's store, rebuilt from its files if it is not in memory; then keeps memory bounded. */
+function storeOf(dataset: string): oxigraph.Store {
+  let store = loaded.get(dataset);
+  if (store) {
+    loaded.delete(dataset);
+  } else {
+    const dir = datasetDir(config.root, dataset);
+    const manifest = manifestOf(dataset);
+    removeLeftovers(dir, manifest, false);
+    store = new oxigraph.Store();
+    for (const [graph, entry] of Object.entries(manifest.graphs)) {
+      loadFile(store, join(dir, entry.file), entry.format, graph, entry.base, true);
+    }
+  }
+  loaded.set(dataset, store);
+  let total = 0;
+  for (const s of loaded.values()) total += s.size;
+  for (const [name, s] of loaded) {
+    if (total <= config.memoryTriples || name === dataset) break;
+    total -= s.size;
+    loaded.delete(name);
+    release(s);
+  }
+  return store;
+}
+
+function forget(dataset: string): void {
+  const store = loaded.get(dataset);
+  if (store) release(store);
+  loaded.delete(dataset);
+}
+
+/** Writes the new manifest; if that fails the memory is let go so it cannot differ from disk. */
+function commit(dataset: string, manifest: Manifest): void {
+  try {
+    writeManifest(datasetDir(config.root, dataset), manifest);
+  } catch (error) {
+    forget(dataset);
+    throw error;
+  }
+  if (Object.keys(manifest.graphs).length === 0) manifests.delete(dataset);
+  else manifests.set(dataset, manifest);
+}
+
+function replace(r: Extract<Request, { op: 'replace' }>): { triples: number } {
+  const owner = owners.get(r.graph);
+  if (owner !== undefined && owner !== r.dataset) {
+    throw conflict(`graph: <${r.graph}> belongs to another dataset`, 'graph');
+  }
+  const dir = datasetDir(config.root, r.dataset);
+  const incoming = join(dir, r.file);
+  const old = manifestOf(r.dataset).graphs[r.graph];
+  const store = storeOf(r.dataset);
+  const drop = () => store.update(`DROP SILENT GRAPH <${r.graph}>`);
+  drop();
+  const before = store.size;
+  try {
+    loadFile(store, incoming, r.format, r.graph, r.base);
+  } catch (error) {
+    // The old graph comes back from its file: nothing changed.
+    drop();
+    if (old) loadFile(store, join(dir, old.file), old.format, r.graph, old.base, true);
+    rmSync(incoming, { force: true });
+    throw invalid(`body: not valid ${r.format}: ${String((error as Error).message).slice(0, 300)}`, 'body');
+  }
+  const triples = store.size - before;
+  const file = GRAPH_PREFIX + r.file.slice(r.file.indexOf('-') + 1);
+  renameSync(incoming, join(dir, file));
+  const manifest = structuredClone(manifestOf(r.dataset));
+  manifest.graphs[r.graph] = { file, format: r.format, base: r.base, triples };
+  commit(r.dataset, manifest);
+  owners.set(r.graph, r.dataset);
+  if (old) rmSync(join(dir, old.file), { force: true });
+  return { triples };
+}
+
+function drop(dataset: string, graphs: string[]): boolean {
+  const manifest = structuredClone(manifestOf(dataset));
+  const present = graphs.filter((g) => manifest.graphs[g] !== undefined);
+  if (present.length === 0) return false;
+  const files = present.map((g) => manifest.graphs[g]!.file);
+  for (const g of present) delete manifest.graphs[g];
+  const store = loaded.get(dataset);
+  for (const g of present) store?.update(`DROP SILENT GRAPH <${g}>`);
+  commit(dataset, manifest);
+  for (const g of present) owners.delete(g);
+  if (Object.keys(manifest.graphs).length === 0) forget(dataset);
+  const dir = datasetDir(config.root, dataset);
+  for (const file of files) rmSync(join(dir, file), { force: true });
+  return true;
+}
+
+const EMPTY = new oxigraph.Store();
+
+/** Triples in N-Triples text: one per line. */
+function lines(ntriples: string): number {
+  let count = 0;
+  for (let i = ntriples.indexOf('\n'); i !== -1; i = ntriples.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+function query(dataset: string, text: string): QueryResult {
+  const graphs = graphsOf(dataset);
+  const guarded = guardQuery(text, graphs, config.maxResults);
+  const store = graphs.length === 0 ? EMPTY : storeOf(dataset);
+  const options = {
+    default_graph: guarded.defaultGraphs.map((g) => namedNode(g)),
+    named_graphs: guarded.namedGraphs.map((g) => namedNode(g)),
+  };
+  const limit = (what: string) =>
+    tooLarge(
+      `query: more than ${config.maxResults} ${what} (LABLD_SPARQL_MAX_RESULTS); add a LIMIT`,
+      'query',
+    );
+  if (guarded.form === 'construct' || guarded.form === 'describe') {
+    const ntriples = store.query(guarded.text, {
+      ...options,
+      results_format: 'application/n-triples',
+    }) as string;
+    const triples = lines(ntriples);
+    if (triples > config.maxResults) throw limit('triples');
+    return { type: 'graph', ntriples, triples };
+  }
+  const json = JSON.parse(
+    store.query(guarded.text, { ...options, results_format: 'application/sparql-results+json' }) as string,
+  ) as { head: { vars?: string[] }; boolean?: boolean; results?: { bindings: Record<string, ResultTerm>[] } };
+  if (guarded.form === 'ask') return { type: 'ask', boolean: json.boolean === true };
+  const bindings = json.results?.bindings ?? [];
+  if (bindings.length > config.maxResults) throw limit('results');
+  return { type: 'select', variables: json.head.vars ?? [], bindings };
+}
+
+function update(dataset: string, text: string): void {
+  const guarded = guardUpdate(text, graphsOf(dataset));
+  const store = storeOf(dataset);
+  try {
+    store.update(guarded.text);
+  } catch (error) {
+    forget(dataset);
+    throw invalid(`update: ${String((error as Error).message).slice(0, 300)}`, 'update');
+  }
+  const dir = datasetDir(config.root, dataset);
+  const manifest = structuredClone(manifestOf(dataset));
+  const replaced: string[] = [];
+  try {
+    for (const graph of guarded.graphs) {
+      const ntriples = store.dump({ format: 'application/n-triples', from_graph_name: namedNode(graph) });
+      const file = newFileName(GRAPH_PREFIX, 'application/n-triples');
+      writeGraphFile(dir, file, ntriples);
+      replaced.push(manifest.graphs[graph]!.file);
+      manifest.graphs[graph] = {
+        file,
+        format: 'application/n-triples',
+        base: graph,
+        triples: lines(ntriples),
+      };
+    }
+    commit(dataset, manifest);
+  } catch (error) {
+    forget(dataset);
+    throw error;
+  }
+  for (const file of replaced) rmSync(join(dir, file), { force: true });
+}
+
+function handle(r: Request): unknown {
+  switch (r.op) {
+    case 'replace':
+      return replace(r);
+    case 'drop':
+      return drop(r.dataset, [r.graph]);
+    case 'dropDataset':
+      drop(r.dataset, graphsOf(r.dataset));
+      return undefined;
+    case 'graphs':
+      return graphsOf(r.dataset);
+    case 'query':
+      return query(r.dataset, r.text);
+    case 'update':
+      return update(r.dataset, r.text);
+  }
+}
+
+parentPort!.on('message', (message: { id: number; request: Request }) => {
+  let reply: Reply;
+  try {
+    reply = { id: message.id, ok: true, value: handle(message.request) };
+  } catch (error) {
+    reply =
+      error instanceof DomainError
+        ? {
+            id: message.id,
+            ok: false,
+            error: { kind: error.kind, message: error.message, field: error.field },
+          }
+        : { id: message.id, ok: false, error: { message: String((error as Error)?.message ?? error) } };
+  }
+  parentPort!.postMessage(reply);
+});
+parentPort!.postMessage({ id: 0, ok: true, value: 'ready' });

@@ -1,0 +1,42 @@
+// Opening the triple store from configuration: the one place that picks an implementation.
+// LABLD_TRIPLESTORE_URL names a SPARQL 1.1 server dataset (remote.ts); empty, the embedded
+// store under LABLD_DATA/triplestore (embedded/store.ts).
+import { intSetting, setting } from '../process/config.ts';
+import type { QueryLimits, TripleStore } from './contract.ts';
+import { openEmbeddedTripleStore } from './embedded/store.ts';
+import { openRemoteTripleStore } from './remote.ts';
+
+export interface TripleStoreConfig {
+  /** SPARQL server dataset URL; empty: embedded. */
+  url: string;
+  dataDir: string;
+  limits: QueryLimits;
+  memoryTriples: number;
+}
+
+export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TripleStoreConfig {
+  return {
+    url: setting('LABLD_TRIPLESTORE_URL', env),
+    dataDir: setting('LABLD_DATA', env),
+    limits: {
+      timeoutMs: intSetting('LABLD_SPARQL_TIMEOUT_MS', env),
+      maxResults: intSetting('LABLD_SPARQL_MAX_RESULTS', env),
+    },
+    memoryTriples: intSetting('LABLD_TRIPLESTORE_MEMORY_TRIPLES', env),
+  };
+}
+
+export async function openTripleStore(
+  config: TripleStoreConfig = tripleStoreConfigFromEnv(),
+): Promise<TripleStore> {
+  if (config.url === '') {
+    return openEmbeddedTripleStore({
+      dataDir: config.dataDir,
+      limits: config.limits,
+      memoryTriples: config.memoryTriples,
+    });
+  }
+  const store = openRemoteTripleStore({ url: config.url, limits: config.limits });
+  await store.ready();
+  return store;
+}

@@ -1,0 +1,124 @@
+// The TripleStore contract and escape suites on the embedded store (oxigraph in a worker,
+// files under a temporary LABLD_DATA), then what only the embedded store promises:
+// persistence across a restart and a kill -9, and a memory bound that lets datasets go.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
+import type { QueryLimits } from '../../lib/triplestore/contract.ts';
+import { tripleStoreConformance } from './conformance.ts';
+import { escapeSuite } from './escape.ts';
+import { DEFAULT_TEST_LIMITS, count, datasetId, graphOf, numbered, rows, turtle } from './support.ts';
+
+const open = (dataDir: string, limits: Partial<QueryLimits> = {}, memoryTriples = 1_000_000) =>
+  openTripleStore({ url: '', dataDir, limits: { ...DEFAULT_TEST_LIMITS, ...limits }, memoryTriples });
+
+/** Runs `body` with a temporary data directory, removed afterwards. */
+async function inDataDir(body: (dir: string) => Promise<void>): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'labld-triplestore-'));
+  try {
+    await body(dir);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const environment = {
+  name: 'embedded',
+  async fresh() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'labld-triplestore-'));
+    return {
+      connect: (limits?: Partial<QueryLimits>) => open(dataDir, limits),
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  },
+};
+
+tripleStoreConformance(environment);
+escapeSuite(environment);
+
+describe('embedded triple store: persistence and memory', () => {
+  it('open: LABLD_TRIPLESTORE_URL empty is embedded, with the limits from configuration', () => {
+    assert.deepEqual(
+      tripleStoreConfigFromEnv({
+        LABLD_DATA: '/d',
+        LABLD_SPARQL_TIMEOUT_MS: '1234',
+        LABLD_SPARQL_MAX_RESULTS: '9',
+      }),
+      { url: '', dataDir: '/d', limits: { timeoutMs: 1234, maxResults: 9 }, memoryTriples: 5_000_000 },
+    );
+  });
+
+  it('graphs and updates survive closing and opening again', () =>
+    inDataDir(async (dir) => {
+      const ds = datasetId('p');
+      const first = await open(dir);
+      await first.replaceGraph(ds, graphOf(ds), turtle(numbered(5, 'kept')));
+      await first.update(ds, `INSERT DATA { GRAPH <${graphOf(ds)}> { <urn:x:new> <urn:p:value> "added" } }`);
+      await first.close();
+      const second = await open(dir);
+      assert.deepEqual(await second.graphs(ds), [graphOf(ds)]);
+      assert.equal(count(await second.query(ds, 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')), 6);
+      await second.close();
+    }));
+
+  it('a load that finished survives kill -9; one killed midway leaves the old graph whole', () =>
+    inDataDir(async (dir) => {
+      const ds = datasetId('k');
+      const child = (size: number, label: string) =>
+        spawn(
+          process.execPath,
+          [new URL('./load-child.ts', import.meta.url).pathname, dir, ds, graphOf(ds), String(size), label],
+          {
+            stdio: ['ignore', 'pipe', 'inherit'],
+          },
+        );
+      const done = child(1000, 'first');
+      await new Promise<void>((resolve) =>
+        done.stdout.on('data', (d: Buffer) => d.includes('loaded') && resolve()),
+      );
+      done.kill('SIGKILL');
+      const midway = child(400_000, 'second');
+      await new Promise<void>((resolve) =>
+        midway.stdout.on('data', (d: Buffer) => d.includes('loading') && resolve()),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      midway.kill('SIGKILL');
+      await new Promise((resolve) => midway.on('exit', resolve));
+      const store = await open(dir);
+      const [row] = rows(
+        await store.query(
+          ds,
+          'SELECT (COUNT(*) AS ?n) (MIN(?o) AS ?v) (COUNT(DISTINCT ?o) AS ?k) WHERE { ?s ?p ?o }',
+        ),
+      );
+      // Either the first graph, or the second one if its load finished before the kill.
+      assert.ok(
+        (row!.n === '1000' && row!.v === 'first') || (row!.n === '400000' && row!.v === 'second'),
+        JSON.stringify(row),
+      );
+      assert.equal(row!.k, '1');
+      await store.close();
+    }));
+
+  it('datasets beyond the memory bound are let go and read back from disk when queried', () =>
+    inDataDir(async (dir) => {
+      const store = await open(dir, {}, 50);
+      const ids = [datasetId('m'), datasetId('m'), datasetId('m')];
+      for (const [i, ds] of ids.entries())
+        await store.replaceGraph(ds, graphOf(ds), turtle(numbered(40, `d${i}`)));
+      for (const round of [0, 1]) {
+        for (const [i, ds] of ids.entries()) {
+          assert.deepEqual(
+            rows(await store.query(ds, 'SELECT DISTINCT ?o WHERE { ?s ?p ?o }')),
+            [{ o: `d${i}` }],
+            `round ${round}`,
+          );
+        }
+      }
+      await store.close();
+    }));
+});
