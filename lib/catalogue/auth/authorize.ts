@@ -147,11 +147,20 @@ export function authorize(actor: Actor, action: Action, target?: DatasetTarget |
   }
 }
 
-/** `authorize`, as a DomainError of the decision's kind when it is not allowed. */
-export function demand(actor: Actor, action: Action, target?: DatasetTarget | UserTarget): void {
+/**
+ * `authorize`, as a DomainError of the decision's kind when it is not allowed. `asked` is the
+ * name or id the caller used for the dataset: a hidden dataset reads as missing in the caller's
+ * own words, never with an id the caller did not give (that would link a name to its dataset).
+ */
+export function demand(
+  actor: Actor,
+  action: Action,
+  target?: DatasetTarget | UserTarget,
+  asked?: string,
+): void {
   const decision = authorize(actor, action, target);
   if (decision.allowed) return;
-  throw new DomainError(decision.kind, DETAIL[decision.kind](action, target));
+  throw new DomainError(decision.kind, DETAIL[decision.kind](action, asked));
 }
 
 /** The actor's role in a dataset: their member role, admin for its owner, none otherwise. */
@@ -184,12 +193,11 @@ function userTarget(action: Action, target: DatasetTarget | UserTarget | undefin
   return target;
 }
 
-type Target = DatasetTarget | UserTarget | undefined;
-
-const DETAIL: Record<'unauthorized' | 'forbidden' | 'not-found', (action: Action, target: Target) => string> =
+const DETAIL: Record<'unauthorized' | 'forbidden' | 'not-found', (action: Action, asked?: string) => string> =
   {
     unauthorized: (action) => `${action}: log in or send an API token in the Authorization header`,
     forbidden: (action) => `${action}: not allowed for this user`,
     // The same words as for a dataset that does not exist, on purpose.
-    'not-found': (_action, target) => `dataset not found: ${target && 'id' in target ? target.id : ''}`,
+    'not-found': (_action, asked) =>
+      asked === undefined ? 'dataset not found' : `dataset not found: ${asked}`,
   };

@@ -135,7 +135,7 @@ describe('authorize, beyond the matrix', () => {
     assert.throws(() => authorize(user, 'dataset.create', dataset(false)), TypeError);
   });
 
-  it('demand throws a DomainError of the decision’s kind, and a hidden dataset reads as missing', () => {
+  it('demand throws a DomainError of the decision’s kind, and a hidden dataset reads as missing, without its id', () => {
     assert.throws(
       () => demand('anonymous', 'dataset.update', dataset(false)),
       (e: unknown) => e instanceof DomainError && e.kind === 'unauthorized',
@@ -144,7 +144,12 @@ describe('authorize, beyond the matrix', () => {
     assert.throws(() => demand(other, 'dataset.update', dataset(false)), { kind: 'forbidden' });
     assert.throws(() => demand(other, 'dataset.read', dataset(true)), {
       kind: 'not-found',
-      message: `dataset not found: ${DATASET}`,
+      message: 'dataset not found',
+    });
+    // In the caller's words, never with the dataset's id when it was asked for by name.
+    assert.throws(() => demand(other, 'dataset.read', dataset(true), 'secret-runs'), {
+      kind: 'not-found',
+      message: 'dataset not found: secret-runs',
     });
     demand(other, 'dataset.read', dataset(false));
   });
