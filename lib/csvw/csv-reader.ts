@@ -32,6 +32,10 @@ export class RowTokenizer {
   private readonly lookahead: number;
   /** Characters that may start a delimiter, terminator, quote or escape (plain-text fast path). */
   private readonly special: Uint8Array | undefined;
+  /** A one-character delimiter's code: unquoted cells are then sliced whole (-1: no). */
+  private readonly delimiterCode: number;
+  /** Characters that start a line terminator. */
+  private readonly terminatorStart = new Uint8Array(65536);
   private carry = '';
   private rawCarry = '';
   private cells: string[] = [];
@@ -66,6 +70,11 @@ export class RowTokenizer {
       // Surrogates are never special here: a non-BMP start character disables the fast path.
       if (starts.some((start) => start.charCodeAt(0) >= 0xd800 && start.charCodeAt(0) < 0xe000))
         this.special = undefined;
+    }
+    this.delimiterCode =
+      this.special && typeof delimiter === 'string' && delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
+    for (const terminator of dialect.lineTerminators) {
+      if (terminator) this.terminatorStart[terminator.charCodeAt(0)] = 1;
     }
   }
 
@@ -139,8 +148,31 @@ export class RowTokenizer {
     const stop = final ? text.length : text.length - this.lookahead;
     let rowStart = 0;
     let i = 0;
+    const delimiterCode = this.delimiterCode;
     while (i < stop) {
       this.rowOpen = true;
+      if (delimiterCode >= 0 && this.state === 'start' && this.cell === '') {
+        // Fast path (most cells): a cell with no quote or escape character is the text up to
+        // the delimiter or terminator that ends it, taken in one slice (trimmed as any cell).
+        const end = this.nextSpecial(text, i, stop);
+        if (end < stop) {
+          const code = text.charCodeAt(end);
+          const terminator = this.terminatorStart[code] === 1 ? this.terminatorAt(text, end) : 0;
+          if (terminator) {
+            this.cell = text.slice(i, end);
+            rows.push(this.finishRow(this.rawCarry + text.slice(rowStart, end)));
+            i = end + terminator;
+            rowStart = i;
+            continue;
+          }
+          if (code === delimiterCode) {
+            this.cell = text.slice(i, end);
+            this.finishCell();
+            i = end + 1;
+            continue;
+          }
+        }
+      }
       const char = text[i] as string;
       if (this.state === 'quoted' && char !== quoteChar && char !== escapeChar) {
         // Fast path: copy up to the next quote or escape character.
@@ -252,6 +284,19 @@ export async function* csvEvents(
   delimiter?: string | RegExp,
   limits?: RowLimits,
 ): AsyncGenerator<CsvEvent> {
+  for await (const events of csvEventBatches(chunks, dialect, delimiter, limits)) yield* events;
+}
+
+/**
+ * `csvEvents` a text chunk's worth at a time: one await per chunk rather than per row, for
+ * readers of many rows (the datastore's import).
+ */
+export async function* csvEventBatches(
+  chunks: AsyncIterable<string>,
+  dialect: Dialect,
+  delimiter?: string | RegExp,
+  limits?: RowLimits,
+): AsyncGenerator<CsvEvent[]> {
   const tokenizer = new RowTokenizer(dialect, delimiter, limits);
   const { commentPrefix, skipRows, headerRowCount, skipColumns, skipBlankRows } = dialect;
   const titles: string[][] = [];
@@ -261,14 +306,15 @@ export async function* csvEvents(
   const isComment = (raw: string): boolean =>
     commentPrefix !== null && commentPrefix !== '' && raw.startsWith(commentPrefix);
 
-  function* handle(rows: RawRow[]): Generator<CsvEvent> {
+  function handle(rows: RawRow[]): CsvEvent[] {
+    const events: CsvEvent[] = [];
     for (const row of rows) {
       const index = sourceNumber - 1;
       if (index < skipRows) {
         const text = isComment(row.raw) ? row.raw.slice((commentPrefix as string).length).trim() : row.raw;
-        if (text) yield { kind: 'comment', text };
+        if (text) events.push({ kind: 'comment', text });
       } else if (isComment(row.raw)) {
-        yield { kind: 'comment', text: row.raw.slice((commentPrefix as string).length).trim() };
+        events.push({ kind: 'comment', text: row.raw.slice((commentPrefix as string).length).trim() });
       } else if (index < skipRows + headerRowCount) {
         row.cells.slice(skipColumns).forEach((value, i) => {
           if (value.trim() === '') return;
@@ -277,22 +323,26 @@ export async function* csvEvents(
       } else {
         if (!headerDone) {
           headerDone = true;
-          yield { kind: 'header', titles };
+          events.push({ kind: 'header', titles });
         }
         if (!(skipBlankRows && row.cells.every((cell) => cell === ''))) {
-          yield { kind: 'row', number: number++, sourceNumber, cells: row.cells.slice(skipColumns) };
+          const cells = skipColumns === 0 ? row.cells : row.cells.slice(skipColumns);
+          events.push({ kind: 'row', number: number++, sourceNumber, cells });
         }
       }
       sourceNumber += 1;
     }
+    return events;
   }
 
   let first = true;
   for await (const chunk of chunks) {
     // A byte-order mark is not content (decoders keep it when the loader decoded the text).
-    yield* handle(tokenizer.push(first ? chunk.replace(/^\uFEFF/, '') : chunk));
+    const events = handle(tokenizer.push(first ? chunk.replace(/^\uFEFF/, '') : chunk));
+    if (events.length > 0) yield events;
     first = false;
   }
-  yield* handle(tokenizer.end());
-  if (!headerDone) yield { kind: 'header', titles };
+  const events = handle(tokenizer.end());
+  if (!headerDone) events.push({ kind: 'header', titles });
+  if (events.length > 0) yield events;
 }
