@@ -208,24 +208,27 @@ export class SqlDatastore implements Datastore {
       }
       return sql;
     };
+    const width = fields.length;
+    const bind = this.dialect.bind;
     let count = 0;
-    let params: unknown[] = [];
-    let pending = 0;
+    // One array of parameters, filled in place: a full statement's, or a prefix for the last.
+    const params: unknown[] = new Array(perStatement * width).fill(null);
+    let filled = 0;
     const flush = async () => {
-      if (pending > 0) await client.run(statement(pending), params);
-      params = [];
-      pending = 0;
+      const rows = filled / width;
+      if (rows > 0)
+        await client.run(statement(rows), rows === perStatement ? params : params.slice(0, filled));
+      filled = 0;
     };
     for await (const batch of batches) {
       if (!Array.isArray(batch)) throw invalid('records: a list of objects', 'records');
       for (const record of batch) {
         if (Array.isArray(record)) {
-          if (record.length !== fields.length) {
-            throw invalid(`record ${count + 1}: ${fields.length} values, one per field`, 'records');
+          if (record.length !== width) {
+            throw invalid(`record ${count + 1}: ${width} values, one per field`, 'records');
           }
-          for (let i = 0; i < fields.length; i++) {
-            params.push(this.dialect.bind(valueOf(fields[i] as Field, record[i], 'records')));
-          }
+          for (let i = 0; i < width; i++)
+            params[filled++] = bind(valueOf(fields[i] as Field, record[i], 'records'));
         } else {
           if (record === null || typeof record !== 'object') {
             throw invalid(`record ${count + 1}: an object of values by field id`, 'records');
@@ -234,11 +237,10 @@ export class SqlDatastore implements Datastore {
             if (!ids.has(key))
               throw invalid(`record ${count + 1}: no field ${JSON.stringify(key)}`, 'records');
           }
-          for (const field of fields)
-            params.push(this.dialect.bind(valueOf(field, record[field.id], 'records')));
+          for (const field of fields) params[filled++] = bind(valueOf(field, record[field.id], 'records'));
         }
         count += 1;
-        if (++pending === perStatement) await flush();
+        if (filled === params.length) await flush();
       }
     }
     await flush();
