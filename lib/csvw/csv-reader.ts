@@ -24,6 +24,12 @@ export interface RowLimits {
   maxColumns: number;
 }
 
+/** Where `mark` next occurs in `text` from `from` on (Infinity: nowhere). */
+function after(text: string, mark: string | null, from: number): number {
+  const at = mark ? text.indexOf(mark, from) : -1;
+  return at < 0 ? Infinity : at;
+}
+
 /** Splits text chunks into rows of cells. */
 export class RowTokenizer {
   private readonly dialect: Dialect;
@@ -36,6 +42,13 @@ export class RowTokenizer {
   private readonly delimiterCode: number;
   /** Characters that start a line terminator. */
   private readonly terminatorStart = new Uint8Array(65536);
+  /** Whether rows may be split whole (one-character delimiter; terminators start with \n or \r). */
+  private readonly splitRows: boolean;
+  /** Where the next quote, escape, `\r` and delimiter are in the text being read (-1: to be searched). */
+  private nextQuote = -1;
+  private nextEscape = -1;
+  private nextReturn = -1;
+  private nextDelimiter = -1;
   private carry = '';
   private rawCarry = '';
   private cells: string[] = [];
@@ -76,6 +89,48 @@ export class RowTokenizer {
     for (const terminator of dialect.lineTerminators) {
       if (terminator) this.terminatorStart[terminator.charCodeAt(0)] = 1;
     }
+    this.splitRows =
+      this.delimiterCode >= 0 &&
+      !'\r\n'.includes(delimiter as string) &&
+      dialect.lineTerminators.every((t) => t === '' || t[0] === '\n' || t[0] === '\r');
+  }
+
+  /**
+   * The fastest path (most rows): a row whose text up to its `\n` (or `\r\n`) holds no quote,
+   * escape or other `\r` is that text split at the delimiter. Pushes the row and returns where
+   * the next one starts, or -1 for a row the cell-wise reading must take.
+   */
+  private wholeRow(text: string, i: number, stop: number, rows: RawRow[]): number {
+    const newline = text.indexOf('\n', i);
+    if (newline < 0 || newline >= stop) return -1;
+    // Each mark's next place is searched once and kept until passed: one pass over the text.
+    if (this.nextReturn < i) this.nextReturn = after(text, '\r', i);
+    const end = this.nextReturn === newline - 1 ? newline - 1 : newline;
+    if (this.nextReturn < end) return -1;
+    const { quoteChar, escapeChar } = this.dialect;
+    if (this.nextQuote < i) this.nextQuote = after(text, quoteChar, i);
+    if (this.nextEscape < i)
+      this.nextEscape = escapeChar === quoteChar ? this.nextQuote : after(text, escapeChar, i);
+    if (this.nextQuote < end || this.nextEscape < end) return -1;
+    const terminator = this.terminatorAt(text, end);
+    if (terminator === 0 || end + terminator !== newline + 1) return -1;
+    const delimiter = this.delimiter as string;
+    const trim = this.dialect.trim !== 'false';
+    const cells: string[] = [];
+    for (let from = i; ;) {
+      // A row past the limit is refused by the cell-wise reading, which names it.
+      if (cells.length === this.maxColumns) return -1;
+      if (this.nextDelimiter < from) this.nextDelimiter = after(text, delimiter, from);
+      const at = this.nextDelimiter;
+      const cell = text.slice(from, at > end ? end : at);
+      cells.push(trim ? this.trimCell(cell) : cell);
+      if (at > end) break;
+      from = at + 1;
+    }
+    rows.push({ raw: text.slice(i, end), cells });
+    this.rows++;
+    this.rowOpen = false;
+    return newline + 1;
   }
 
   /** Index of the next character at or after `from` that may be special, capped at `stop`. */
@@ -149,7 +204,17 @@ export class RowTokenizer {
     let rowStart = 0;
     let i = 0;
     const delimiterCode = this.delimiterCode;
+    this.nextQuote = this.nextEscape = this.nextReturn = this.nextDelimiter = -1;
     while (i < stop) {
+      if (this.splitRows && i === rowStart && this.state === 'start' && this.cells.length === 0) {
+        if (this.cell === '' && this.rawCarry === '') {
+          const next = this.wholeRow(text, i, stop, rows);
+          if (next >= 0) {
+            i = rowStart = next;
+            continue;
+          }
+        }
+      }
       this.rowOpen = true;
       if (delimiterCode >= 0 && this.state === 'start' && this.cell === '') {
         // Fast path (most cells): a cell with no quote or escape character is the text up to
