@@ -84,10 +84,16 @@ class SqliteClient implements SqlClient {
 /** The datastore in a SQLite file (`:memory:` for a throw-away one). */
 export async function openEmbeddedDatastore(file: string): Promise<SqlDatastore> {
   const db = new DatabaseSync(file);
-  // A 64 MiB page cache keeps a large import's transaction from spilling; ANALYZE samples
+  // 16 KiB pages (a new file's; an existing one keeps its own): a bulk import writes a fifth
+  // fewer pages and frames than with 4 KiB ones. A 64 MiB page cache keeps most of an
+  // import's transaction from spilling. WAL with synchronous=NORMAL: a commit is not synced,
+  // only checkpoints are, and the file stays consistent through a power cut (the last
+  // commits may be lost). Not OFF, not even for an all-or-nothing import: this one file holds
+  // every resource's table, and records posted through datastore_create exist nowhere else,
+  // so a checkpoint cut short by a power loss must not corrupt it. ANALYZE samples
   // (analysis_limit) so that a new index's statistics take milliseconds, not a table scan.
   db.exec(
-    'PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA analysis_limit = 1000',
+    'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA analysis_limit = 1000',
   );
   const store = new SqlDatastore(new SqliteClient(db), sqliteDialect);
   await store.migrate();
