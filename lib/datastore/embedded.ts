@@ -27,6 +27,7 @@ export const sqliteDialect: SqlDialect = {
   analyze: (index) => `ANALYZE ${index}`,
   select: (column) => column,
   bind: (value: Value) => (typeof value === 'boolean' ? Number(value) : value),
+  insert: 'values',
 };
 
 /** node:sqlite is synchronous; the promises keep the one interface. Statements are cached. */
