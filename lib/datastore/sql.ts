@@ -18,6 +18,7 @@ import {
   type SearchResult,
   type Value,
 } from './contract.ts';
+import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
 import { checkFields, containsPattern, countOf, parseFieldList, parseSort, valueOf } from './values.ts';
 
 export type Row = Record<string, unknown>;
@@ -26,12 +27,15 @@ export interface SqlClient {
   query(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Runs a statement; the number of rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
+  /** Statements without parameters (a migration step). */
+  exec(sql: string): Promise<void>;
   /** `fn` on one connection inside BEGIN … COMMIT, rolled back when it throws. */
   transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export interface SqlDialect {
+  name: 'sqlite' | 'postgres';
   /** The n-th (1-based) parameter's placeholder; parameters are numbered in order of appearance. */
   placeholder(n: number): string;
   /** Parameters per statement the driver accepts. */
@@ -107,11 +111,9 @@ export class SqlDatastore implements Datastore {
     this.prefix = schema ? `${quote(schema)}.` : '';
   }
 
-  /** Creates the catalogue of tables when missing (run once by `open`). */
-  async migrate(): Promise<void> {
-    await this.client.run(
-      `CREATE TABLE IF NOT EXISTS ${this.prefix}${CATALOGUE} (resource_id TEXT PRIMARY KEY, table_name TEXT NOT NULL, fields TEXT NOT NULL)`,
-    );
+  /** Brings the datastore's own tables to the latest version (run once by `open`). */
+  async migrate(migrations: readonly Migration[] = DATASTORE_MIGRATIONS): Promise<void> {
+    await migrateDatastore(this.client, this.dialect, migrations);
   }
 
   /** A text column in code-point order (PostgreSQL's collation may be a language's). */
