@@ -19,7 +19,15 @@ import {
   type Value,
 } from './contract.ts';
 import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
-import { checkFields, containsPattern, countOf, parseFieldList, parseSort, valueOf } from './values.ts';
+import {
+  checkFields,
+  containsPattern,
+  countOf,
+  isStored,
+  parseFieldList,
+  parseSort,
+  valueOf,
+} from './values.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -234,6 +242,7 @@ export class SqlDatastore implements Datastore {
       return sql;
     };
     const bind = this.dialect.bind;
+    const types = fields.map((f) => f.type);
     const array = this.dialect.array ?? ((values: unknown[]) => values);
     // Filled in place: one flat array (values), or one array per column (arrays).
     const params: unknown[] = arrays
@@ -264,7 +273,11 @@ export class SqlDatastore implements Datastore {
           if (record.length !== width) {
             throw invalid(`record ${count + 1}: ${width} values, one per field`, 'records');
           }
-          for (let i = 0; i < width; i++) row[i] = bind(valueOf(fields[i] as Field, record[i], 'records'));
+          for (let i = 0; i < width; i++) {
+            const value = record[i];
+            const type = types[i] as FieldType;
+            row[i] = bind(isStored(type, value) ? value : valueOf(fields[i] as Field, value, 'records'));
+          }
         } else {
           if (record === null || typeof record !== 'object') {
             throw invalid(`record ${count + 1}: an object of values by field id`, 'records');

@@ -71,20 +71,34 @@ function numberOf(text: string): number {
 }
 
 /**
+ * Whether `raw` is already a value of the type as stored, read as itself: null, text for text,
+ * a finite number (a safe integer for int). Small, so that a caller handing over values it has
+ * read (the import) pays little for their check.
+ */
+export function isStored(type: FieldType, raw: unknown): raw is Value {
+  if (raw === null) return true;
+  if (typeof raw === 'number') {
+    if (type === 'int') return Number.isSafeInteger(raw);
+    return (type === 'numeric' || type === 'float') && Number.isFinite(raw);
+  }
+  return type === 'text' && typeof raw === 'string';
+}
+
+/**
  * A value as the field's type stores it; undefined when it cannot be read. Empty text is null
  * for every type but text (a CSV's empty cell has no number).
  */
 export function readValue(type: FieldType, raw: unknown): Value | undefined {
-  if (raw === null || raw === undefined) return null;
-  if (type === 'text')
-    return typeof raw === 'string' ? raw : typeof raw === 'number' ? String(raw) : undefined;
+  if (isStored(type, raw)) return raw;
+  if (raw === undefined) return null;
+  if (type === 'text') return typeof raw === 'number' ? String(raw) : undefined;
   const numeric = type === 'numeric' || type === 'float' || type === 'int';
   // A number's text first: the import's usual cell, read without the blank test below.
   const number = numeric
-    ? typeof raw === 'number'
-      ? raw
-      : typeof raw === 'string'
-        ? numberOf(raw)
+    ? typeof raw === 'string'
+      ? numberOf(raw)
+      : typeof raw === 'number'
+        ? raw
         : NaN
     : NaN;
   if (number === number) {
