@@ -99,6 +99,7 @@ async function openPglite(dir: string): Promise<{ store: Datastore; close: () =>
     () => db.close(),
   );
   await db.query('CREATE SCHEMA IF NOT EXISTS datastore');
+  await db.query('SET search_path TO datastore'); // as openPostgresDatastore's connections
   const store = new SqlDatastore(client, postgresDialect, 'datastore');
   await store.migrate();
   return { store, close: () => store.close() };

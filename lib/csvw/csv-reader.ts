@@ -24,6 +24,12 @@ export interface RowLimits {
   maxColumns: number;
 }
 
+/** Where `mark` next occurs in `text` from `from` on (Infinity: nowhere). */
+function after(text: string, mark: string | null, from: number): number {
+  const at = mark ? text.indexOf(mark, from) : -1;
+  return at < 0 ? Infinity : at;
+}
+
 /** Splits text chunks into rows of cells. */
 export class RowTokenizer {
   private readonly dialect: Dialect;
@@ -32,6 +38,17 @@ export class RowTokenizer {
   private readonly lookahead: number;
   /** Characters that may start a delimiter, terminator, quote or escape (plain-text fast path). */
   private readonly special: Uint8Array | undefined;
+  /** A one-character delimiter's code: unquoted cells are then sliced whole (-1: no). */
+  private readonly delimiterCode: number;
+  /** Characters that start a line terminator. */
+  private readonly terminatorStart = new Uint8Array(65536);
+  /** Whether rows may be split whole (one-character delimiter; terminators start with \n or \r). */
+  private readonly splitRows: boolean;
+  /** Where the next quote, escape, `\r` and delimiter are in the text being read (-1: to be searched). */
+  private nextQuote = -1;
+  private nextEscape = -1;
+  private nextReturn = -1;
+  private nextDelimiter = -1;
   private carry = '';
   private rawCarry = '';
   private cells: string[] = [];
@@ -67,6 +84,53 @@ export class RowTokenizer {
       if (starts.some((start) => start.charCodeAt(0) >= 0xd800 && start.charCodeAt(0) < 0xe000))
         this.special = undefined;
     }
+    this.delimiterCode =
+      this.special && typeof delimiter === 'string' && delimiter.length === 1 ? delimiter.charCodeAt(0) : -1;
+    for (const terminator of dialect.lineTerminators) {
+      if (terminator) this.terminatorStart[terminator.charCodeAt(0)] = 1;
+    }
+    this.splitRows =
+      this.delimiterCode >= 0 &&
+      !'\r\n'.includes(delimiter as string) &&
+      dialect.lineTerminators.every((t) => t === '' || t[0] === '\n' || t[0] === '\r');
+  }
+
+  /**
+   * The fastest path (most rows): a row whose text up to its `\n` (or `\r\n`) holds no quote,
+   * escape or other `\r` is that text split at the delimiter. Pushes the row and returns where
+   * the next one starts, or -1 for a row the cell-wise reading must take.
+   */
+  private wholeRow(text: string, i: number, stop: number, rows: RawRow[]): number {
+    const newline = text.indexOf('\n', i);
+    if (newline < 0 || newline >= stop) return -1;
+    // Each mark's next place is searched once and kept until passed: one pass over the text.
+    if (this.nextReturn < i) this.nextReturn = after(text, '\r', i);
+    const end = this.nextReturn === newline - 1 ? newline - 1 : newline;
+    if (this.nextReturn < end) return -1;
+    const { quoteChar, escapeChar } = this.dialect;
+    if (this.nextQuote < i) this.nextQuote = after(text, quoteChar, i);
+    if (this.nextEscape < i)
+      this.nextEscape = escapeChar === quoteChar ? this.nextQuote : after(text, escapeChar, i);
+    if (this.nextQuote < end || this.nextEscape < end) return -1;
+    const terminator = this.terminatorAt(text, end);
+    if (terminator === 0 || end + terminator !== newline + 1) return -1;
+    const delimiter = this.delimiter as string;
+    const trim = this.dialect.trim !== 'false';
+    const cells: string[] = [];
+    for (let from = i; ;) {
+      // A row past the limit is refused by the cell-wise reading, which names it.
+      if (cells.length === this.maxColumns) return -1;
+      if (this.nextDelimiter < from) this.nextDelimiter = after(text, delimiter, from);
+      const at = this.nextDelimiter;
+      const cell = text.slice(from, at > end ? end : at);
+      cells.push(trim ? this.trimCell(cell) : cell);
+      if (at > end) break;
+      from = at + 1;
+    }
+    rows.push({ raw: text.slice(i, end), cells });
+    this.rows++;
+    this.rowOpen = false;
+    return newline + 1;
   }
 
   /** Index of the next character at or after `from` that may be special, capped at `stop`. */
@@ -139,8 +203,41 @@ export class RowTokenizer {
     const stop = final ? text.length : text.length - this.lookahead;
     let rowStart = 0;
     let i = 0;
+    const delimiterCode = this.delimiterCode;
+    this.nextQuote = this.nextEscape = this.nextReturn = this.nextDelimiter = -1;
     while (i < stop) {
+      if (this.splitRows && i === rowStart && this.state === 'start' && this.cells.length === 0) {
+        if (this.cell === '' && this.rawCarry === '') {
+          const next = this.wholeRow(text, i, stop, rows);
+          if (next >= 0) {
+            i = rowStart = next;
+            continue;
+          }
+        }
+      }
       this.rowOpen = true;
+      if (delimiterCode >= 0 && this.state === 'start' && this.cell === '') {
+        // Fast path (most cells): a cell with no quote or escape character is the text up to
+        // the delimiter or terminator that ends it, taken in one slice (trimmed as any cell).
+        const end = this.nextSpecial(text, i, stop);
+        if (end < stop) {
+          const code = text.charCodeAt(end);
+          const terminator = this.terminatorStart[code] === 1 ? this.terminatorAt(text, end) : 0;
+          if (terminator) {
+            this.cell = text.slice(i, end);
+            rows.push(this.finishRow(this.rawCarry + text.slice(rowStart, end)));
+            i = end + terminator;
+            rowStart = i;
+            continue;
+          }
+          if (code === delimiterCode) {
+            this.cell = text.slice(i, end);
+            this.finishCell();
+            i = end + 1;
+            continue;
+          }
+        }
+      }
       const char = text[i] as string;
       if (this.state === 'quoted' && char !== quoteChar && char !== escapeChar) {
         // Fast path: copy up to the next quote or escape character.
@@ -252,6 +349,19 @@ export async function* csvEvents(
   delimiter?: string | RegExp,
   limits?: RowLimits,
 ): AsyncGenerator<CsvEvent> {
+  for await (const events of csvEventBatches(chunks, dialect, delimiter, limits)) yield* events;
+}
+
+/**
+ * `csvEvents` a text chunk's worth at a time: one await per chunk rather than per row, for
+ * readers of many rows (the datastore's import).
+ */
+export async function* csvEventBatches(
+  chunks: AsyncIterable<string>,
+  dialect: Dialect,
+  delimiter?: string | RegExp,
+  limits?: RowLimits,
+): AsyncGenerator<CsvEvent[]> {
   const tokenizer = new RowTokenizer(dialect, delimiter, limits);
   const { commentPrefix, skipRows, headerRowCount, skipColumns, skipBlankRows } = dialect;
   const titles: string[][] = [];
@@ -261,14 +371,15 @@ export async function* csvEvents(
   const isComment = (raw: string): boolean =>
     commentPrefix !== null && commentPrefix !== '' && raw.startsWith(commentPrefix);
 
-  function* handle(rows: RawRow[]): Generator<CsvEvent> {
+  function handle(rows: RawRow[]): CsvEvent[] {
+    const events: CsvEvent[] = [];
     for (const row of rows) {
       const index = sourceNumber - 1;
       if (index < skipRows) {
         const text = isComment(row.raw) ? row.raw.slice((commentPrefix as string).length).trim() : row.raw;
-        if (text) yield { kind: 'comment', text };
+        if (text) events.push({ kind: 'comment', text });
       } else if (isComment(row.raw)) {
-        yield { kind: 'comment', text: row.raw.slice((commentPrefix as string).length).trim() };
+        events.push({ kind: 'comment', text: row.raw.slice((commentPrefix as string).length).trim() });
       } else if (index < skipRows + headerRowCount) {
         row.cells.slice(skipColumns).forEach((value, i) => {
           if (value.trim() === '') return;
@@ -277,22 +388,26 @@ export async function* csvEvents(
       } else {
         if (!headerDone) {
           headerDone = true;
-          yield { kind: 'header', titles };
+          events.push({ kind: 'header', titles });
         }
         if (!(skipBlankRows && row.cells.every((cell) => cell === ''))) {
-          yield { kind: 'row', number: number++, sourceNumber, cells: row.cells.slice(skipColumns) };
+          const cells = skipColumns === 0 ? row.cells : row.cells.slice(skipColumns);
+          events.push({ kind: 'row', number: number++, sourceNumber, cells });
         }
       }
       sourceNumber += 1;
     }
+    return events;
   }
 
   let first = true;
   for await (const chunk of chunks) {
     // A byte-order mark is not content (decoders keep it when the loader decoded the text).
-    yield* handle(tokenizer.push(first ? chunk.replace(/^\uFEFF/, '') : chunk));
+    const events = handle(tokenizer.push(first ? chunk.replace(/^\uFEFF/, '') : chunk));
+    if (events.length > 0) yield events;
     first = false;
   }
-  yield* handle(tokenizer.end());
-  if (!headerDone) yield { kind: 'header', titles };
+  const events = handle(tokenizer.end());
+  if (!headerDone) events.push({ kind: 'header', titles });
+  if (events.length > 0) yield events;
 }

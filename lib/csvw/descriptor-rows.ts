@@ -5,7 +5,7 @@
 // by /api/rdf (descriptor-rdf.ts) and by the datastore's import.
 import { invalid } from '../process/errors.ts';
 import { maxColumns } from '../limits.ts';
-import { csvEvents } from './csv-reader.ts';
+import { csvEventBatches } from './csv-reader.ts';
 import { DEFAULT_DIALECT, originalDelimiter, type Dialect } from './dialect.ts';
 import { CSV_FIELD, readError, textChunks, type LoadedResource } from './types.ts';
 
@@ -38,6 +38,16 @@ export async function* descriptorRows(
   described: DescriptorDialect,
   width: number,
 ): AsyncGenerator<DescriptorRow> {
+  for await (const rows of descriptorRowBatches(resource, csvUrl, described, width)) yield* rows;
+}
+
+/** `descriptorRows` a text chunk's worth at a time (one await per chunk, not per row). */
+export async function* descriptorRowBatches(
+  resource: LoadedResource,
+  csvUrl: string,
+  described: DescriptorDialect,
+  width: number,
+): AsyncGenerator<DescriptorRow[]> {
   const delimiter = originalDelimiter(described.delimiter || ',');
   const dialect: Dialect = {
     ...DEFAULT_DIALECT,
@@ -49,20 +59,33 @@ export async function* descriptorRows(
     encoding: described.encoding,
   };
   const limits = { field: CSV_FIELD, url: csvUrl, maxColumns: maxColumns() };
-  const events = csvEvents(textChunks(resource, described.encoding), dialect, delimiter, limits);
+  const batches = csvEventBatches(textChunks(resource, described.encoding), dialect, delimiter, limits);
   let index = 0;
   try {
-    for await (const event of events) {
-      if (event.kind !== 'row') continue;
-      const cells = event.cells;
-      if (isBlankRow(cells)) break; // the table ends at its first blank row
-      if (cells.length < width || !isBlankRow(cells, width)) {
-        throw invalid(
-          `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${cells.length} fields; the descriptor describes ${width} columns`,
-          CSV_FIELD,
-        );
+    for await (const events of batches) {
+      const rows: DescriptorRow[] = [];
+      let ended = false;
+      let failure: Error | undefined;
+      for (const event of events) {
+        if (event.kind !== 'row') continue;
+        const cells = event.cells;
+        if (isBlankRow(cells)) {
+          ended = true; // the table ends at its first blank row
+          break;
+        }
+        if (cells.length < width || !isBlankRow(cells, width)) {
+          failure = invalid(
+            `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${cells.length} fields; the descriptor describes ${width} columns`,
+            CSV_FIELD,
+          );
+          break;
+        }
+        rows.push({ index: index++, sourceNumber: event.sourceNumber, cells });
       }
-      yield { index: index++, sourceNumber: event.sourceNumber, cells };
+      // The rows before a refused one go out first, as they would one by one.
+      if (rows.length > 0) yield rows;
+      if (failure) throw failure;
+      if (ended) return;
     }
   } catch (error) {
     // A stream that breaks off mid-way is a 422 naming csv_url too.

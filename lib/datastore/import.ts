@@ -2,10 +2,10 @@
 // stream by the descriptor's dialect (lib/csvw/descriptor-rows.ts, as /api/rdf reads them)
 // and inserted in batches, so a file of any length never sits in memory. A cell its column's
 // type cannot read refuses the import (nothing is kept: the insert is one transaction).
-import { descriptorRows } from '../csvw/descriptor-rows.ts';
+import { descriptorRowBatches, type DescriptorRow } from '../csvw/descriptor-rows.ts';
 import type { LoadedResource } from '../loader.ts';
 import { invalid, isDomainError } from '../process/errors.ts';
-import type { Datastore, DatastoreInfo, Field, InputRecord } from './contract.ts';
+import type { Datastore, DatastoreInfo, Field, FieldType, InputRecord } from './contract.ts';
 import { descriptorTable } from './fields.ts';
 import { readValue } from './values.ts';
 
@@ -16,30 +16,34 @@ export interface ImportOptions {
 
 /** Records of the rows, `batchSize` at a time, cells read by their field's type. */
 export async function* recordBatches(
-  rows: AsyncIterable<{ sourceNumber: number; cells: string[] }>,
+  rows: AsyncIterable<DescriptorRow[]>,
   fields: Field[],
   csvUrl: string,
   batchSize = 5000,
 ): AsyncGenerator<InputRecord[]> {
+  const width = fields.length;
+  const types = fields.map((f) => f.type);
   let batch: InputRecord[] = [];
-  for await (const { sourceNumber, cells } of rows) {
-    const record: unknown[] = new Array(fields.length);
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i] as Field;
-      const text = cells[i] as string;
-      const value = field.type === 'text' ? (text === '' ? null : text) : readValue(field.type, text);
-      if (value === undefined) {
-        throw invalid(
-          `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify(field.id)} is not ${field.type}`,
-          'csv_url',
-        );
+  for await (const chunk of rows) {
+    for (const { sourceNumber, cells } of chunk) {
+      const record: unknown[] = new Array(width);
+      for (let i = 0; i < width; i++) {
+        const type = types[i] as FieldType;
+        const text = cells[i] as string;
+        const value = type === 'text' ? (text === '' ? null : text) : readValue(type, text);
+        if (value === undefined) {
+          throw invalid(
+            `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify((fields[i] as Field).id)} is not ${type}`,
+            'csv_url',
+          );
+        }
+        record[i] = value;
       }
-      record[i] = value;
-    }
-    batch.push(record);
-    if (batch.length >= batchSize) {
-      yield batch;
-      batch = [];
+      batch.push(record);
+      if (batch.length >= batchSize) {
+        yield batch;
+        batch = [];
+      }
     }
   }
   if (batch.length > 0) yield batch;
@@ -64,7 +68,7 @@ export async function importCsv(
     if (!isDomainError(error) || error.kind !== 'not-found') throw error;
   }
   await store.create(resourceId, table.fields);
-  const rows = descriptorRows(csv, csvUrl, table.dialect, table.fields.length);
+  const rows = descriptorRowBatches(csv, csvUrl, table.dialect, table.fields.length);
   try {
     await store.insert(resourceId, recordBatches(rows, table.fields, csvUrl, options.batchSize));
   } catch (error) {

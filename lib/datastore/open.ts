@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { setting } from '../process/config.ts';
-import { unreachable } from '../process/errors.ts';
+import { isDomainError, unreachable } from '../process/errors.ts';
 import type { Datastore } from './contract.ts';
 import { openEmbeddedDatastore } from './embedded.ts';
 import { openPostgresDatastore } from './postgres.ts';
@@ -27,7 +27,10 @@ export async function openDatastore(config: DatastoreConfig = datastoreConfigFro
   try {
     return await openPostgresDatastore(config.databaseUrl);
   } catch (error) {
-    // The driver's text may hold the URL's password: say what failed, not what it said.
+    // Ours pass (a schema newer than this code, say); the driver's text may hold the URL's
+    // password: say what failed, not what it said.
+    if (isDomainError(error) || (error instanceof Error && error.constructor === Error && !('code' in error)))
+      throw error;
     const code = (error as { code?: unknown }).code;
     throw unreachable(
       `the datastore's PostgreSQL database cannot be opened${typeof code === 'string' ? ` (${code})` : ''}`,

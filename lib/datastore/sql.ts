@@ -18,7 +18,16 @@ import {
   type SearchResult,
   type Value,
 } from './contract.ts';
-import { checkFields, containsPattern, countOf, parseFieldList, parseSort, valueOf } from './values.ts';
+import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
+import {
+  checkFields,
+  containsPattern,
+  countOf,
+  isStored,
+  parseFieldList,
+  parseSort,
+  valueOf,
+} from './values.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -26,12 +35,15 @@ export interface SqlClient {
   query(sql: string, params?: unknown[]): Promise<Row[]>;
   /** Runs a statement; the number of rows it changed. */
   run(sql: string, params?: unknown[]): Promise<number>;
+  /** Statements without parameters (a migration step). */
+  exec(sql: string): Promise<void>;
   /** `fn` on one connection inside BEGIN … COMMIT, rolled back when it throws. */
   transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export interface SqlDialect {
+  name: 'sqlite' | 'postgres';
   /** The n-th (1-based) parameter's placeholder; parameters are numbered in order of appearance. */
   placeholder(n: number): string;
   /** Parameters per statement the driver accepts. */
@@ -53,7 +65,18 @@ export interface SqlDialect {
   /** A column as selected (PostgreSQL gives dates as text, not Date objects). */
   select(column: string, type: FieldType): string;
   bind(value: Value): unknown;
+  /**
+   * How rows go in: `values`, multi-row `INSERT … VALUES (…), (…)` with a parameter per value;
+   * `arrays`, `INSERT … SELECT * FROM unnest($1::type[], …)` with one array parameter per
+   * column (PostgreSQL: a few parameters for thousands of rows, each parsed as one array).
+   */
+  insert: 'values' | 'arrays';
+  /** An array parameter as the driver is given it (default: the array itself). */
+  array?(values: unknown[]): unknown;
 }
+
+/** Rows per `unnest` statement: a few MB of array text, one round trip. */
+const ARRAY_ROWS = 10_000;
 
 const CATALOGUE = 'datastore_tables';
 const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
@@ -96,11 +119,9 @@ export class SqlDatastore implements Datastore {
     this.prefix = schema ? `${quote(schema)}.` : '';
   }
 
-  /** Creates the catalogue of tables when missing (run once by `open`). */
-  async migrate(): Promise<void> {
-    await this.client.run(
-      `CREATE TABLE IF NOT EXISTS ${this.prefix}${CATALOGUE} (resource_id TEXT PRIMARY KEY, table_name TEXT NOT NULL, fields TEXT NOT NULL)`,
-    );
+  /** Brings the datastore's own tables to the latest version (run once by `open`). */
+  async migrate(migrations: readonly Migration[] = DATASTORE_MIGRATIONS): Promise<void> {
+    await migrateDatastore(this.client, this.dialect, migrations);
   }
 
   /** A text column in code-point order (PostgreSQL's collation may be a language's). */
@@ -184,47 +205,78 @@ export class SqlDatastore implements Datastore {
     );
   }
 
-  /** Multi-row INSERTs of as many rows as the driver's parameter limit allows (≤ 500). */
+  /**
+   * The rows in statements of many rows each: multi-row `VALUES` of as many rows as the
+   * driver's parameter limit allows (≤ 500), or `unnest` of one array per column.
+   */
   private async append(
     client: SqlClient,
     table: Table,
     batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
   ): Promise<number> {
     const { fields } = table;
+    const width = fields.length;
     const ids = new Set(fields.map((f) => f.id));
-    const perStatement = Math.max(1, Math.min(500, Math.floor(this.dialect.maxParameters / fields.length)));
+    const arrays = this.dialect.insert === 'arrays';
+    const perStatement = arrays
+      ? ARRAY_ROWS
+      : Math.max(1, Math.min(500, Math.floor(this.dialect.maxParameters / width)));
+    const p = (n: number) => this.dialect.placeholder(n);
+    const into = `INSERT INTO ${this.table(table.name)} (${fields.map((_, i) => columnOf(i)).join(', ')})`;
     const statements = new Map<number, string>();
     const statement = (rows: number): string => {
       let sql = statements.get(rows);
       if (!sql) {
-        const tuples: string[] = [];
-        for (let r = 0; r < rows; r++) {
-          tuples.push(
-            `(${fields.map((_, i) => this.dialect.placeholder(r * fields.length + i + 1)).join(', ')})`,
-          );
+        if (arrays) {
+          const columns = fields.map((f, i) => `${p(i + 1)}::${this.dialect.columnType(f.type)}[]`);
+          sql = `${into} SELECT * FROM unnest(${columns.join(', ')})`;
+        } else {
+          const tuples: string[] = [];
+          for (let r = 0; r < rows; r++) {
+            tuples.push(`(${fields.map((_, i) => p(r * width + i + 1)).join(', ')})`);
+          }
+          sql = `${into} VALUES ${tuples.join(', ')}`;
         }
-        sql = `INSERT INTO ${this.table(table.name)} (${fields.map((_, i) => columnOf(i)).join(', ')}) VALUES ${tuples.join(', ')}`;
         statements.set(rows, sql);
       }
       return sql;
     };
+    const bind = this.dialect.bind;
+    const types = fields.map((f) => f.type);
+    const array = this.dialect.array ?? ((values: unknown[]) => values);
+    // Filled in place: one flat array (values), or one array per column (arrays).
+    const params: unknown[] = arrays
+      ? fields.map(() => new Array(perStatement).fill(null))
+      : new Array(perStatement * width).fill(null);
+    const row: unknown[] = new Array(width).fill(null);
+    let rows = 0;
     let count = 0;
-    let params: unknown[] = [];
-    let pending = 0;
+    // One statement in flight while the next is made (a server parses it meanwhile); its
+    // failure is seen at the next flush or at the end (the catch only keeps it from being
+    // reported as unhandled should the rows fail first).
+    let inflight: Promise<number> | undefined;
     const flush = async () => {
-      if (pending > 0) await client.run(statement(pending), params);
-      params = [];
-      pending = 0;
+      if (rows === 0) return;
+      // Copies: the arrays are refilled while the statement may still wait for the connection.
+      const values = arrays
+        ? params.map((column) => array((column as unknown[]).slice(0, rows)))
+        : params.slice(0, rows * width);
+      await inflight;
+      inflight = client.run(statement(arrays ? perStatement : rows), values);
+      inflight.catch(() => undefined);
+      rows = 0;
     };
     for await (const batch of batches) {
       if (!Array.isArray(batch)) throw invalid('records: a list of objects', 'records');
       for (const record of batch) {
         if (Array.isArray(record)) {
-          if (record.length !== fields.length) {
-            throw invalid(`record ${count + 1}: ${fields.length} values, one per field`, 'records');
+          if (record.length !== width) {
+            throw invalid(`record ${count + 1}: ${width} values, one per field`, 'records');
           }
-          for (let i = 0; i < fields.length; i++) {
-            params.push(this.dialect.bind(valueOf(fields[i] as Field, record[i], 'records')));
+          for (let i = 0; i < width; i++) {
+            const value = record[i];
+            const type = types[i] as FieldType;
+            row[i] = bind(isStored(type, value) ? value : valueOf(fields[i] as Field, value, 'records'));
           }
         } else {
           if (record === null || typeof record !== 'object') {
@@ -234,14 +286,19 @@ export class SqlDatastore implements Datastore {
             if (!ids.has(key))
               throw invalid(`record ${count + 1}: no field ${JSON.stringify(key)}`, 'records');
           }
-          for (const field of fields)
-            params.push(this.dialect.bind(valueOf(field, record[field.id], 'records')));
+          for (let i = 0; i < width; i++) {
+            const field = fields[i] as Field;
+            row[i] = bind(valueOf(field, record[field.id], 'records'));
+          }
         }
+        if (arrays) for (let i = 0; i < width; i++) (params[i] as unknown[])[rows] = row[i];
+        else for (let i = 0, at = rows * width; i < width; i++) params[at + i] = row[i];
         count += 1;
-        if (++pending === perStatement) await flush();
+        if (++rows === perStatement) await flush();
       }
     }
     await flush();
+    await inflight;
     return count;
   }
 

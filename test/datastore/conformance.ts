@@ -126,6 +126,47 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
       await refused(s.search({ resource_id: 'many', offset: 1.5 }), 'invalid', 'offset');
     });
 
+    it('inserts many rows in order across statements, any text kept as it was', async () => {
+      const s = await open();
+      const fields: Field[] = [
+        { id: 't', type: 'text' },
+        { id: 'n', type: 'numeric' },
+        { id: 'b', type: 'bool' },
+        { id: 'd', type: 'date' },
+      ];
+      await s.create('bulk', fields);
+      // Text an array literal or a statement could mistake: quotes, backslashes, braces,
+      // commas, the word NULL, blanks, an empty string (text: kept), non-ASCII.
+      const texts = ['a"b', 'c\\d', '{x,y}', 'NULL', ' ', '', 'Grüße 😀', "it's", '\\"'];
+      const rows = (from: number, n: number): InputRecord[] =>
+        Array.from({ length: n }, (_, k) => {
+          const i = from + k;
+          return [
+            texts[i % texts.length],
+            i % 7 === 0 ? null : i / 8,
+            i % 3 === 0,
+            i % 5 === 0 ? null : '2024-01-31',
+          ];
+        });
+      // 12,345 rows in uneven batches: more than a statement's worth in either store.
+      const inserted = await s.insert('bulk', [rows(0, 1), rows(1, 5000), rows(5001, 7344)]);
+      assert.equal(inserted, 12345);
+      assert.equal((await s.info('bulk')).count, 12345);
+      const page = await s.search({ resource_id: 'bulk', offset: 12335, limit: 10 });
+      assert.deepEqual(
+        page.records,
+        rows(12335, 10).map((r, k) => {
+          const [t, n, b, d] = r as unknown[];
+          return { _id: 12336 + k, t, n, b, d };
+        }),
+      );
+      for (const [k, text] of texts.entries()) {
+        const found = await s.search({ resource_id: 'bulk', filters: { t: text }, limit: 0 });
+        // every 9th row from k on, of 12,345
+        assert.equal(found.total, Math.ceil((12345 - k) / texts.length), JSON.stringify(text));
+      }
+    });
+
     it('sorts numbers as numbers, nulls last, on several columns', async () => {
       const s = await withPeople();
       const asc = await s.search({ resource_id: 'people', sort: 'n asc' });

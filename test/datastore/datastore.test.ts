@@ -1,12 +1,16 @@
-// The Datastore conformance suite on the embedded store (node:sqlite): a data directory each.
+// The Datastore conformance and migration suites on the embedded store (node:sqlite): a data
+// directory each.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
+import { DatabaseSync } from 'node:sqlite';
+import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
 import { openDatastore, datastoreConfigFromEnv } from '../../lib/datastore/open.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { datastoreConformance } from './conformance.ts';
+import { datastoreMigrations } from './migrations.ts';
 
 datastoreConformance({
   name: 'embedded',
@@ -27,4 +31,24 @@ it('open: LABLD_DATABASE_URL empty is the embedded file; a server that does not 
     assert.doesNotMatch(error.message, /secret/);
     return true;
   });
+});
+
+datastoreMigrations({
+  name: 'embedded',
+  async fresh() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
+    const file = join(dataDir, 'datastore.sqlite');
+    return {
+      open: (migrations) => openEmbeddedDatastore(file, migrations),
+      async sql(text) {
+        const db = new DatabaseSync(file);
+        try {
+          return db.prepare(text).all() as Record<string, unknown>[];
+        } finally {
+          db.close();
+        }
+      },
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  },
 });

@@ -109,10 +109,14 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 
-/** Brings the schema to LATEST; a schema newer than this code refuses to open. Idempotent. */
+/**
+ * Brings the schema to LATEST; a schema newer than this code refuses to open. Idempotent.
+ * Another component (the datastore) runs its own steps under its own name.
+ */
 export async function migrate(
   session: SqlSession,
   migrations: readonly Migration[] = MIGRATIONS,
+  component = COMPONENT,
 ): Promise<number> {
   const latest = Math.max(...migrations.map((m) => m.version));
   return session.transaction(async (tx) => {
@@ -127,12 +131,12 @@ export async function migrate(
       PRIMARY KEY (component, version)
     )`);
     const [row] = await tx.all(`SELECT MAX(version) AS version FROM schema_migrations WHERE component = ?`, [
-      COMPONENT,
+      component,
     ]);
     const current = Number(row?.version ?? 0);
     if (current > latest) {
       throw new Error(
-        `the catalogue database is at schema version ${current}, newer than this labld knows (${latest}): ` +
+        `the ${component} database is at schema version ${current}, newer than this labld knows (${latest}): ` +
           'run a newer labld on it, or point LABLD_DATABASE_URL / LABLD_DATA elsewhere',
       );
     }
@@ -141,7 +145,7 @@ export async function migrate(
       await tx.exec(typeof step.sql === 'string' ? step.sql : step.sql[tx.dialect]);
       await tx.run(
         `INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)`,
-        [COMPONENT, step.version, step.name, new Date().toISOString()],
+        [component, step.version, step.name, new Date().toISOString()],
       );
     }
     return latest;
