@@ -31,6 +31,7 @@ import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
 import { openPostgresDatastore, PgClient, postgresDialect, type PgLike } from '../lib/datastore/postgres.ts';
 import { SqlDatastore } from '../lib/datastore/sql.ts';
 import { importCsv } from '../lib/datastore/import.ts';
+import { percentile } from './percentile.ts';
 
 const CANDIDATES = ['node:sqlite', 'PGlite', 'PostgreSQL'] as const;
 type Candidate = (typeof CANDIDATES)[number];
@@ -129,9 +130,6 @@ async function openCandidate(
   };
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
-
 /** One candidate, in this (child) process: prints one JSON line. */
 async function measure(candidate: Candidate, csv: string, descriptorFile: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'labld-bench-ds-'));
@@ -162,8 +160,8 @@ async function measure(candidate: Candidate, csv: string, descriptorFile: string
         rows: info.count,
         importSeconds,
         rowsPerSecond: info.count / importSeconds,
-        p50: percentile(times, 0.5),
-        p99: percentile(times, 0.99),
+        p50: percentile(times, 50),
+        p99: percentile(times, 99),
         pageRows: rows / QUERIES,
         rssMiB: process.resourceUsage().maxRSS / 1024,
       }),

@@ -6,6 +6,7 @@
 import { invalid } from '../process/errors.ts';
 import type { DescriptorDialect } from '../csvw/descriptor-rows.ts';
 import type { Field, FieldType } from './contract.ts';
+import { isObject } from '../json.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
@@ -42,7 +43,6 @@ export interface DescriptorTable {
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function texts(value: unknown): string[] {
   if (typeof value === 'string') return [value];

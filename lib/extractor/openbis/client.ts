@@ -9,6 +9,7 @@ import type { FetchedResource } from '../../fetch/guarded-fetch.ts';
 import { DomainError, invalid, unauthorized } from '../../process/errors.ts';
 import { setting } from '../../process/config.ts';
 import { decodeJackson, type Json } from './jackson.ts';
+import { isObject as isJsonObject } from '../../json.ts';
 
 export const AS_PATH = '/openbis/openbis/rmi-application-server-v3.json';
 export const DSS_PATH = '/datastore_server/rmi-data-store-server-v3.json';
@@ -147,7 +148,7 @@ export function openbisPolicy(base: URL, env: NodeJS.ProcessEnv = process.env): 
   return { ...policy, allow: parseAllowList([setting('LABLD_FETCH_ALLOW', env), entry].join(',')) };
 }
 
-const isObject = (v: unknown): v is Dto => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Dto => isJsonObject<Json>(v);
 
 export class OpenbisClient {
   readonly base: URL;

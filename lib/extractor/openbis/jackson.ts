@@ -2,6 +2,7 @@
 // number unique within one answer), and a later occurrence of the same DTO may be sent as that
 // bare number. Decoding puts the objects back; encoding (used by the test double) writes them
 // so, the same object twice becoming a back-reference.
+import { isObject as isJsonObject } from '../../json.ts';
 
 /** Keys whose value is a DTO or a list of DTOs, so that a bare number there is a back-reference. */
 const REFERENCE_KEYS: ReadonlySet<string> = new Set([
@@ -51,9 +52,7 @@ const REFERENCE_KEYS: ReadonlySet<string> = new Set([
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
-function isObject(value: unknown): value is Record<string, Json> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+const isObject = (value: unknown): value is Record<string, Json> => isJsonObject<Json>(value);
 
 /**
  * Replaces back-references (a bare `@id` number under a DTO-valued key) with the object they
