@@ -3,7 +3,7 @@
 // API shows that person and authorization is decided in one place. This file only turns CKAN's
 // dicts into the pages' view models.
 import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
-import { invalid, notFound } from '../../lib/process/errors.ts';
+import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { callAction } from './actions.ts';
 import type { Asker, CatalogueSource, NewDataset, TableQuery, UploadedResource } from './source.ts';
@@ -148,12 +148,21 @@ export class ActionSource implements CatalogueSource {
     return text(d.name);
   }
 
+  /** The upload form only for those who may upload: a visitor is asked to log in, a reader told no. */
   async upload(asker: Asker, name: string) {
+    // A visitor first, whatever the dataset: as for every write, the answer must not tell
+    // whether a private dataset of that name exists.
+    if (asker.userName === undefined) throw unauthorized('Log in to add a resource.', 'user');
     const d = await this.#package(asker, name);
+    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    if (may.upload !== true) {
+      throw forbidden('Only the editors and admins of this dataset may add resources.', 'user');
+    }
     return { dataset: { name: text(d.name), title: text(d.title) || text(d.name) } };
   }
 
   async addResource(asker: Asker, name: string, file: UploadedResource): Promise<string> {
+    if (asker.userName === undefined) throw unauthorized('Log in to add a resource.', 'user');
     const d = await this.#package(asker, name);
     const blob = await this.#runtime.blobs.putFile(file.keep());
     const created = (await this.#call(
