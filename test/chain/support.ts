@@ -1,14 +1,13 @@
 // Fixtures of the chain tests: a fresh blob store, the seed CSV as a catalogue file, the seed
 // mapping and two decoys written here — one for another kind of data, one a partial match.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import type { ChainFile, MappingEntry } from '../../lib/chain/index.ts';
 import { readSeed, seedFixture } from '../support/shared.ts';
+import { tempDir } from '../support/temp.ts';
 
-export const store = () => new BlobStore(mkdtempSync(join(tmpdir(), 'labld-chain-')));
+export const store = () => new BlobStore(tempDir('labld-chain-'));
 
 /** Catalogue download URLs, as the consumers will hand them in. */
 export const DATASET = 'http://localhost:8000/dataset/4f1c/resource';
