@@ -95,7 +95,7 @@ describe('catalogue gateway', () => {
     assert.match(await invalid.text(), /page: must be a whole number from 1/);
   });
 
-  test('without a source the catalogue is still the placeholder linking the services', async () => {
+  test('without the runtime and accounts the catalogue is the placeholder linking the services', async () => {
     const server = await start({ gateways: [catalogueGateway()] });
     try {
       const html = await (await fetch(`${server.url}/`)).text();
