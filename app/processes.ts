@@ -23,6 +23,7 @@ import {
   type RunningServer,
 } from '../gateways/kit/index.ts';
 import { serverSecret } from '../lib/catalogue/auth/secrets.ts';
+import type { LoginThrottle } from '../lib/catalogue/auth/throttle.ts';
 import { baseUrl } from '../lib/services.ts';
 import { lazy, processStores, type ProcessStores } from './stores.ts';
 
@@ -30,6 +31,8 @@ export interface ProcessOptions {
   port: number;
   host?: string;
   bus: BusConfig;
+  /** The catalogue's login throttle; default one on the real clock (tests give one on a clock they step). */
+  loginThrottle?: LoginThrottle;
 }
 
 export interface Running {
@@ -139,11 +142,15 @@ async function sayHowToMakeTheFirstAdmin(stores: ProcessStores): Promise<void> {
 }
 
 /** The catalogue gateway, authenticating against the process's catalogue store. */
-function catalogue(runtime: Runtime, dataDir: string): Gateway {
+function catalogue(runtime: Runtime, options: ProcessOptions): Gateway {
   const store = runtime.catalogueStore;
   if (!store) throw new Error('the catalogue gateway needs the catalogue store');
-  const secret = lazy(() => serverSecret(dataDir));
-  return catalogueGateway({ runtime, accounts: accounts({ store, secret: secret.get, baseUrl: baseUrl() }) });
+  const secret = lazy(() => serverSecret(options.bus.dataDir));
+  const throttle = options.loginThrottle;
+  return catalogueGateway({
+    runtime,
+    accounts: accounts({ store, secret: secret.get, baseUrl: baseUrl(), throttle }),
+  });
 }
 
 /** Everything in one process: the four services, the catalogue and every consumer. */
@@ -154,10 +161,7 @@ export function startEmbedded(options: ProcessOptions): Promise<Running> {
 /** Everything in one process on the bus the options name (tests run it on Kafka too). */
 export function startAll(options: ProcessOptions): Promise<Running> {
   return run(options, (runtime) => ({
-    gateways: [
-      ...SERVICES.map((name) => serviceGateway(name, runtime)),
-      catalogue(runtime, options.bus.dataDir),
-    ],
+    gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogue(runtime, options)],
     consumers: allConsumers(),
   }));
 }
@@ -176,7 +180,7 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
   }
   if (name === 'catalogue') {
     return run(options, (runtime) => ({
-      gateways: [catalogue(runtime, options.bus.dataDir)],
+      gateways: [catalogue(runtime, options)],
       // On the embedded bus no other process runs the catalogue's consumer.
       consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
     }));

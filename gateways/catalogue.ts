@@ -2,8 +2,7 @@
 // preview, group, login and API token pages (gateways/catalogue/page-routes.ts) and the CKAN
 // Action API (gateways/catalogue/actions.ts). What `labld start` gives it — the runtime and
 // Accounts — makes it the real catalogue: pages from the actions (ActionSource), authentication
-// on the catalogue store. Tests of the pages alone pass a source (the test double); with
-// neither, `/` is a placeholder linking the services.
+// on the catalogue store. Without them, `/` is a placeholder linking the services.
 import { notFound } from '../lib/process/errors.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { SERVICES, services } from '../lib/services.ts';
@@ -12,7 +11,6 @@ import { ActionSource } from './catalogue/action-source.ts';
 import { actionRoutes } from './catalogue/actions.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { loginPage, pageRoutes, visitorOf } from './catalogue/page-routes.ts';
-import type { CatalogueSource } from './catalogue/source.ts';
 import { createGateway, escapeHtml, route, type Gateway } from './kit/index.ts';
 
 export type { CatalogueSource } from './catalogue/source.ts';
@@ -56,12 +54,9 @@ const assetRoute = route({
 });
 
 export interface CatalogueOptions {
-  /** Where the pages' content comes from; default: the catalogue's actions when `runtime` is given. */
-  source?: CatalogueSource;
   /**
-   * Authentication on the real catalogue store: login and logout, the page context from the
-   * session, CSRF checks on every form post. Without it (tests of the pages alone) the viewer is
-   * the source's and there is no login.
+   * Authentication on the catalogue store: login and logout, the page context from the session,
+   * CSRF checks on every form post. With `runtime`, the pages are served.
    */
   accounts?: Accounts;
   /** The process's bus and stores: with it, the CKAN Action API (`/api/3/action/{name}`) is served. */
@@ -69,25 +64,23 @@ export interface CatalogueOptions {
 }
 
 export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
-  const source =
-    options.source ?? (options.runtime && options.accounts ? new ActionSource(options.runtime) : undefined);
-  const visitor = visitorOf(source, options.accounts);
-  const login = options.accounts || source ? [loginPage(visitor)] : [];
-  const accountsRoutes = options.accounts ? accountRoutes(options.accounts) : [];
-  const routes = source
-    ? [...pageRoutes(source, visitor, options.accounts), ...login, ...accountsRoutes, assetRoute]
-    : [
-        route({
-          method: 'GET',
-          path: '/',
-          summary: 'Catalogue home page',
-          responses: HTML,
-          handler: () => ({ body: placeholder(), contentType: 'text/html; charset=utf-8' }),
-        }),
-        ...login,
-        ...accountsRoutes,
-        assetRoute,
-      ];
+  const a = options.accounts;
+  const visitor = a ? visitorOf(a) : undefined;
+  const login = a && visitor ? [loginPage(visitor), ...accountRoutes(a)] : [];
+  const routes =
+    options.runtime && a && visitor
+      ? [...pageRoutes(new ActionSource(options.runtime), visitor, a), ...login, assetRoute]
+      : [
+          route({
+            method: 'GET',
+            path: '/',
+            summary: 'Catalogue home page',
+            responses: HTML,
+            handler: () => ({ body: placeholder(), contentType: 'text/html; charset=utf-8' }),
+          }),
+          ...login,
+          assetRoute,
+        ];
   if (options.runtime) routes.unshift(...actionRoutes(options.runtime));
   return createGateway({
     service: 'catalogue',

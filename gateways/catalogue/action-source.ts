@@ -13,7 +13,6 @@ import type {
   DatasetView,
   GroupView,
   Maker,
-  PageContext,
   ResourcePageView,
   ResourceView,
   TablePreviewView,
@@ -85,10 +84,6 @@ export class ActionSource implements CatalogueSource {
 
   #call(asker: Asker, name: Parameters<typeof callAction>[1], params: Dict, upload?: StoredUpload) {
     return callAction(this.#runtime, name, params, asker.credential, upload ? { upload } : {});
-  }
-
-  context(): PageContext {
-    return {};
   }
 
   async datasets(asker: Asker, query: string, page: number) {

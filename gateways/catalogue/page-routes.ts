@@ -1,8 +1,7 @@
 // The catalogue's pages as routes: each GET page renders a view model its source builds for the
-// asker; each form post is checked against CSRF (when accounts are wired) before the source acts,
+// asker; each form post is checked against CSRF before the source acts,
 // and answers a redirect (303) to what it made, or the form's page again with the reason.
 import type { Context } from 'koa';
-import { ANONYMOUS } from '../../lib/catalogue/auth/actor.ts';
 import { invalid, unauthorized } from '../../lib/process/errors.ts';
 import { readForm, route, type Result, type Route } from '../kit/index.ts';
 import { checkForm, safeNext, visit, type Accounts, type Visit } from './accounts.ts';
@@ -31,30 +30,19 @@ export interface PageVisit {
   context: PageContext;
   headers: Record<string, string>;
   asker: Asker;
-  /** The accounts' view of the request (for the CSRF check), when accounts are wired. */
-  visit?: Visit;
+  /** The accounts' view of the request (for the CSRF check). */
+  visit: Visit;
 }
 
-/**
- * Who is asking, for a page: from the real store's sessions when the gateway has Accounts; else
- * from the source (the test double's fixed viewer, asking anonymously).
- */
+/** Who is asking, for a page: from the catalogue store's tokens and sessions. */
 export type Visitor = (ctx: Context) => Promise<PageVisit>;
 
-export function visitorOf(source: CatalogueSource | undefined, a: Accounts | undefined): Visitor {
-  if (a) {
-    return async (ctx) => {
-      const v = await visit(ctx, a);
-      const asker: Asker = { credential: v.credential };
-      if (v.viewer.user) asker.userName = v.viewer.user.name;
-      return { context: v.context, headers: v.headers, asker, visit: v };
-    };
-  }
+export function visitorOf(a: Accounts): Visitor {
   return async (ctx) => {
-    const context = (await source?.context(ctx.get('cookie') || undefined)) ?? {};
-    const asker: Asker = { credential: ANONYMOUS };
-    if (context.user) asker.userName = context.user.name;
-    return { context, headers: {}, asker };
+    const v = await visit(ctx, a);
+    const asker: Asker = { credential: v.credential };
+    if (v.viewer.user) asker.userName = v.viewer.user.name;
+    return { context: v.context, headers: v.headers, asker, visit: v };
   };
 }
 
@@ -100,10 +88,10 @@ function pageRoute<P = Record<string, string>>(
 
 type Act<P> = (visit: PageVisit, form: Record<string, string>, params: P) => Promise<Result>;
 
-/** A form post (urlencoded): read, CSRF-checked when accounts are wired, then `act`; a refusal is a page. */
+/** A form post (urlencoded): read, CSRF-checked, then `act`; a refusal is a page. */
 function formRoute<P = Record<string, string>>(
   visitor: Visitor,
-  a: Accounts | undefined,
+  a: Accounts,
   path: string,
   summary: string,
   act: Act<P>,
@@ -118,7 +106,7 @@ function formRoute<P = Record<string, string>>(
       const v = await visitor(ctx);
       try {
         const form = await readForm(ctx, FORM_LIMIT);
-        if (a && v.visit) await checkForm(ctx, a, v.visit, form._csrf);
+        await checkForm(ctx, a, v.visit, form._csrf);
         return await act(v, form, params);
       } catch (error) {
         return errorPage(ctx, v.context, error);
@@ -131,7 +119,7 @@ function checkbox(value: string | undefined): boolean {
   return value === 'on' || value === 'true' || value === '1';
 }
 
-export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Accounts | undefined): Route[] {
+export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Accounts): Route[] {
   const list: Render<unknown> = async ({ context, asker }, { query }) => {
     const q = typeof query.q === 'string' ? query.q.trim() : '';
     return renderDatasetList(context, await source.datasets(asker, q, parsePage(query)));
@@ -199,7 +187,7 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       handler: async ({ params: p, file, body }, ctx) => {
         const v = await visitor(ctx);
         try {
-          if (a && v.visit) await checkForm(ctx, a, v.visit, body._csrf);
+          await checkForm(ctx, a, v.visit, body._csrf);
           if (!file) throw invalid('file: choose a file to upload', 'file');
           const id = await source.addResource(v.asker, p.name, { ...file, description: body.description });
           const location = resourcePath(p.name, id);

@@ -7,7 +7,6 @@ import type {
   DatasetListView,
   DatasetView,
   GroupView,
-  PageContext,
   ResourcePageView,
   TokenView,
   UploadView,
@@ -50,8 +49,6 @@ export interface NewDataset {
 type Maybe<T> = Promise<T> | T;
 
 export interface CatalogueSource {
-  /** Who is asking, when no accounts are wired (the test double's fixed viewer); `cookie` is the raw Cookie header. */
-  context(cookie: string | undefined): Maybe<PageContext>;
   datasets(asker: Asker, query: string, page: number): Maybe<DatasetListView>;
   /** Throws not-found for a dataset the viewer cannot see. */
   dataset(asker: Asker, name: string): Maybe<DatasetView>;

@@ -1,5 +1,5 @@
-// Login, logout and CSRF at the catalogue gateway, over HTTP, against a real embedded catalogue
-// store: cookies and their flags, one message for a wrong name or password, the throttle, CSRF on
+// Login, logout and CSRF at the catalogue gateway, over HTTP, on a whole labld with a seeded
+// catalogue (its login throttle on a clock the test steps): cookies and their flags, one message for a wrong name or password, the throttle, CSRF on
 // every form post (missing or foreign token, cross-site Origin), and the session's end.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,22 +8,28 @@ import { hashSessionId } from '../../lib/catalogue/auth/sessions.ts';
 import { hashPassword, SCRYPT_DEFAULTS } from '../../lib/catalogue/auth/passwords.ts';
 import { createToken } from '../../lib/catalogue/auth/tokens.ts';
 import { LoginThrottle } from '../../lib/catalogue/auth/throttle.ts';
-import { serveCatalogueDouble, type ServedCatalogue } from './support/serve.ts';
+import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
+import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
+import { api } from './actions/support.ts';
+import { startSeededLabld, type SeededLabld } from './support/seed.ts';
 import { CookieJar, csrfOf, getPage, logIn, postForm } from './support/login.ts';
 
 const PASSWORD = 'a long enough password';
 let clock = Date.now();
-let catalogue: ServedCatalogue;
+let catalogue: SeededLabld & { store: CatalogueStore };
 
 before(async () => {
-  catalogue = await serveCatalogueDouble({
-    accounts: {
-      users: { ada: PASSWORD, bob: 'bob has a password too', eve: 'eve has a password too' },
-      throttle: new LoginThrottle({ now: () => clock }),
-    },
+  const labld = await startSeededLabld({
+    users: { ada: PASSWORD, bob: 'bob has a password too', eve: 'eve has a password too' },
+    loginThrottle: new LoginThrottle({ now: () => clock }),
   });
+  // The store beside the running labld, as `labld user` opens it: to look at what was stored.
+  catalogue = { ...labld, store: await openCatalogueStore({ dataDir: labld.dataDir }) };
 });
-after(() => catalogue.close());
+after(async () => {
+  await catalogue?.store.close();
+  await catalogue?.stop();
+});
 
 const url = (path: string) => `${catalogue.url}${path}`;
 
@@ -60,9 +66,9 @@ describe('login', () => {
     assert.doesNotMatch(session, /Secure/, 'plain http: not Secure');
     assert.match(setCookie(response, 'labld_csrf') ?? '', /^labld_csrf=; Path=\/; Max-Age=0/);
     const id = jar.cookies.get('labld_session')!;
-    const stored = await catalogue.store!.findLiveSession(hashSessionId(id));
-    assert.equal(stored?.user_id, (await catalogue.store!.getUser('ada'))?.id);
-    assert.equal(await catalogue.store!.findLiveSession(id), undefined, 'the id itself is not a key');
+    const stored = await catalogue.store.findLiveSession(hashSessionId(id));
+    assert.equal(stored?.user_id, (await catalogue.store.getUser('ada'))?.id);
+    assert.equal(await catalogue.store.findLiveSession(id), undefined, 'the id itself is not a key');
     const page = await getPage(url('/dataset'), jar);
     assert.match(page.html, /Signed in as <strong>ada<\/strong>/);
   });
@@ -113,7 +119,7 @@ describe('login', () => {
   });
 
   test('a user id is not a login name', async () => {
-    const ada = await catalogue.store!.getUser('ada');
+    const ada = await catalogue.store.getUser('ada');
     const { response } = await logIn(catalogue.url, ada!.id, PASSWORD);
     assert.equal(response.status, 401);
   });
@@ -143,10 +149,10 @@ describe('login', () => {
 
   test('a hash made with weaker scrypt parameters is replaced at login', async () => {
     const weak = await hashPassword('an old password, weakly hashed', { N: 2 ** 12, r: 8, p: 1 });
-    await catalogue.store!.createUser({ name: 'old-timer', password_hash: weak });
+    await catalogue.store.createUser({ name: 'old-timer', password_hash: weak });
     const { response } = await logIn(catalogue.url, 'old-timer', 'an old password, weakly hashed');
     assert.equal(response.status, 303);
-    const stored = (await catalogue.store!.getUser('old-timer'))?.password_hash ?? '';
+    const stored = (await catalogue.store.getUser('old-timer'))?.password_hash ?? '';
     assert.match(stored, new RegExp(`^scrypt\\$${SCRYPT_DEFAULTS.N}\\$`));
   });
 });
@@ -210,7 +216,10 @@ describe('CSRF', () => {
 
   test('the upload form needs the token of the session: without it 403 and nothing is stored', async () => {
     const { jar } = await logIn(catalogue.url, 'ada', PASSWORD);
-    const uploads = catalogue.double.uploads.length;
+    const resources = async () =>
+      (await api(catalogue.url, 'package_show', { query: { id: 'plate-reader-01' } })).body.result.resources
+        .length as number;
+    const uploads = await resources();
     const post = (fields: Record<string, string>) => {
       const body = new FormData();
       for (const [k, v] of Object.entries(fields)) body.set(k, v);
@@ -224,11 +233,11 @@ describe('CSRF', () => {
     };
     assert.equal((await post({})).status, 403);
     assert.equal((await post({ _csrf: 'forged' })).status, 403);
-    assert.equal(catalogue.double.uploads.length, uploads);
+    assert.equal(await resources(), uploads);
     const page = await getPage(url('/dataset/plate-reader-01/upload'), jar);
     const ok = await post({ _csrf: csrfOf(page.html) });
     assert.equal(ok.status, 303);
-    assert.equal(catalogue.double.uploads.length, uploads + 1);
+    assert.equal(await resources(), uploads + 1);
   });
 });
 
@@ -248,7 +257,7 @@ describe('logout', () => {
       setCookie(response, 'labld_session') ?? '',
       /^labld_session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax$/,
     );
-    assert.equal(await catalogue.store!.findLiveSession(hashSessionId(id)), undefined);
+    assert.equal(await catalogue.store.findLiveSession(hashSessionId(id)), undefined);
     const after = await fetch(url('/dataset'), { headers: { cookie: old, accept: 'text/html' } });
     const html = await after.text();
     assert.doesNotMatch(html, /Signed in as/);
@@ -256,9 +265,9 @@ describe('logout', () => {
   });
 
   test('an API token in the Authorization header is a viewer of the pages, and needs no CSRF token', async () => {
-    const ada = await catalogue.store!.getUser('ada');
+    const ada = await catalogue.store.getUser('ada');
     const made = createToken();
-    await catalogue.store!.createToken({ user_id: ada!.id, name: 'pages', token_hash: made.hash });
+    await catalogue.store.createToken({ user_id: ada!.id, name: 'pages', token_hash: made.hash });
     const page = await fetch(url('/dataset'), {
       headers: { authorization: made.token, accept: 'text/html' },
     });

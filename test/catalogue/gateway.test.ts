@@ -1,4 +1,4 @@
-// The catalogue gateway over HTTP (pages from the CatalogueSourceDouble): security headers,
+// The catalogue gateway over HTTP on a whole labld with a seeded catalogue: security headers,
 // hashed long-cached assets, and bad parameters answered {"detail"} with a 4xx naming them.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -6,28 +6,30 @@ import { readFile } from 'node:fs/promises';
 import { after, before, describe, test } from 'node:test';
 import { catalogueGateway } from '../../gateways/catalogue.ts';
 import { start } from '../gateways/kit/support.ts';
-import { serveCatalogueDouble, type ServedCatalogue } from './support/serve.ts';
+import { startSeededLabld, type SeededLabld } from './support/seed.ts';
 
-let catalogue: ServedCatalogue;
+let catalogue: SeededLabld;
 
 describe('catalogue gateway', () => {
   before(async () => {
-    catalogue = await serveCatalogueDouble();
+    catalogue = await startSeededLabld({ users: { ada: 'ada has a long password' } });
   });
-  after(() => catalogue.close());
+  after(() => catalogue.stop());
 
   test('pages: HTML with a CSP allowing our own files only, no inline code', async () => {
     for (const path of [
       '/',
       '/dataset?q=plate',
       '/dataset/plate-reader-01',
-      '/dataset/plate-reader-01/resource/r1?sort=temperature',
+      `/dataset/plate-reader-01/resource/${catalogue.runId}?sort=temperature`,
       '/group/mappings',
       '/user/login',
       '/user/tokens',
       '/dataset/plate-reader-01/upload',
     ]) {
-      const response = await fetch(`${catalogue.url}${path}`);
+      // As ada (her API token is a viewer of the pages): the token and upload pages are hers.
+      const headers = path === '/user/login' ? {} : { authorization: catalogue.tokens['ada']! };
+      const response = await fetch(`${catalogue.url}${path}`, { headers });
       assert.equal(response.status, 200, path);
       assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
       const csp = response.headers.get('content-security-policy')!;
@@ -58,20 +60,23 @@ describe('catalogue gateway', () => {
     assert.equal(typeof ((await stale.json()) as { detail: unknown }).detail, 'string');
   });
 
-  for (const [path, status, field] of [
-    ['/dataset/plate-reader-01/resource/r1?sort=nope', 422, 'sort'],
-    ['/dataset/plate-reader-01/resource/r1?f.nope=1', 422, 'f.nope'],
-    ['/dataset/plate-reader-01/resource/r1?page=-1', 422, 'page'],
+  const RUN = '/dataset/plate-reader-01/resource/{run}';
+  // `named`: the parameter, or the column or name that is wrong, as the detail says it.
+  const MISSING = '00000000-0000-4000-8000-000000000404';
+  for (const [path, status, named] of [
+    [`${RUN}?sort=nope`, 422, 'sort'],
+    [`${RUN}?f.nope=1`, 422, '"nope"'],
+    [`${RUN}?page=-1`, 422, 'page'],
     ['/dataset?page=x', 422, 'page'],
-    ['/dataset/no-such-dataset', 404, 'name'],
-    ['/dataset/plate-reader-01/resource/r404', 404, 'id'],
-    ['/group/other', 404, 'name'],
+    ['/dataset/no-such-dataset', 404, 'no-such-dataset'],
+    [`/dataset/plate-reader-01/resource/${MISSING}`, 404, MISSING],
+    ['/group/other', 404, 'other'],
   ] as const) {
-    test(`${path} → ${status} naming ${field}`, async () => {
-      const response = await fetch(`${catalogue.url}${path}`);
+    test(`${path} → ${status} naming ${named}`, async () => {
+      const response = await fetch(`${catalogue.url}${path.replace('{run}', catalogue.runId)}`);
       assert.equal(response.status, status);
       const body = (await response.json()) as { detail: string };
-      assert.ok(body.detail.includes(field), body.detail);
+      assert.ok(body.detail.includes(named), body.detail);
     });
   }
 
@@ -84,13 +89,13 @@ describe('catalogue gateway', () => {
     assert.ok(response.headers.get('content-security-policy'));
     const html = await response.text();
     assert.ok(html.includes('<h1>Not found</h1>'));
-    assert.ok(html.includes('dataset &lt;b&gt;nope: not found'), html);
+    assert.match(html, /<p class="error" role="alert">dataset not found: &lt;b&gt;nope<\/p>/);
     const invalid = await fetch(`${catalogue.url}/dataset?page=0`, { headers: { accept: 'text/html' } });
     assert.equal(invalid.status, 422);
     assert.match(await invalid.text(), /page: must be a whole number from 1/);
   });
 
-  test('without a source the catalogue is still the placeholder linking the services', async () => {
+  test('without the runtime and accounts the catalogue is the placeholder linking the services', async () => {
     const server = await start({ gateways: [catalogueGateway()] });
     try {
       const html = await (await fetch(`${server.url}/`)).text();

@@ -2,7 +2,7 @@
 // LABLD_TEST_TRANSPORT names — `embedded` (default, `npm test`) or `kafka` (`.ci/run` runs the
 // `*.e2e.test.ts` files a second time against the real broker KAFKA_BROKERS names).
 import { randomUUID } from 'node:crypto';
-import { startAll, type Running } from '../../app/processes.ts';
+import { startAll, type ProcessOptions, type Running } from '../../app/processes.ts';
 import type { BusConfig } from '../../lib/bus/open.ts';
 import { BROKERS, deleteNamespace } from '../kafka/broker.ts';
 import { removeTempDir, tempDir } from './temp.ts';
@@ -13,10 +13,13 @@ export const testTransport = (): 'embedded' | 'kafka' =>
   process.env['LABLD_TEST_TRANSPORT'] === 'kafka' ? 'kafka' : 'embedded';
 
 /** A fresh labld on port 0 with its own data directory (and, on Kafka, its own topic prefix). */
-export async function startLabld(): Promise<Running & { dataDir: string }> {
+export async function startLabld(
+  options: Pick<ProcessOptions, 'loginThrottle'> = {},
+): Promise<Running & { dataDir: string }> {
   const dataDir = tempDir('labld-e2e-');
   if (testTransport() === 'embedded') {
     const running = await startAll({
+      ...options,
       port: 0,
       bus: { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' },
     });
@@ -34,7 +37,7 @@ export async function startLabld(): Promise<Running & { dataDir: string }> {
       registryUrl: process.env['LABLD_SCHEMA_REGISTRY_URL'] || undefined,
     },
   };
-  const running = await startAll({ port: 0, bus });
+  const running = await startAll({ ...options, port: 0, bus });
   // The broker is shared by every e2e file: each removes its topics when it stops.
   return {
     ...running,

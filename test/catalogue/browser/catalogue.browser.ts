@@ -1,13 +1,25 @@
-// The catalogue's pages in a real Chromium, served from the CatalogueSourceDouble: list, search,
-// dataset, table preview (sort, filter, page), upload with its progress bar, keyboard-only use.
+// The catalogue's pages in a real Chromium on a whole labld, seeded through the store and the
+// Action API (test/catalogue/support/seed.ts), signed in as ada: list, search, dataset, table
+// preview (sort, filter, page), upload with its progress bar, keyboard-only use.
 // Screenshots of each page go to test/catalogue/browser/screenshots/ (CI artefacts, not committed).
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { serveCatalogueDouble, type ServedCatalogue } from '../support/serve.ts';
+import { api } from '../actions/support.ts';
+import { csrfOf, getPage, logIn } from '../support/login.ts';
+import {
+  CALORIMETRY_RUNS,
+  PLATE_READER_RUNS,
+  RUN_ROWS,
+  seededDatasets,
+  startSeededLabld,
+  type SeededLabld,
+} from '../support/seed.ts';
 import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
 
-let catalogue: ServedCatalogue;
+const PASSWORD = 'ada has a long password';
+const DATASETS = PLATE_READER_RUNS + CALORIMETRY_RUNS;
+let catalogue: SeededLabld;
 let browser: Browser;
 /** Console errors and CSP violations seen on any page: there must be none. */
 const problems: string[] = [];
@@ -26,24 +38,30 @@ async function caption(): Promise<string> {
 
 describe('catalogue pages in Chromium', () => {
   before(async () => {
-    catalogue = await serveCatalogueDouble();
+    catalogue = await startSeededLabld({ users: { ada: PASSWORD } });
     browser = await launchChromium();
     browser.page.on('console', (m) => {
       if (m.type() === 'error') problems.push(m.text());
     });
     browser.page.on('pageerror', (e) => problems.push(e.message));
+    const { page } = browser;
+    await page.goto(`${catalogue.url}/user/login`);
+    await page.getByLabel('User name').fill('ada');
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Log in' }).click();
+    await page.waitForURL(`${catalogue.url}/`);
   });
   after(async () => {
     await browser?.close();
-    await catalogue?.close();
+    await catalogue?.stop();
   });
 
   test('the dataset list pages through every dataset', async () => {
     const { page } = browser;
     await page.goto(`${catalogue.url}/`);
     assert.equal(await page.locator('h1').innerText(), 'Datasets');
-    assert.equal(await page.locator('.count').innerText(), '25 datasets');
-    assert.equal(await page.locator('.dataset-item').count(), 10);
+    assert.equal(await page.locator('.count').innerText(), `${DATASETS} datasets`);
+    assert.equal(await page.locator('.dataset-item').count(), 20);
     await shot('dataset-list');
     await page.getByRole('link', { name: 'Next →' }).click();
     await page.waitForURL(/page=2/);
@@ -56,7 +74,7 @@ describe('catalogue pages in Chromium', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(/q=plate/);
     const titles: string[] = await page.locator('.dataset-item h2').allInnerTexts();
-    assert.equal(titles.length, 5);
+    assert.equal(titles.length, PLATE_READER_RUNS);
     for (const title of titles) assert.match(title, /Plate reader/);
     await shot('search');
   });
@@ -68,9 +86,9 @@ describe('catalogue pages in Chromium', () => {
     const rows: string[] = await page.locator('table.data tbody tr').allInnerTexts();
     assert.equal(rows.length, 2);
     assert.match(rows[0]!, /plate-run\.csv\s+CSV\s+.*uploaded by ada/);
-    assert.match(rows[1]!, /made by step annotate of csv2rdf/);
+    assert.match(rows[1]!, /plate-run\.ttl\s+TTL\s+.*made by step annotate/);
     const href = await page.getByRole('link', { name: 'Download plate-run.csv' }).getAttribute('href');
-    assert.equal(href, '/dataset/plate-reader-01/resource/r1/download');
+    assert.equal(href, `/dataset/plate-reader-01/resource/${catalogue.runId}/download`);
     const download = await page.request.get(`${catalogue.url}${href}`);
     assert.equal(download.status(), 200);
     assert.match(await download.text(), /^sample,temperature,yield,operator\n/);
@@ -80,12 +98,12 @@ describe('catalogue pages in Chromium', () => {
   test('the table preview sorts numerically, both ways', async () => {
     const { page } = browser;
     await page.getByRole('link', { name: 'plate-run.csv', exact: true }).click();
-    await page.waitForURL(/resource\/r1$/);
-    assert.equal(await caption(), 'Rows 1–20 of 45');
+    await page.waitForURL(new RegExp(`resource/${catalogue.runId}$`));
+    assert.equal(await caption(), `Rows 1–25 of ${RUN_ROWS}`);
     await page.locator('#preview thead a', { hasText: 'temperature' }).click();
     await page.waitForURL(/sort=temperature&order=asc/);
     const ascending = (await column(2)).map(Number);
-    assert.equal(ascending.length, 20);
+    assert.equal(ascending.length, 25);
     assert.deepEqual(
       ascending,
       [...ascending].sort((a, b) => a - b),
@@ -100,7 +118,7 @@ describe('catalogue pages in Chromium', () => {
       descending,
       [...descending].sort((a, b) => b - a),
     );
-    assert.ok(descending[0]! > ascending[19]!);
+    assert.ok(descending[0]! > ascending[24]!);
     await shot('table-preview');
   });
 
@@ -117,7 +135,7 @@ describe('catalogue pages in Chromium', () => {
     await page.waitForURL((url) => !url.search.includes('f.operator'));
     await page.getByRole('navigation', { name: 'Table pages' }).getByRole('link', { name: 'Next →' }).click();
     await page.waitForURL(/page=2/);
-    assert.equal(await caption(), 'Rows 21–40 of 45');
+    assert.equal(await caption(), `Rows 26–${RUN_ROWS} of ${RUN_ROWS}`);
     assert.match(page.url(), /sort=temperature&order=desc/);
     const second = (await column(2)).map(Number);
     assert.deepEqual(
@@ -145,25 +163,33 @@ describe('catalogue pages in Chromium', () => {
     assert.equal(await page.evaluate(`document.getElementById('upload-progress').value`), 100);
     const seen: number[] = await page.evaluate('window.seen');
     assert.equal(seen.at(-1), 100);
-    assert.deepEqual(catalogue.double.uploads, [
-      { dataset: 'plate-reader-01', filename: 'big-run.csv', size: bytes.length },
-    ]);
+    const stored = await api(catalogue.url, 'package_show', { query: { id: 'plate-reader-01' } });
+    const big = (stored.body.result.resources as { name: string; size: number }[]).filter(
+      (r) => r.name === 'big-run.csv',
+    );
+    assert.deepEqual(
+      big.map((r) => r.size),
+      [bytes.length],
+    );
     await shot('upload');
     await page.getByRole('link', { name: 'Open the new resource' }).click();
     assert.equal(await page.locator('h1').innerText(), 'big-run.csv');
   });
 
   test('without JavaScript the upload form posts and redirects', async () => {
+    const { jar } = await logIn(catalogue.url, 'ada', PASSWORD);
+    const upload = await getPage(`${catalogue.url}/dataset/plate-reader-01/upload`, jar);
     const form = new FormData();
+    form.set('_csrf', csrfOf(upload.html));
     form.set('file', new Blob(['a,b\n1,2\n']), 'small.csv');
     const response = await fetch(`${catalogue.url}/dataset/plate-reader-01/upload`, {
       method: 'POST',
       body: form,
       redirect: 'manual',
-      headers: { accept: 'text/html' },
+      headers: { accept: 'text/html', cookie: jar.header(), origin: catalogue.url },
     });
     assert.equal(response.status, 303);
-    assert.match(response.headers.get('location')!, /^\/dataset\/plate-reader-01\/resource\/r\d+$/);
+    assert.match(response.headers.get('location')!, /^\/dataset\/plate-reader-01\/resource\/[0-9a-f-]{36}$/);
   });
 
   test('the keyboard alone reaches the main controls', async () => {
@@ -188,14 +214,19 @@ describe('catalogue pages in Chromium', () => {
       'button:Log out',
       'input:q',
       'button:Search',
-      'a:Calorimetry run 10',
+      // The newest dataset heads the list.
+      `a:${seededDatasets().at(-1)!.title}`,
     ]) {
       assert.ok(reached.includes(control), `${control} not reached by Tab: ${reached.join(' | ')}`);
     }
-    // The skip link moves focus past the header.
+    // The skip link moves focus past the header: to main's first control (a signed-in user's
+    // "New dataset"), then the search field.
     await page.goto(`${catalogue.url}/dataset`);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    assert.equal(await page.evaluate(`document.activeElement.closest('main')?.id`), 'main');
+    assert.equal(await page.evaluate('document.activeElement.innerText'), 'New dataset');
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate('document.activeElement.id'), 'q');
     // Focus is visible: the focused control has an outline.
@@ -230,7 +261,7 @@ describe('catalogue pages in Chromium', () => {
     const response = await page.goto(`${catalogue.url}/dataset/no-such-dataset`);
     assert.equal(response?.status(), 404);
     assert.equal(await page.locator('h1').innerText(), 'Not found');
-    assert.match(await page.locator('.error').innerText(), /dataset no-such-dataset: not found/);
+    assert.match(await page.locator('.error').innerText(), /dataset not found: no-such-dataset/);
     await shot('not-found');
   });
 });

@@ -1,22 +1,24 @@
-// Logging in for real in Chromium: the catalogue gateway authenticates against an embedded
-// catalogue store (pages still from the CatalogueSourceDouble). A wrong password, the login
+// Logging in for real in Chromium on a whole labld, seeded through the store and the Action API
+// (test/catalogue/support/seed.ts). A wrong password, the login
 // through the form back to the page asked for, an upload whose XHR carries the session's CSRF
 // token, and logging out through the header's form.
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { hashSessionId } from '../../../lib/catalogue/auth/sessions.ts';
-import { serveCatalogueDouble, type ServedCatalogue } from '../support/serve.ts';
+import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
+import { api } from '../actions/support.ts';
+import { startSeededLabld, type SeededLabld } from '../support/seed.ts';
 import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
 
 const PASSWORD = 'correct horse battery staple';
-let catalogue: ServedCatalogue;
+let catalogue: SeededLabld;
 let browser: Browser;
 const problems: string[] = [];
 
 describe('logging in through the form in Chromium', () => {
   before(async () => {
-    catalogue = await serveCatalogueDouble({ accounts: { users: { ada: PASSWORD } } });
+    catalogue = await startSeededLabld({ users: { ada: PASSWORD } });
     browser = await launchChromium();
     browser.page.on('pageerror', (e) => problems.push(e.message));
     browser.page.on('console', (m) => {
@@ -26,7 +28,7 @@ describe('logging in through the form in Chromium', () => {
   });
   after(async () => {
     await browser?.close();
-    await catalogue?.close();
+    await catalogue?.stop();
   });
 
   test('a visitor is offered the login link, and a wrong password is told without saying which part', async () => {
@@ -72,8 +74,10 @@ describe('logging in through the form in Chromium', () => {
     });
     await page.getByRole('button', { name: 'Upload' }).click();
     await page.locator('#upload-status', { hasText: 'Upload complete.' }).waitFor({ timeout: 30_000 });
+    const stored = await api(catalogue.url, 'package_show', { query: { id: 'plate-reader-01' } });
+    const names = (stored.body.result.resources as { name: string }[]).map((r) => r.name);
     assert.deepEqual(
-      catalogue.double.uploads.map((u) => u.filename),
+      names.filter((name) => name === 'after-login.csv'),
       ['after-login.csv'],
     );
   });
@@ -89,7 +93,12 @@ describe('logging in through the form in Chromium', () => {
       cookies.find((c) => c.name === 'labld_session'),
       undefined,
     );
-    assert.equal(await catalogue.store!.findLiveSession(hashSessionId(before!.value)), undefined);
+    const store = await openCatalogueStore({ dataDir: catalogue.dataDir });
+    try {
+      assert.equal(await store.findLiveSession(hashSessionId(before!.value)), undefined);
+    } finally {
+      await store.close();
+    }
   });
 
   test('no page logged an error or a Content-Security-Policy violation', () => {
