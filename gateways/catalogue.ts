@@ -10,6 +10,7 @@ import { SERVICES, services } from '../lib/services.ts';
 import { accountRoutes, type Accounts } from './catalogue/accounts.ts';
 import { ActionSource } from './catalogue/action-source.ts';
 import { actionRoutes } from './catalogue/actions.ts';
+import { sparqlRoutes } from './catalogue/sparql.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { loginPage, pageRoutes, visitorOf } from './catalogue/page-routes.ts';
 import type { CatalogueSource } from './catalogue/source.ts';
@@ -88,7 +89,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
         ...accountsRoutes,
         assetRoute,
       ];
-  if (options.runtime) routes.unshift(...actionRoutes(options.runtime));
+  if (options.runtime) routes.unshift(...actionRoutes(options.runtime), ...sparqlRoutes(options.runtime));
   return createGateway({
     service: 'catalogue',
     title: 'labld catalogue',
