@@ -5,6 +5,7 @@
 // answers the empty result.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { createSession } from '../../lib/catalogue/auth/sessions.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { startLabld, type Running } from '../support/labld.ts';
@@ -16,6 +17,8 @@ let alice: Person; // owner of both datasets
 let rita: Person; // reader of `measured`
 let ed: Person; // editor of `measured`
 let graph: string;
+let edCookie: string; // ed's browser session
+let resourceId: string;
 
 const auth = (who: Person) => ({ authorization: who.token });
 const SELECT = 'SELECT ?s ?force WHERE { ?s <http://example.org/force> ?force } ORDER BY ?force';
@@ -26,6 +29,13 @@ before(async () => {
   alice = await person(store, 'alice');
   rita = await person(store, 'rita');
   ed = await person(store, 'ed');
+  const session = createSession();
+  await store.createSession({
+    user_id: ed.user.id,
+    session_hash: session.hash,
+    expires: session.expiresAt.toISOString(),
+  });
+  edCookie = `labld_session=${session.id}`;
   await store.close();
   for (const name of ['measured', 'untouched']) {
     const made = await api(labld.url, 'package_create', { body: { name }, headers: auth(alice) });
@@ -46,6 +56,7 @@ before(async () => {
   assert.match(loaded.url, new RegExp(`/dataset/${loaded.package_id}/triplestore/sparql$`));
   // The graph's name is the resource's download URL (the original's IRI scheme).
   graph = resource.url;
+  resourceId = resource.id;
   assert.match(
     graph,
     new RegExp(`/dataset/${loaded.package_id}/resource/${resource.id}/download/forces-joined.ttl$`),
@@ -162,6 +173,32 @@ test('an editor updates (form and sparql-update); a reader is forbidden, anonymo
   );
 });
 
+test("a browser session counts for GET, and for POST only from labld's own pages (no cross-site update)", async () => {
+  const at = endpoint(labld.url, 'measured');
+  const insert = `INSERT DATA { GRAPH <${graph}> { <http://example.org/m9> <http://example.org/note> "by cookie" } }`;
+  const post = (site: string | undefined) =>
+    fetch(at, {
+      method: 'POST',
+      headers: {
+        cookie: edCookie,
+        'content-type': 'application/sparql-update',
+        ...(site ? { 'sec-fetch-site': site } : {}),
+      },
+      body: insert,
+    });
+  // Cross-site (or a client that says nothing): the cookie is not read, so the caller is anonymous.
+  assert.equal((await post('cross-site')).status, 401);
+  assert.equal((await post(undefined)).status, 401);
+  assert.equal((await post('same-origin')).status, 204);
+  const ask = await fetch(
+    `${at}?query=${encodeURIComponent('ASK { ?s <http://example.org/note> "by cookie" }')}`,
+    {
+      headers: { cookie: edCookie },
+    },
+  );
+  assert.deepEqual(await ask.json(), { head: {}, boolean: true });
+});
+
 test('a dataset never loaded answers the empty result; a missing one is 404', async () => {
   const empty = await sparql(labld.url, 'untouched', SELECT);
   assert.equal(empty.status, 200);
@@ -214,6 +251,25 @@ test('nothing of the client reaches the answer: our own headers only', async () 
   assert.equal(answer.status, 200);
   assert.equal(answer.headers.get('cache-control'), 'no-store');
   assert.ok(![...answer.headers.keys()].some((h) => h.startsWith('x-forward') || h === 'set-cookie'));
+});
+
+test('replacing a loaded resource replaces its graph (the original went stale)', async () => {
+  const form = new FormData();
+  form.set('id', resourceId);
+  form.set(
+    'upload',
+    new Blob(['<http://example.org/m7> <http://example.org/force> 7.5 .\n'], { type: 'text/turtle' }),
+    'forces-joined.ttl',
+  );
+  const replaced = await api(labld.url, 'resource_update', { form, headers: auth(alice) });
+  assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
+  await waitUntil(async () => {
+    const read = JSON.parse((await sparql(labld.url, 'measured', SELECT)).text);
+    return (
+      JSON.stringify(read.results.bindings.map((b: { force: { value: string } }) => b.force.value)) ===
+      '["7.5"]'
+    );
+  });
 });
 
 test('deleting the resource drops its graph; deleting the dataset drops the rest', async () => {
