@@ -14,6 +14,7 @@ import {
 } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
+import { tripleStoreConsumers, type MainThreadConsumer } from '../consumers/triplestore.ts';
 import { serviceGateway } from '../gateways/services.ts';
 import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
 import {
@@ -42,12 +43,23 @@ export interface Running {
 }
 
 export function servableNames(): string[] {
-  return [...SERVICES, 'catalogue', ...allConsumers().map((c) => c.group)];
+  return [
+    ...SERVICES,
+    'catalogue',
+    ...allConsumers().map((c) => c.group),
+    ...tripleStoreConsumers.map((c) => c.group),
+  ];
 }
 
 async function run(
   options: ProcessOptions,
-  parts: (runtime: Runtime) => { gateways: Gateway[]; consumers: RequestConsumer[]; rootAlias?: string },
+  parts: (runtime: Runtime) => {
+    gateways: Gateway[];
+    consumers: RequestConsumer[];
+    /** Consumers that run in the main thread (the triple store's). */
+    mainConsumers?: MainThreadConsumer[];
+    rootAlias?: string;
+  },
 ): Promise<Running> {
   const catalog = catalogOf(options.bus);
   const bus = await openBus(options.bus, catalog);
@@ -61,14 +73,17 @@ async function run(
       blobs: blobStoreIn(options.bus.dataDir),
       catalogueStore: () => stores.catalogue.get(),
       datastore: () => stores.datastore.get(),
+      tripleStore: () => stores.tripleStore.get(),
     };
-    const { gateways, consumers, rootAlias } = parts(runtime);
+    const { gateways, consumers, mainConsumers = [], rootAlias } = parts(runtime);
     if (consumers.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
       pool = new WorkerPool({ sources: consumers, dataDir: options.bus.dataDir });
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
+    // Their subscriptions end with the bus, as the request consumers' do.
+    for (const consumer of mainConsumers) await consumer.start(runtime);
     const workers = pool;
     server = await createServer({
       gateways,
@@ -81,6 +96,9 @@ async function run(
         { name: 'bus', check: () => bus.ready() },
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
         ...(servesCatalogue(gateways) ? storeChecks(stores) : []),
+        ...(mainConsumers.length > 0
+          ? [{ name: 'triplestore', check: async () => (await stores.tripleStore.get()).ready() }]
+          : []),
       ],
     });
     if (servesCatalogue(gateways)) await sayHowToMakeTheFirstAdmin(stores);
@@ -120,7 +138,7 @@ function storeChecks(stores: ProcessStores): ReadinessCheck[] {
 }
 
 async function closeStores(stores: ProcessStores): Promise<void> {
-  await Promise.allSettled([stores.catalogue.close(), stores.datastore.close()]);
+  await Promise.allSettled([stores.catalogue.close(), stores.datastore.close(), stores.tripleStore.close()]);
 }
 
 /** No default password: on a catalogue without users, say (once, at start) how to make the first admin. */
@@ -163,6 +181,7 @@ export function startAll(options: ProcessOptions): Promise<Running> {
   return run(options, (runtime) => ({
     gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogue(runtime, options)],
     consumers: allConsumers(),
+    mainConsumers: tripleStoreConsumers,
   }));
 }
 
@@ -183,10 +202,13 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
       gateways: [catalogue(runtime, options)],
       // On the embedded bus no other process runs the catalogue's consumer.
       consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
+      mainConsumers: options.bus.transport === 'embedded' ? tripleStoreConsumers : [],
     }));
   }
   const consumer = allConsumers().find((c) => c.group === name);
   if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
+  const main = tripleStoreConsumers.find((c) => c.group === name);
+  if (main) return run(options, () => ({ gateways: [], consumers: [], mainConsumers: [main] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);
 }
 

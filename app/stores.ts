@@ -6,6 +6,8 @@ import { catalogueConfigFromEnv, openCatalogueStore } from '../lib/catalogue/sto
 import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
 import { datastoreConfigFromEnv, openDatastore } from '../lib/datastore/open.ts';
 import type { Datastore } from '../lib/datastore/contract.ts';
+import { openTripleStore, tripleStoreConfigFromEnv } from '../lib/triplestore/open.ts';
+import type { TripleStore } from '../lib/triplestore/contract.ts';
 
 export interface Lazy<T> {
   /** The opened store; opens it on the first call (a failed open is tried again next time). */
@@ -39,6 +41,7 @@ export function lazy<T>(
 export interface ProcessStores {
   catalogue: Lazy<CatalogueStore>;
   datastore: Lazy<Datastore>;
+  tripleStore: Lazy<TripleStore>;
 }
 
 /** The stores of a process on `dataDir` (LABLD_DATABASE_URL, when set, wins for both). */
@@ -50,6 +53,10 @@ export function processStores(dataDir: string): ProcessStores {
     ),
     datastore: lazy(
       () => openDatastore({ ...datastoreConfigFromEnv(), dataDir }),
+      (store) => store.close(),
+    ),
+    tripleStore: lazy(
+      () => openTripleStore({ ...tripleStoreConfigFromEnv(), dataDir }),
       (store) => store.close(),
     ),
   };

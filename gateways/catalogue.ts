@@ -9,6 +9,7 @@ import { SERVICES, services } from '../lib/services.ts';
 import { accountRoutes, type Accounts } from './catalogue/accounts.ts';
 import { ActionSource } from './catalogue/action-source.ts';
 import { actionRoutes } from './catalogue/actions.ts';
+import { sparqlRoutes } from './catalogue/sparql.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { loginPage, pageRoutes, visitorOf } from './catalogue/page-routes.ts';
 import { createGateway, escapeHtml, route, type Gateway } from './kit/index.ts';
@@ -81,7 +82,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
           ...login,
           assetRoute,
         ];
-  if (options.runtime) routes.unshift(...actionRoutes(options.runtime));
+  if (options.runtime) routes.unshift(...actionRoutes(options.runtime), ...sparqlRoutes(options.runtime));
   return createGateway({
     service: 'catalogue',
     title: 'labld catalogue',

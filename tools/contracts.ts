@@ -6,11 +6,19 @@ import * as prettier from 'prettier';
 import { SERVICES } from '../lib/services.ts';
 import { requestSchemaFile, requestSchemaText } from '../lib/contracts/requests.ts';
 import { CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText } from '../lib/contracts/catalogue.ts';
+import {
+  LOAD_EVENT_FILE,
+  SPARQL_REQUEST_FILE,
+  loadEventSchemaText,
+  sparqlRequestSchemaText,
+} from '../lib/contracts/triplestore.ts';
 
 const dir = new URL('../schemas/', import.meta.url).pathname;
 const files: [string, string][] = [
   ...SERVICES.map((service): [string, string] => [requestSchemaFile(service), requestSchemaText(service)]),
   [CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText()],
+  [LOAD_EVENT_FILE, loadEventSchemaText()],
+  [SPARQL_REQUEST_FILE, sparqlRequestSchemaText()],
 ];
 for (const [name, text] of files) {
   const file = `${dir}${name}`;

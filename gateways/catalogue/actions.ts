@@ -21,6 +21,7 @@ import type { Runtime } from '../../lib/process/runtime.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
 import { route, type Route, type RouteInput } from '../kit/index.ts';
+import { afterAction, datasetBefore } from './triplestore-events.ts';
 
 export interface CallOptions {
   /** A file the gateway stored (resource_create/update/patch). */
@@ -152,16 +153,16 @@ export function actionRoutes(runtime: Runtime): Route[] {
     params: Record<string, unknown>,
     upload?: StoredUpload,
   ) => {
-    const result = await callAction(
-      runtime,
-      name,
-      params,
-      credential(ctx, ctx.method === 'GET' ? 'GET' : 'POST'),
-      {
-        correlationId: input.correlationId,
-        ...(upload ? { upload } : {}),
-      },
-    );
+    const caller = credential(ctx, ctx.method === 'GET' ? 'GET' : 'POST');
+    const correlationId = input.correlationId;
+    const call = (n: ActionName, p: Record<string, unknown>, c: Credential) =>
+      callAction(runtime, n, p, c, { correlationId });
+    const before = await datasetBefore(call, name, params, caller);
+    const result = await callAction(runtime, name, params, caller, {
+      correlationId,
+      ...(upload ? { upload } : {}),
+    });
+    await afterAction(runtime, name, result, before, correlationId);
     return { json: { help: helpUrl(name), success: true, result } };
   };
   return ['/api/3/action/{name}', '/api/action/{name}'].flatMap((path) => [

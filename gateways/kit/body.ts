@@ -140,6 +140,18 @@ function readLimited(req: IncomingMessage, limit: number, idleMs: number): Promi
   });
 }
 
+/** The body as UTF-8 text (a SPARQL query or update), refused past `limit` bytes; no body: ''. */
+export async function readText(ctx: Context, limit: number, idleMs = 0): Promise<string> {
+  if (!hasBody(ctx.req)) return '';
+  assertIdentityEncoding(ctx.req);
+  try {
+    return utf8.decode(await readLimited(ctx.req, limit, idleMs));
+  } catch (error) {
+    if (error instanceof TypeError) throw malformed('body: not UTF-8', 'body');
+    throw error;
+  }
+}
+
 /**
  * An `application/x-www-form-urlencoded` body (a plain HTML form) as one string per field; a
  * field given twice is `invalid` naming it. No body: an empty form.

@@ -28,4 +28,4 @@ export {
 export type { ReadinessCheck } from './health.ts';
 export { toErrorAnswer, type ErrorAnswer } from './errors.ts';
 export { escapeHtml } from './html.ts';
-export { readForm } from './body.ts';
+export { readForm, readText } from './body.ts';

@@ -45,6 +45,8 @@ export const CATALOGUE_ACTIONS = {
   // what the caller may do to a dataset, for the pages to offer only what will be allowed.
   labld_resource_download: true,
   labld_dataset_permissions: true,
+  // The original's name (ckanext-fuseki's load button; DESIGN §7 keeps it unprefixed).
+  triplestore_load: false,
 } as const satisfies Record<string, boolean>;
 
 export type ActionName = keyof typeof CATALOGUE_ACTIONS;
@@ -78,28 +80,31 @@ export interface CatalogueRequest {
 
 const HASH = { type: 'string', pattern: '^[0-9a-f]{64}$' };
 
+/** Who asks, as hashes only (also on the triple store's request topic). */
+export const CREDENTIAL_SCHEMA = {
+  description: 'who asks, as hashes only: never a token, a password or a cookie',
+  oneOf: [
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind'],
+      properties: { kind: { const: 'anonymous' } },
+    },
+    {
+      type: 'object',
+      additionalProperties: false,
+      required: ['kind', 'hash'],
+      properties: { kind: { enum: ['token', 'session'] }, hash: HASH },
+    },
+  ],
+};
+
 const inputSchema = {
   type: 'object',
   additionalProperties: false,
   required: ['credential', 'params'],
   properties: {
-    credential: {
-      description: 'who asks, as hashes only: never a token, a password or a cookie',
-      oneOf: [
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['kind'],
-          properties: { kind: { const: 'anonymous' } },
-        },
-        {
-          type: 'object',
-          additionalProperties: false,
-          required: ['kind', 'hash'],
-          properties: { kind: { enum: ['token', 'session'] }, hash: HASH },
-        },
-      ],
-    },
+    credential: CREDENTIAL_SCHEMA,
     params: { type: 'object', description: "the action's parameters as the client sent them" },
     upload: {
       type: 'object',

@@ -4,6 +4,7 @@ import type { TopicCatalog } from '../bus/topics.ts';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import type { CatalogueStore } from '../catalogue/store/contract.ts';
 import type { Datastore } from '../datastore/contract.ts';
+import type { TripleStore } from '../triplestore/contract.ts';
 
 export interface Runtime {
   bus: Bus;
@@ -14,4 +15,9 @@ export interface Runtime {
   catalogueStore?: () => Promise<CatalogueStore>;
   /** The datastore, likewise. */
   datastore?: () => Promise<Datastore>;
+  /**
+   * The triple store, likewise; opened in the main thread of the process that runs the triple
+   * store's consumers (the embedded one has one owner, and runs oxigraph in its own thread).
+   */
+  tripleStore?: () => Promise<TripleStore>;
 }

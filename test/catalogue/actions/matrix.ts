@@ -56,6 +56,8 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   api_token_revoke: SYSADMIN,
   labld_resource_download: READ,
   labld_dataset_permissions: READ,
+  // The load button: an editor's change to the dataset.
+  triplestore_load: EDIT,
 };
 
 /** The user's own tokens: anyone logged in. */
@@ -112,6 +114,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   api_token_revoke: (c) => ({ jti: c.ownerToken }),
   labld_resource_download: (c) => ({ id: c.resource }),
   labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
+  triplestore_load: (c) => ({ id: c.dataset.name }),
 };
 
 const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {

@@ -1,0 +1,84 @@
+// The triple store's consumers: `load-triplestore` (the load button's step: lib/triplestore/load.ts)
+// and `triplestore-requests` (the SPARQL endpoint's queries and updates: lib/catalogue/sparql.ts).
+// They run in the main thread of their process, not in the worker pool, because they share the
+// process's one triple store: the embedded one has a single owner (its data directory) and
+// already runs oxigraph in a thread of its own, so nothing here blocks the event loop.
+import type { Subscription } from '../lib/bus/contract.ts';
+import { checkIn } from '../lib/blobs/claim-check.ts';
+import { runSparql } from '../lib/catalogue/sparql.ts';
+import {
+  LOAD_GROUP,
+  SPARQL_GROUP,
+  type LoadEvent,
+  type SparqlInput,
+  type SparqlOperation,
+} from '../lib/contracts/triplestore.ts';
+import { log } from '../lib/process/log.ts';
+import type { Runtime } from '../lib/process/runtime.ts';
+import { baseUrl } from '../lib/services.ts';
+import { loadDataset } from '../lib/triplestore/load.ts';
+
+/** A consumer group run in the main thread on the process's runtime. */
+export interface MainThreadConsumer {
+  group: string;
+  start(runtime: Runtime): Promise<Subscription>;
+}
+
+/** The catalogue store and the triple store of the process, opened on first use. */
+function storesOf(runtime: Runtime) {
+  const { catalogueStore, tripleStore } = runtime;
+  if (!catalogueStore || !tripleStore) {
+    throw new Error("the triple store's consumers need the catalogue store and the triple store");
+  }
+  return async () => ({ store: await catalogueStore(), tripleStore: await tripleStore() });
+}
+
+export const loadConsumer: MainThreadConsumer = {
+  group: LOAD_GROUP,
+  start(runtime) {
+    const stores = storesOf(runtime);
+    const topic = runtime.catalog.topicReadBy(LOAD_GROUP);
+    return runtime.bus.subscribe<LoadEvent>(topic.name, LOAD_GROUP, async (message) => {
+      const { dataset_id: id, reason } = message.value;
+      const deps = { ...(await stores()), blobs: runtime.blobs, siteUrl: baseUrl() };
+      const outcome = await loadDataset(deps, id, reason);
+      log.info(
+        {
+          dataset: id,
+          reason,
+          graphs: outcome.loaded.length,
+          triples: outcome.loaded.reduce((n, g) => n + g.triples, 0),
+          failed: outcome.failed,
+          dropped: outcome.dropped.length,
+          correlationId: message.headers['x-correlation-id'],
+        },
+        'triple store in step with the catalogue',
+      );
+    });
+  },
+};
+
+interface SparqlMessage {
+  operation: SparqlOperation;
+  input: SparqlInput;
+}
+
+export const sparqlConsumer: MainThreadConsumer = {
+  group: SPARQL_GROUP,
+  start(runtime) {
+    const stores = storesOf(runtime);
+    const topic = runtime.catalog.topicReadBy(SPARQL_GROUP);
+    return runtime.bus.serve<SparqlMessage, unknown>(
+      topic.name,
+      SPARQL_GROUP,
+      async (message, signal) => {
+        const result = await runSparql(await stores(), message.value.operation, message.value.input, signal);
+        // A large result travels as a claim on the blob store, as every reply does.
+        return checkIn(runtime.blobs, result);
+      },
+      { concurrency: topic.concurrency },
+    );
+  },
+};
+
+export const tripleStoreConsumers: MainThreadConsumer[] = [loadConsumer, sparqlConsumer];

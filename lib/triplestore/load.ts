@@ -1,0 +1,123 @@
+// Loading a catalogue dataset into the triple store (spec step 7, the load button): each
+// loadable resource replaces its own named graph (the original's IRI scheme: the resource's
+// download URL, research §2.3), graphs whose resource is gone are dropped, and the dataset's
+// SPARQL endpoint resource is registered. Unlike the original, nothing is dropped first (a
+// query sees the old graph or the new one) and a change to a loaded dataset syncs it.
+import type { BlobStore } from '../blobs/blob-store.ts';
+import type { Resource } from '../catalogue/model.ts';
+import type { CatalogueStore } from '../catalogue/store/contract.ts';
+import type { LoadReason } from '../contracts/triplestore.ts';
+import { isDomainError } from '../process/errors.ts';
+import { downloadUrl } from '../catalogue/actions/dicts.ts';
+import type { TripleStore } from './contract.ts';
+
+export interface LoadDeps {
+  store: CatalogueStore;
+  tripleStore: TripleStore;
+  blobs: BlobStore;
+  /** Public URL of labld without a trailing slash. */
+  siteUrl: string;
+}
+
+/** The endpoint resource, found again by its name and format (the original's `SPARQL` link). */
+export const ENDPOINT_NAME = 'SPARQL';
+export const ENDPOINT_FORMAT = 'SPARQL';
+
+export function endpointUrl(siteUrl: string, datasetId: string): string {
+  return `${siteUrl.replace(/\/+$/, '')}/dataset/${encodeURIComponent(datasetId)}/triplestore/sparql`;
+}
+
+function isTurtle(r: Resource): boolean {
+  const format = r.format
+    .toLowerCase()
+    .split(/[;/]/)
+    .map((p) => p.trim());
+  return format.includes('turtle') || format.includes('ttl') || r.url.toLowerCase().endsWith('.ttl');
+}
+
+/**
+ * What a load takes: the joined graphs (`*-joined.ttl`, spec step 6) when the dataset has any;
+ * otherwise every uploaded Turtle resource, so that a dataset whose graph was made elsewhere
+ * can be loaded too. Only uploads: a link's bytes are not ours to fetch here.
+ */
+export function loadableResources(resources: readonly Resource[]): Resource[] {
+  const turtle = resources.filter((r) => r.url_type === 'upload' && r.blob_key !== null && isTurtle(r));
+  const joined = turtle.filter((r) => r.name.toLowerCase().endsWith('-joined.ttl'));
+  return joined.length > 0 ? joined : turtle;
+}
+
+export interface LoadOutcome {
+  /** The graphs loaded, with their triples. */
+  loaded: { resource_id: string; graph: string; triples: number }[];
+  /** Resources that could not be loaded (invalid Turtle): the others still were. */
+  failed: { resource_id: string; error: string }[];
+  dropped: string[];
+  /** The endpoint resource's id; undefined when nothing was done (a sync of an unloaded dataset). */
+  endpoint: string | undefined;
+}
+
+const NOTHING: LoadOutcome = { loaded: [], failed: [], dropped: [], endpoint: undefined };
+
+/**
+ * Brings the dataset's graphs in step with its resources. A deleted dataset loses its graphs;
+ * `sync` leaves a dataset that was never loaded (no graphs, no endpoint resource) alone.
+ */
+export async function loadDataset(
+  deps: LoadDeps,
+  datasetId: string,
+  reason: LoadReason,
+): Promise<LoadOutcome> {
+  const dataset = await deps.store.getDataset(datasetId);
+  if (!dataset) {
+    await deps.tripleStore.dropDataset(datasetId);
+    return NOTHING;
+  }
+  const resources = await deps.store.listResources(dataset.id);
+  const endpoint = resources.find((r) => r.name === ENDPOINT_NAME && r.format === ENDPOINT_FORMAT);
+  const before = await deps.tripleStore.graphs(dataset.id);
+  if (reason === 'sync' && before.length === 0 && endpoint === undefined) return NOTHING;
+
+  const outcome: LoadOutcome = { loaded: [], failed: [], dropped: [], endpoint: undefined };
+  const wanted = new Set<string>();
+  for (const resource of loadableResources(resources)) {
+    // The graph's name is the resource's download URL, as the original named it.
+    const graph = downloadUrl(deps.siteUrl, resource);
+    wanted.add(graph);
+    try {
+      const { triples } = await deps.tripleStore.replaceGraph(dataset.id, graph, {
+        format: 'text/turtle',
+        body: deps.blobs.open(resource.blob_key!),
+        baseIri: graph,
+      });
+      outcome.loaded.push({ resource_id: resource.id, graph, triples });
+    } catch (error) {
+      // One bad document does not keep the others out (the original skipped it too).
+      if (!isDomainError(error)) throw error;
+      outcome.failed.push({ resource_id: resource.id, error: error.message });
+      wanted.delete(graph);
+    }
+  }
+  for (const graph of before) {
+    if (wanted.has(graph)) continue;
+    await deps.tripleStore.dropGraph(dataset.id, graph);
+    outcome.dropped.push(graph);
+  }
+  outcome.endpoint = (await registerEndpoint(deps, dataset.id, endpoint)).id;
+  return outcome;
+}
+
+async function registerEndpoint(deps: LoadDeps, datasetId: string, existing: Resource | undefined) {
+  const fields = {
+    name: ENDPOINT_NAME,
+    format: ENDPOINT_FORMAT,
+    url: endpointUrl(deps.siteUrl, datasetId),
+    url_type: 'link' as const,
+    mimetype: 'application/sparql-results+json',
+    description: 'SPARQL 1.1 endpoint of this dataset: its loaded graphs, the default graph their union',
+    wasGeneratedBy: 'labld load-triplestore',
+  };
+  // Loads of one dataset run one after the other (the load topic's key), so find-then-create
+  // cannot make a second one.
+  if (existing) return deps.store.updateResource(existing.id, fields);
+  return deps.store.createResource(datasetId, fields);
+}

@@ -1,0 +1,114 @@
+// Shared by the endpoint's tests on a whole labld: upload a Turtle resource, press the load
+// button (triplestore_load) and wait for the endpoint resource, send a query or an update.
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { setting } from '../../lib/process/config.ts';
+import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
+import { api, type Person } from '../catalogue/actions/support.ts';
+
+export const SAMPLE_TTL = `@prefix ex: <http://example.org/> .
+ex:m1 ex:force 1.5 ; ex:unit "kN" .
+ex:m2 ex:force 2.5 ; ex:unit "kN" .
+`;
+
+export const endpoint = (url: string, dataset: string) => `${url}/dataset/${dataset}/triplestore/sparql`;
+
+export async function uploadTurtle(
+  url: string,
+  who: Person,
+  dataset: string,
+  file: string,
+  text: string,
+): Promise<{ id: string; url: string }> {
+  const form = new FormData();
+  form.set('package_id', dataset);
+  form.set('upload', new Blob([text], { type: 'text/turtle' }), file);
+  const answer = await api(url, 'resource_create', { form, headers: { authorization: who.token } });
+  assert.equal(answer.status, 200, JSON.stringify(answer.body));
+  return answer.body.result as { id: string; url: string };
+}
+
+/** Presses the load button and waits until the load has run (the endpoint resource is there, newer than before). */
+export async function loadAndWait(
+  url: string,
+  who: Person,
+  dataset: string,
+): Promise<{ url: string; package_id: string; last_modified: string }> {
+  const endpointOf = async () => {
+    const shown = await api(url, 'package_show', {
+      query: { id: dataset },
+      headers: { authorization: who.token },
+    });
+    return (
+      shown.body.result.resources as {
+        name: string;
+        url: string;
+        package_id: string;
+        last_modified: string;
+      }[]
+    ).find((r) => r.name === 'SPARQL');
+  };
+  const before = (await endpointOf())?.last_modified;
+  const pressed = await api(url, 'triplestore_load', {
+    body: { id: dataset },
+    headers: { authorization: who.token },
+  });
+  assert.equal(pressed.status, 200, JSON.stringify(pressed.body));
+  const end = Date.now() + 15_000;
+  for (;;) {
+    const found = await endpointOf();
+    if (found && found.last_modified !== before) return found;
+    if (Date.now() > end) throw new Error(`the load of ${dataset} did not finish`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+export interface SparqlOptions {
+  accept?: string;
+  who?: Person;
+  method?: 'get' | 'form' | 'sparql-query' | 'form-update' | 'sparql-update';
+}
+
+export async function sparql(
+  url: string,
+  dataset: string,
+  text: string,
+  options: SparqlOptions = {},
+): Promise<{ status: number; type: string; text: string }> {
+  const headers: Record<string, string> = {};
+  if (options.accept) headers.accept = options.accept;
+  if (options.who) headers.authorization = options.who.token;
+  const at = endpoint(url, dataset);
+  let answer: Response;
+  switch (options.method ?? 'get') {
+    case 'get':
+      answer = await fetch(`${at}?query=${encodeURIComponent(text)}`, { headers });
+      break;
+    case 'form':
+    case 'form-update': {
+      const field = options.method === 'form' ? 'query' : 'update';
+      answer = await fetch(at, { method: 'POST', headers, body: new URLSearchParams({ [field]: text }) });
+      break;
+    }
+    default:
+      headers['content-type'] = `application/${options.method}`;
+      answer = await fetch(at, { method: 'POST', headers, body: text });
+  }
+  return { status: answer.status, type: answer.headers.get('content-type') ?? '', text: await answer.text() };
+}
+
+/** The graphs the store holds for a dataset id: from the remote store, or the embedded one's manifest on disk. */
+export async function storedGraphs(dataDir: string, datasetId: string): Promise<string[]> {
+  if (setting('LABLD_TRIPLESTORE_URL') !== '') {
+    const store = await openTripleStore(tripleStoreConfigFromEnv());
+    try {
+      return await store.graphs(datasetId);
+    } finally {
+      await store.close();
+    }
+  }
+  const manifest = join(dataDir, 'triplestore', datasetId, 'manifest.json');
+  if (!existsSync(manifest)) return [];
+  return Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { graphs: object }).graphs);
+}

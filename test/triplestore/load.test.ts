@@ -1,0 +1,87 @@
+// loadDataset (lib/triplestore/load.ts) on a real catalogue store and the embedded triple store:
+// a bad document is skipped and named while the others load; a sync leaves a dataset that was
+// never loaded alone; the endpoint resource is made once; a deleted dataset loses its graphs.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Dataset } from '../../lib/catalogue/model.ts';
+import type { TripleStore } from '../../lib/triplestore/contract.ts';
+import { ENDPOINT_NAME, loadDataset, type LoadDeps } from '../../lib/triplestore/load.ts';
+import { openTripleStore } from '../../lib/triplestore/open.ts';
+import { embeddedCatalogue, SITE, type Catalogue } from '../catalogue/actions/support.ts';
+import { SAMPLE_TTL } from './endpoint-support.ts';
+
+let catalogue: Catalogue;
+let tripleStore: TripleStore;
+let deps: LoadDeps;
+
+before(async () => {
+  catalogue = await embeddedCatalogue();
+  tripleStore = await openTripleStore({
+    url: '',
+    dataDir: catalogue.dataDir,
+    limits: { timeoutMs: 10_000, maxResults: 1000 },
+    memoryTriples: 100_000,
+  });
+  deps = { store: catalogue.deps.store, tripleStore, blobs: catalogue.deps.blobs, siteUrl: SITE };
+});
+after(async () => {
+  await tripleStore?.close();
+  await catalogue?.dispose();
+});
+
+async function withTurtle(dataset: Dataset, name: string, text: string) {
+  return deps.store.createResource(dataset.id, {
+    name,
+    url: name,
+    url_type: 'upload',
+    format: 'TTL',
+    blob_key: await deps.blobs.putBytes(text),
+  });
+}
+
+test('a bad document is skipped and named; the good one is loaded; the endpoint resource is made once', async () => {
+  const dataset = await deps.store.createDataset({ name: 'mixed' });
+  const good = await withTurtle(dataset, 'good.ttl', SAMPLE_TTL);
+  const bad = await withTurtle(dataset, 'bad.ttl', '<http://ex.org/a> <http://ex.org/p> .');
+  const first = await loadDataset(deps, dataset.id, 'load');
+  assert.deepEqual(
+    first.loaded.map((l) => [l.resource_id, l.graph, l.triples]),
+    [[good.id, `${SITE}/dataset/${dataset.id}/resource/${good.id}/download/good.ttl`, 4]],
+  );
+  assert.deepEqual(
+    first.failed.map((f) => f.resource_id),
+    [bad.id],
+  );
+  assert.match(first.failed[0]!.error, /body/);
+  const again = await loadDataset(deps, dataset.id, 'load');
+  assert.equal(again.endpoint, first.endpoint);
+  const endpoints = (await deps.store.listResources(dataset.id)).filter((r) => r.name === ENDPOINT_NAME);
+  assert.deepEqual(
+    endpoints.map((r) => [r.url, r.url_type, r.format]),
+    [[`${SITE}/dataset/${dataset.id}/triplestore/sparql`, 'link', 'SPARQL']],
+  );
+});
+
+test('a sync leaves a dataset never loaded alone; after a load it follows deletions', async () => {
+  const dataset = await deps.store.createDataset({ name: 'synced' });
+  const resource = await withTurtle(dataset, 'one-joined.ttl', SAMPLE_TTL);
+  const untouched = await loadDataset(deps, dataset.id, 'sync');
+  assert.deepEqual(untouched, { loaded: [], failed: [], dropped: [], endpoint: undefined });
+  assert.deepEqual(await tripleStore.graphs(dataset.id), []);
+  await loadDataset(deps, dataset.id, 'load');
+  assert.equal((await tripleStore.graphs(dataset.id)).length, 1);
+  await deps.store.deleteResource(resource.id);
+  const synced = await loadDataset(deps, dataset.id, 'sync');
+  assert.equal(synced.dropped.length, 1);
+  assert.deepEqual(await tripleStore.graphs(dataset.id), []);
+});
+
+test('a deleted dataset loses its graphs', async () => {
+  const dataset = await deps.store.createDataset({ name: 'deleted' });
+  await withTurtle(dataset, 'x.ttl', SAMPLE_TTL);
+  await loadDataset(deps, dataset.id, 'load');
+  assert.equal((await tripleStore.graphs(dataset.id)).length, 1);
+  await deps.store.deleteDataset(dataset.id);
+  await loadDataset(deps, dataset.id, 'sync');
+  assert.deepEqual(await tripleStore.graphs(dataset.id), []);
+});
