@@ -3,9 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../support/temp.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { verifyPassword } from '../../lib/catalogue/auth/passwords.ts';
@@ -23,7 +21,7 @@ interface Run {
 }
 
 function freshData(): string {
-  return mkdtempSync(join(tmpdir(), 'labld-users-'));
+  return tempDir('labld-users-');
 }
 
 /** `labld user …` on `dataDir` (embedded: no LABLD_DATABASE_URL), with `input` on stdin. */

@@ -6,9 +6,9 @@
 // original's {"graph": "<JSON-LD>"} body; a file that cannot be fetched is named; bad input.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { tempDir } from '../support/temp.ts';
 import { promisify } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import yauzl from 'yauzl';
@@ -124,7 +124,7 @@ describe(`export bundle (${testTransport()})`, () => {
       existsSync(VALIDATOR),
       `${VALIDATOR} missing: python3 -m venv ${VENV} && ${VENV}/bin/pip install roc-validator rocrate (or set LABLD_ROC_VENV)`,
     );
-    const dir = mkdtempSync(join(tmpdir(), 'labld-crate-'));
+    const dir = tempDir('labld-crate-');
     writeFileSync(join(dir, 'bundle.zip'), zip);
     const cache = join(dir, 'http_cache');
     const run = promisify(execFile);
