@@ -13,6 +13,10 @@ import {
   serviceRequestConsumer,
 } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
+import { runChainConsumers, type ChainConsumer } from '../consumers/chain.ts';
+import { CHAIN_CONSUMERS } from '../consumers/chain-steps.ts';
+import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
+import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
 import { serviceGateway } from '../gateways/services.ts';
 import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
@@ -39,17 +43,29 @@ export interface Running {
 }
 
 export function servableNames(): string[] {
-  return [...SERVICES, 'catalogue', ...allConsumers().map((c) => c.group)];
+  return [
+    ...SERVICES,
+    'catalogue',
+    ...allConsumers().map((c) => c.group),
+    ...CHAIN_CONSUMERS.map((c) => c.group),
+  ];
 }
 
 async function run(
   options: ProcessOptions,
-  parts: (runtime: Runtime) => { gateways: Gateway[]; consumers: RequestConsumer[]; rootAlias?: string },
+  parts: (runtime: Runtime) => {
+    gateways: Gateway[];
+    consumers: RequestConsumer[];
+    /** The automation chain's consumers (main thread: each step streams, and waits on stores). */
+    chain?: readonly ChainConsumer[];
+    rootAlias?: string;
+  },
 ): Promise<Running> {
   const catalog = catalogOf(options.bus);
   const bus = await openBus(options.bus, catalog);
   let server: RunningServer | undefined;
   let pool: WorkerPool | undefined;
+  let relay: Relay | undefined;
   const stores = processStores(options.bus.dataDir);
   try {
     const runtime: Runtime = {
@@ -59,12 +75,26 @@ async function run(
       catalogueStore: () => stores.catalogue.get(),
       datastore: () => stores.datastore.get(),
     };
-    const { gateways, consumers, rootAlias } = parts(runtime);
+    const { gateways, consumers, chain = [], rootAlias } = parts(runtime);
     if (consumers.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
       pool = new WorkerPool({ sources: consumers, dataDir: options.bus.dataDir });
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
+    }
+    // Where catalogue actions run, their outbox is relayed to the chain's topics.
+    if (consumers.some((c) => c.group === CATALOGUE_GROUP)) {
+      relay = startOutboxRelay(bus, catalog, () => stores.catalogue.get());
+    }
+    if (chain.length > 0) {
+      await runChainConsumers(chain, async () => ({
+        bus,
+        catalog,
+        store: await stores.catalogue.get(),
+        datastore: await stores.datastore.get(),
+        blobs: runtime.blobs,
+        siteUrl: baseUrl(),
+      }));
     }
     const workers = pool;
     server = await createServer({
@@ -83,6 +113,7 @@ async function run(
     if (servesCatalogue(gateways)) await sayHowToMakeTheFirstAdmin(stores);
   } catch (error) {
     await server?.close();
+    await relay?.stop();
     await bus.close();
     await pool?.close();
     await closeStores(stores);
@@ -93,6 +124,7 @@ async function run(
     bus,
     async stop() {
       await server.close();
+      await relay?.stop();
       // The bus first: closing its subscriptions abandons the requests in flight (not committed).
       await bus.close();
       await pool?.close();
@@ -157,6 +189,7 @@ export function startAll(options: ProcessOptions): Promise<Running> {
       catalogue(runtime, options.bus.dataDir),
     ],
     consumers: allConsumers(),
+    chain: CHAIN_CONSUMERS,
   }));
 }
 
@@ -177,10 +210,13 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
       gateways: [catalogue(runtime, options.bus.dataDir)],
       // On the embedded bus no other process runs the catalogue's consumer.
       consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
+      chain: options.bus.transport === 'embedded' ? CHAIN_CONSUMERS : [],
     }));
   }
   const consumer = allConsumers().find((c) => c.group === name);
   if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
+  const step = CHAIN_CONSUMERS.find((c) => c.group === name);
+  if (step) return run(options, () => ({ gateways: [], consumers: [], chain: [step] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);
 }
 

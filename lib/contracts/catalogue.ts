@@ -45,6 +45,9 @@ export const CATALOGUE_ACTIONS = {
   // what the caller may do to a dataset, for the pages to offer only what will be allowed.
   labld_resource_download: true,
   labld_dataset_permissions: true,
+  // The automation chain's step status (issue 14): labld's whole view, and CKAN's task_status_show.
+  labld_status_show: true,
+  task_status_show: true,
 } as const satisfies Record<string, boolean>;
 
 export type ActionName = keyof typeof CATALOGUE_ACTIONS;

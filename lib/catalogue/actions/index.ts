@@ -9,6 +9,7 @@ import { datasetActions } from './datasets.ts';
 import { datastoreActions } from './datastore.ts';
 import { groupActions } from './groups.ts';
 import { resourceActions } from './resources.ts';
+import { statusActions } from './status.ts';
 import { userActions } from './users.ts';
 
 export type { ActionDeps, ActionExtras } from './context.ts';
@@ -20,6 +21,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...groupActions,
   ...datastoreActions,
   ...userActions,
+  ...statusActions,
 } satisfies Record<ActionName, Action>;
 
 /** Runs `name` as `viewer`. */

@@ -1,0 +1,150 @@
+// The automation chain's consumers (DESIGN §2, issue 14): one consumer group per step, each
+// reading the previous step's event, calling the step's domain function (lib/chain), storing
+// its output as a derived resource and publishing the next event. They hold no state: the step
+// status in the catalogue says which run a step belongs to and how far it came, so any number
+// of copies may run in any process, and a message that comes twice does no harm.
+//
+// Per message: a status of another run (the source was replaced or deleted meanwhile) →
+// dropped as stale; a step already done → acknowledged; else running → work → the output
+// replaces the derived resource of the same (source, step) → the next step queued and its
+// event published → done. A crash before "done" redelivers the message and the step runs
+// again, replacing its output in place. A failure is recorded on the step in words and
+// rethrown, so that the bus retries it (an upstream that was down) or dead-letters it.
+import type { Bus, Subscription } from '../lib/bus/contract.ts';
+import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { BlobStore } from '../lib/blobs/blob-store.ts';
+import {
+  failStep,
+  finishStep,
+  progressStep,
+  queueStep,
+  startStep,
+  type ChainStep,
+  type Progress,
+  type StepStatus,
+  type StepSummary,
+} from '../lib/chain/index.ts';
+import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
+import type { Resource } from '../lib/catalogue/model.ts';
+import type { Datastore } from '../lib/datastore/contract.ts';
+import { log } from '../lib/process/log.ts';
+
+/** A chain event as the topics carry it (schemas/resource-event, schemas/chain-step). */
+export interface ChainEvent {
+  dataset_id: string;
+  resource_id: string;
+  run: string;
+  name?: string;
+  mapping?: { name: string; url: string; resource_id: string };
+}
+
+export interface ChainDeps {
+  bus: Bus;
+  catalog: TopicCatalog;
+  store: CatalogueStore;
+  datastore: Datastore;
+  blobs: BlobStore;
+  /** labld's public URL: the resources' download URLs, which the outputs name. */
+  siteUrl: string;
+}
+
+/** What a step's work is handed. */
+export interface StepWork {
+  deps: ChainDeps;
+  event: ChainEvent;
+  source: Resource;
+  signal: AbortSignal;
+  onProgress: (progress: Progress) => void;
+}
+
+/** What a step's work gives back: its summary, and the next step's event (none: the chain ends here). */
+export interface StepResult {
+  summary: StepSummary;
+  next?: { step: ChainStep; group: string; event: ChainEvent };
+}
+
+export interface ChainConsumer {
+  /** Consumer group in topics.yaml; also the name for `labld serve`. */
+  group: string;
+  handle(deps: ChainDeps, event: ChainEvent, signal: AbortSignal): Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+
+/** Progress is written at most this often (a long import reports per batch). */
+const PROGRESS_EVERY_MS = 1000;
+
+async function put(deps: ChainDeps, event: ChainEvent, status: StepStatus): Promise<void> {
+  await deps.store.putStepStatus({
+    source_resource_id: event.resource_id,
+    package_id: event.dataset_id,
+    status,
+  });
+}
+
+/** Queues the next step (unless this run's is under way or done already) and publishes its event. */
+async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>): Promise<void> {
+  const { event } = next;
+  const previous = (await deps.store.getStepStatus(event.resource_id, next.step))?.status;
+  const busy = previous?.run === event.run && (previous.state === 'running' || previous.state === 'done');
+  if (!busy) await put(deps, event, queueStep(previous, { step: next.step, run: event.run, at: now() }));
+  const topic = deps.catalog.topicReadBy(next.group).name;
+  await deps.bus.publish(topic, event, { key: event.dataset_id });
+}
+
+/** Runs one step for `event` with the status bookkeeping described above. */
+export async function runStep(
+  deps: ChainDeps,
+  step: ChainStep,
+  event: ChainEvent,
+  signal: AbortSignal,
+  work: (input: StepWork) => Promise<StepResult>,
+): Promise<void> {
+  const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
+  const source = await deps.store.getResource(event.resource_id);
+  if (!current || current.run !== event.run || !source) {
+    log.info({ step, resource: event.resource_id, run: event.run }, 'chain: stale event dropped');
+    return;
+  }
+  if (current.state === 'done') return; // a redelivery: its next event went out before "done"
+  let status = startStep(current, event.run, now());
+  await put(deps, event, status);
+  let reported = 0;
+  let writing = Promise.resolve();
+  const onProgress = (progress: Progress) => {
+    if (status.state !== 'running' || Date.now() - reported < PROGRESS_EVERY_MS) return;
+    reported = Date.now();
+    status = progressStep(status, event.run, progress);
+    const snapshot = status;
+    writing = writing.then(() => put(deps, event, snapshot)).catch(() => undefined);
+  };
+  let result: StepResult;
+  try {
+    result = await work({ deps, event, source, signal, onProgress });
+  } catch (error) {
+    await writing;
+    await put(deps, event, failStep(status, event.run, now(), error));
+    throw error;
+  }
+  await writing;
+  if (result.next) await pass(deps, result.next);
+  await put(deps, event, finishStep(status, event.run, now(), result.summary));
+}
+
+/** Subscribes each consumer's group to its topic (one key's messages in order: concurrency 1). */
+export async function runChainConsumers(
+  consumers: readonly ChainConsumer[],
+  deps: () => Promise<ChainDeps>,
+): Promise<Subscription[]> {
+  const opened = await deps();
+  const subscriptions: Subscription[] = [];
+  for (const consumer of consumers) {
+    const topic = opened.catalog.topicReadBy(consumer.group);
+    subscriptions.push(
+      await opened.bus.subscribe<ChainEvent>(topic.name, consumer.group, (message, signal) =>
+        consumer.handle(opened, message.value, signal),
+      ),
+    );
+  }
+  return subscriptions;
+}
