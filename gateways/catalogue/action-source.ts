@@ -20,6 +20,7 @@ import type {
   TokenView,
 } from './views.ts';
 import { resourcePath } from './pages/datasets.ts';
+import { stepViews } from './step-views.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 export const TABLE_PAGE_SIZE = 25;
@@ -132,13 +133,15 @@ export class ActionSource implements CatalogueSource {
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     const names = await this.#names(asker, resources);
     const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
+    const resourceNames = new Map(resources.map((r) => [text(r.id), text(r.name)]));
     return {
       name: text(d.name),
       title: text(d.title) || text(d.name),
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
       private: d.private === true,
       resources: resources.map((r) => resourceViewOf(text(d.name), r, names)),
-      steps: [],
+      steps: stepViews(status, resourceNames),
       canUpload: may.upload === true,
     };
   }

@@ -139,6 +139,20 @@ test('an upload of example.csv ends with its four resources, the table typed in 
   );
 });
 
+test("the dataset page's Automation section shows each step of the upload", async () => {
+  const page = await fetch(`${labld.url}/dataset/tensile`);
+  assert.equal(page.status, 200);
+  const html = await page.text();
+  const automation = html.slice(html.indexOf('id="steps-heading"'));
+  for (const step of ['annotate', 'import', 'describe', 'select-mapping', 'convert']) {
+    assert.match(
+      automation,
+      new RegExp(`<code>example\\.csv: ${step}</code> <span class="status status-done">done</span>`),
+    );
+  }
+  assert.match(automation, /mapping &quot;csvw-template-map\.yaml&quot; selected/);
+});
+
 test('a redelivered event of a finished run changes nothing; a new version replaces in place', async () => {
   const first = (await call('labld_status_show', { resource_id: csvId })).resources[0].steps as Dict[];
   const run = first[0]!.run as string;
