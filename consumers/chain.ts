@@ -28,15 +28,10 @@ import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
 import type { Resource } from '../lib/catalogue/model.ts';
 import type { Datastore } from '../lib/datastore/contract.ts';
 import { log } from '../lib/process/log.ts';
+import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 
-/** A chain event as the topics carry it (schemas/resource-event, schemas/chain-step). */
-export interface ChainEvent {
-  dataset_id: string;
-  resource_id: string;
-  run: string;
-  name?: string;
-  mapping?: { name: string; url: string; resource_id: string };
-}
+/** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
+export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;
 
 export interface ChainDeps {
   bus: Bus;

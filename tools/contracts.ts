@@ -6,11 +6,13 @@ import * as prettier from 'prettier';
 import { SERVICES } from '../lib/services.ts';
 import { requestSchemaFile, requestSchemaText } from '../lib/contracts/requests.ts';
 import { CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText } from '../lib/contracts/catalogue.ts';
+import { chainSchemaFiles } from '../lib/contracts/chain.ts';
 
 const dir = new URL('../schemas/', import.meta.url).pathname;
 const files: [string, string][] = [
   ...SERVICES.map((service): [string, string] => [requestSchemaFile(service), requestSchemaText(service)]),
   [CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText()],
+  ...chainSchemaFiles(),
 ];
 for (const [name, text] of files) {
   const file = `${dir}${name}`;

@@ -35,40 +35,43 @@ function recordingBus(down = new Set<string>()) {
   return { bus, sent };
 }
 
+/** The nth event of the test. */
+const ev = (n: number) => ({ dataset_id: `d${n}`, resource_id: `r${n}`, run: `run${n}`, name: 'a.csv' });
+
 const uploaded = catalog.topicReadBy('chain-annotate').name;
 const deleted = catalog.topicReadBy('chain-forget').name;
 
 test('an event is kept with the change it reports, and not when the change is rolled back', async () => {
   await assert.rejects(
     store.transaction(async (tx) => {
-      await tx.addEvent({ event: 'resource.uploaded', key: 'd0', payload: { n: 0 } });
+      await tx.addEvent({ event: 'resource.uploaded', key: 'd0', payload: ev(0) });
       throw invalid('rolled back', 'x');
     }),
   );
   assert.deepEqual(await store.pendingEvents(10), []);
-  await store.transaction((tx) => tx.addEvent({ event: 'resource.uploaded', key: 'd1', payload: { n: 1 } }));
+  await store.transaction((tx) => tx.addEvent({ event: 'resource.uploaded', key: 'd1', payload: ev(1) }));
   assert.deepEqual(
     (await store.pendingEvents(10)).map((e) => [e.event, e.key, e.payload]),
-    [['resource.uploaded', 'd1', { n: 1 }]],
+    [['resource.uploaded', 'd1', ev(1)]],
   );
 });
 
 test('the relay publishes in the order written, keyed by dataset, and forgets what the bus took', async () => {
-  await store.addEvent({ event: 'resource.deleted', key: 'd2', payload: { n: 2 } });
-  await store.addEvent({ event: 'resource.uploaded', key: 'd1', payload: { n: 3 } });
+  await store.addEvent({ event: 'resource.deleted', key: 'd2', payload: ev(2) });
+  await store.addEvent({ event: 'resource.uploaded', key: 'd1', payload: ev(3) });
   // The broker refuses deletions: the first upload goes out, the deletion and all after it stay.
   const failing = recordingBus(new Set([deleted]));
   await assert.rejects(relayOnce(failing.bus, catalog, store), /broker down/);
-  assert.deepEqual(failing.sent, [{ topic: uploaded, value: { n: 1 }, key: 'd1' }]);
+  assert.deepEqual(failing.sent, [{ topic: uploaded, value: ev(1), key: 'd1' }]);
   assert.deepEqual(
     (await store.pendingEvents(10)).map((e) => e.payload),
-    [{ n: 2 }, { n: 3 }],
+    [ev(2), ev(3)],
   );
   const working = recordingBus();
   assert.equal(await relayOnce(working.bus, catalog, store), 2);
   assert.deepEqual(working.sent, [
-    { topic: deleted, value: { n: 2 }, key: 'd2' },
-    { topic: uploaded, value: { n: 3 }, key: 'd1' },
+    { topic: deleted, value: ev(2), key: 'd2' },
+    { topic: uploaded, value: ev(3), key: 'd1' },
   ]);
   assert.deepEqual(await store.pendingEvents(10), []);
   assert.equal(await relayOnce(working.bus, catalog, store), 0);

@@ -4,6 +4,7 @@
 // back never is. A new run also resets the source's step status to "annotate queued".
 import { randomUUID } from 'node:crypto';
 import { queueStep, startsChain } from '../../chain/index.ts';
+import type { ResourceEvent } from '../../contracts/chain.ts';
 import type { Resource } from '../model.ts';
 import type { CatalogueStore } from '../store/contract.ts';
 
@@ -17,7 +18,7 @@ function fileName(resource: Resource): string {
   }
 }
 
-const payloadOf = (resource: Resource, run: string) => ({
+const payloadOf = (resource: Resource, run: string): ResourceEvent => ({
   dataset_id: resource.package_id,
   resource_id: resource.id,
   run,

@@ -26,13 +26,14 @@ import type {
   UserFields,
 } from '../model.ts';
 import type { ChainStep, StepStatus } from '../../chain/status.ts';
+import type { ResourceEvent } from '../../contracts/chain.ts';
 
 /** An event of a catalogue change, kept in the change's transaction until it is published. */
 export interface OutboxEvent {
   event: 'resource.uploaded' | 'resource.deleted';
   /** The message key (the dataset id: one dataset's events stay in order). */
   key: string;
-  payload: Record<string, unknown>;
+  payload: ResourceEvent;
 }
 
 /** An event of the outbox with its place in the order of writing. */

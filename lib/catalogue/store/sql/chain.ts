@@ -21,7 +21,7 @@ export async function pendingEvents(s: SqlSession, limit: number): Promise<Store
     seq: num(r.seq),
     event: str(r.event) as OutboxEvent['event'],
     key: str(r.event_key),
-    payload: JSON.parse(str(r.payload)) as Record<string, unknown>,
+    payload: JSON.parse(str(r.payload)) as OutboxEvent['payload'],
   }));
 }
 
