@@ -11,10 +11,12 @@ import { readSeed, seedFixture } from '../support/shared.ts';
 import { sleep } from '../support/wait.ts';
 import { api, person, type Person } from '../catalogue/actions/support.ts';
 import { startFixtureServer, type FixtureServer } from '../converter/fixture-server.ts';
+import { PARTIAL_MAPPING_TEXT } from './support.ts';
 
 let labld: Running & { dataDir: string };
 let alice: Person;
 let files: FixtureServer;
+let seedMappingId: string;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dict = Record<string, any>;
@@ -67,12 +69,14 @@ before(async () => {
   await call('group_create', { name: 'mappings' });
   await call('package_create', { name: 'mapping-library' });
   await call('member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
-  await upload(
-    'resource_create',
-    { package_id: 'mapping-library' },
-    new Blob([files.local(readSeed('rdfconverter/csvw-template-map.yaml'))]),
-    'csvw-template-map.yaml',
-  );
+  seedMappingId = (
+    await upload(
+      'resource_create',
+      { package_id: 'mapping-library' },
+      new Blob([files.local(readSeed('rdfconverter/csvw-template-map.yaml'))]),
+      'csvw-template-map.yaml',
+    )
+  ).id as string;
 });
 after(async () => {
   await labld?.stop();
@@ -211,4 +215,61 @@ test('deleting the CSV removes its derived resources, its table and its status',
   assert.equal(table.status, 404);
   const status = await api(labld.url, 'labld_status_show', { body: { id: 'tensile' }, headers: auth() });
   assert.deepEqual(status.body.result.resources, []);
+});
+
+const STRATEGY = 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY';
+
+test('only a partial mapping: exact converts nothing and says why; best_match (Retry) converts with it', async () => {
+  await call('resource_delete', { id: seedMappingId });
+  await upload(
+    'resource_create',
+    { package_id: 'mapping-library' },
+    new Blob([files.local(PARTIAL_MAPPING_TEXT)]),
+    'partial-map.yaml',
+  );
+  await call('package_create', { name: 'strategies' });
+  const csv = await upload(
+    'resource_create',
+    { package_id: 'strategies' },
+    seedFixture('csvtocsvw/example.csv'),
+    'example.csv',
+  );
+  const exact = await settled(csv.id as string);
+  assert.deepEqual(
+    exact.map((s) => [s.step, s.state]),
+    [
+      ['annotate', 'done'],
+      ['import', 'done'],
+      ['describe', 'done'],
+      ['select-mapping', 'done'],
+    ],
+  );
+  const note = exact[3]!.summary.note as string;
+  assert.match(note, /no mapping selected: no mapping applies fully: strategy exact needs rules_skipped = 0/);
+  assert.match(note, /best_match .* would choose it/);
+  assert.deepEqual(await names('strategies'), ['example.csv', 'example-metadata.jsonld', 'example.ttl']);
+
+  process.env[STRATEGY] = 'best_match';
+  try {
+    const retried = await call('labld_chain_retry', { resource_id: csv.id });
+    const steps = await settled(csv.id as string);
+    assert.equal(steps[0]!.run, retried.run);
+    assert.deepEqual(
+      steps.map((s) => s.state),
+      ['done', 'done', 'done', 'done', 'done'],
+    );
+    const ranking = steps[3]!.summary.ranking as Dict[];
+    assert.deepEqual(
+      [ranking[0]!.name, ranking[0]!.rules_applicable, ranking[0]!.rules_skipped, ranking[0]!.qualifies],
+      ['partial-map.yaml', 5, 2, true],
+    );
+    assert.deepEqual(await names('strategies'), [
+      'example.csv',
+      'example-metadata.jsonld',
+      'example.ttl',
+      'example-joined.ttl',
+    ]);
+  } finally {
+    delete process.env[STRATEGY];
+  }
 });

@@ -25,10 +25,10 @@ const payloadOf = (resource: Resource, run: string): ResourceEvent => ({
   name: fileName(resource),
 });
 
-/** Announces a new file or link of `resource` when it starts the chain (names.ts); whether it did. */
-export async function announceUpload(tx: CatalogueStore, resource: Resource): Promise<boolean> {
+/** Announces a new file or link of `resource` when it starts the chain (names.ts); the new run, if it does. */
+export async function announceUpload(tx: CatalogueStore, resource: Resource): Promise<string | undefined> {
   const file = { name: fileName(resource), format: resource.format, derived: resource.derivation !== null };
-  if (!startsChain(file)) return false;
+  if (!startsChain(file)) return undefined;
   const run = randomUUID();
   await tx.deleteStepStatus(resource.id);
   await tx.putStepStatus({
@@ -41,7 +41,7 @@ export async function announceUpload(tx: CatalogueStore, resource: Resource): Pr
     key: resource.package_id,
     payload: payloadOf(resource, run),
   });
-  return true;
+  return run;
 }
 
 /** Announces that `resource` is gone (its derived resources went with it). */

@@ -6,6 +6,7 @@ import { invalid, notFound } from '../../process/errors.ts';
 import type { SourceStepStatus } from '../store/contract.ts';
 import { datasetFor, resourceFor, type Action } from './context.ts';
 import { optional, required } from './params.ts';
+import { announceUpload } from './chain-events.ts';
 
 /** The task_type of the chain's steps in task_status_show. */
 export const TASK_TYPE = 'labld_chain';
@@ -69,7 +70,25 @@ const taskStatusShow: Action = async (deps, viewer, params) => {
   };
 };
 
+/**
+ * labld_chain_retry {resource_id}: the Retry button. The source's chain runs again from its
+ * first step as a new run (each step replaces its output in place), as a new upload would.
+ */
+const chainRetry: Action = async (deps, viewer, params) => {
+  const id = required(params, 'resource_id');
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.update', id, 'resource_id');
+  const run = await deps.store.transaction((tx) => announceUpload(tx, resource));
+  if (run === undefined) {
+    throw invalid(
+      `${resource.name} does not start the chain (not one of its trigger formats, or derived)`,
+      'resource_id',
+    );
+  }
+  return { resource_id: resource.id, run };
+};
+
 export const statusActions = {
   labld_status_show: statusShow,
   task_status_show: taskStatusShow,
+  labld_chain_retry: chainRetry,
 };

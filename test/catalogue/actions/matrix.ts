@@ -59,6 +59,7 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   labld_dataset_permissions: READ,
   labld_status_show: READ,
   task_status_show: READ,
+  labld_chain_retry: EDIT,
 };
 
 /** The user's own tokens: anyone logged in. */
@@ -117,6 +118,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
   labld_status_show: (c) => ({ id: c.dataset.name }),
   task_status_show: (c) => ({ entity_id: c.resource, key: 'annotate' }),
+  labld_chain_retry: (c) => ({ resource_id: c.resource }),
 };
 
 const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {
