@@ -13,6 +13,9 @@ import { api, person, type Person } from '../catalogue/actions/support.ts';
 import { startFixtureServer, type FixtureServer } from '../converter/fixture-server.ts';
 import { PARTIAL_MAPPING_TEXT } from './support.ts';
 
+/** The source and the three resources the chain derives from it, in that order. */
+const FOUR = ['example.csv', 'example-metadata.jsonld', 'example.ttl', 'example-joined.ttl'];
+
 let labld: Running & { dataDir: string };
 let alice: Person;
 let files: FixtureServer;
@@ -109,12 +112,7 @@ test('an upload of example.csv ends with its four resources, the table typed in 
   const selection = steps.find((s) => s.step === 'select-mapping')!;
   assert.equal(selection.summary.ranking[0].name, 'csvw-template-map.yaml');
   assert.equal(selection.summary.ranking[0].qualifies, true);
-  assert.deepEqual(await names('tensile'), [
-    'example.csv',
-    'example-metadata.jsonld',
-    'example.ttl',
-    'example-joined.ttl',
-  ]);
+  assert.deepEqual(await names('tensile'), FOUR);
   const resources = (await call('package_show', { id: 'tensile' })).resources as Dict[];
   firstDerived = resources.slice(1).map((r) => r.id as string);
   // The pages' download route (the resource's URL names BASE_URL; the test's labld listens elsewhere).
@@ -181,7 +179,7 @@ test('a redelivered event of a finished run changes nothing; a new version repla
   const resources = (await call('package_show', { id: 'tensile' })).resources as Dict[];
   assert.deepEqual(
     resources.map((r) => r.name),
-    ['example.csv', 'example-metadata.jsonld', 'example.ttl', 'example-joined.ttl'],
+    FOUR,
   );
   assert.deepEqual(
     resources.slice(1).map((r) => r.id),
@@ -263,12 +261,7 @@ test('only a partial mapping: exact converts nothing and says why; best_match (R
       [ranking[0]!.name, ranking[0]!.rules_applicable, ranking[0]!.rules_skipped, ranking[0]!.qualifies],
       ['partial-map.yaml', 5, 2, true],
     );
-    assert.deepEqual(await names('strategies'), [
-      'example.csv',
-      'example-metadata.jsonld',
-      'example.ttl',
-      'example-joined.ttl',
-    ]);
+    assert.deepEqual(await names('strategies'), FOUR);
   } finally {
     delete process.env[STRATEGY];
   }
