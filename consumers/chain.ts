@@ -132,14 +132,14 @@ export async function runChainConsumers(
   deps: () => Promise<ChainDeps>,
 ): Promise<Subscription[]> {
   const opened = await deps();
-  const subscriptions: Subscription[] = [];
-  for (const consumer of consumers) {
-    const topic = opened.catalog.topicReadBy(consumer.group);
-    subscriptions.push(
-      await opened.bus.subscribe<ChainEvent>(topic.name, consumer.group, (message, signal) =>
-        consumer.handle(opened, message.value, signal),
+  // Joined side by side: on Kafka each join waits for the group's rebalance.
+  return Promise.all(
+    consumers.map((consumer) =>
+      opened.bus.subscribe<ChainEvent>(
+        opened.catalog.topicReadBy(consumer.group).name,
+        consumer.group,
+        (message, signal) => consumer.handle(opened, message.value, signal),
       ),
-    );
-  }
-  return subscriptions;
+    ),
+  );
 }
