@@ -19,7 +19,8 @@ import { importCsv } from '../lib/datastore/import.ts';
 import { invalid, notFound } from '../lib/process/errors.ts';
 import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
-import { textLoader } from '../lib/sources.ts';
+import { openSource, textLoader } from '../lib/sources.ts';
+import { fileName } from '../lib/catalogue/actions/chain-events.ts';
 import { runStep, type ChainConsumer, type ChainDeps, type StepWork } from './chain.ts';
 
 /** The library: the group every dataset of which may hold mappings (the original's constant). */
@@ -28,15 +29,28 @@ const MAPPINGS_GROUP = 'mappings';
 /** The derivation step keys of the outputs (a source has one of each). */
 const OUTPUT = { descriptor: 'annotate', turtle: 'describe', joined: 'convert' } as const;
 
-/** A stored resource as a file of the chain. */
+/**
+ * A resource as a file of the chain: an upload's stored file, or the chain's copy of a link's
+ * file (fetched by annotate, `linkedFile`).
+ */
 function fileOf(deps: ChainDeps, resource: Resource, field: string): ChainFile {
-  if (resource.url_type !== 'upload' || resource.blob_key === null) {
-    throw invalid(
-      `${resource.name} is a link: the chain reads uploaded files only; upload the file itself`,
-      field,
-    );
+  if (resource.blob_key === null) {
+    throw notFound(`the chain's copy of ${resource.url} is gone: press Retry`, field);
   }
-  return { url: downloadUrl(deps.siteUrl, resource), blob: resource.blob_key, name: resource.url };
+  const url = resource.url_type === 'upload' ? downloadUrl(deps.siteUrl, resource) : resource.url;
+  return { url, blob: resource.blob_key, name: fileName(resource) };
+}
+
+/**
+ * A link's file, fetched through the guarded fetch (LABLD_FETCH_ALLOW) at the start of each run
+ * and kept as the link resource's blob: the copy the run's later steps read, so that they all
+ * see the same bytes. The resource stays a link; its download is still the link.
+ */
+async function linkedFile(deps: ChainDeps, source: Resource, signal: AbortSignal): Promise<Resource> {
+  const policy = policyFromEnv();
+  const opened = await openSource(source.url, { field: 'url', blobs: deps.blobs, policy, signal });
+  const blob = await deps.blobs.putStream(opened.body);
+  return deps.store.updateResource(source.id, { blob_key: blob, hash: blob, size: deps.blobs.size(blob) });
 }
 
 /** The resource derived from `source` by `step`; not-found when it is gone (deleted, or an earlier step redone). */
@@ -52,7 +66,7 @@ async function derived(deps: ChainDeps, source: Resource, step: string): Promise
 /** Stores a step's output as the derived resource of (source, step), replacing the last one. */
 async function store(deps: ChainDeps, source: Resource, step: string, output: StepOutput, from: string) {
   const kind = step === OUTPUT.descriptor ? 'descriptor' : step === OUTPUT.turtle ? 'turtle' : 'joined';
-  const name = derivedNames(source.url)[kind];
+  const name = derivedNames(fileName(source))[kind];
   return deps.store.upsertDerived(
     { package_id: source.package_id, source_resource_id: source.id, step },
     {
@@ -69,7 +83,8 @@ async function store(deps: ChainDeps, source: Resource, step: string, output: St
   );
 }
 
-const annotate = async ({ deps, event, source, onProgress }: StepWork) => {
+const annotate = async ({ deps, event, source: given, signal, onProgress }: StepWork) => {
+  const source = given.url_type === 'link' ? await linkedFile(deps, given, signal) : given;
   const csv = fileOf(deps, source, 'resource_id');
   const { descriptor, summary } = await annotateStep({ csv }, { blobs: deps.blobs, onProgress });
   await store(deps, source, OUTPUT.descriptor, descriptor, csv.url);

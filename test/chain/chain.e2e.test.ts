@@ -188,6 +188,22 @@ test('a redelivered event of a finished run changes nothing; a new version repla
   );
 });
 
+test('a link of a trigger format runs the chain on the linked file, fetched through the guarded fetch', async () => {
+  await call('package_create', { name: 'linked' });
+  const url = files.put('/data/example.csv', readFileSync(seedFixture('csvtocsvw/example.csv')));
+  const link = await call('resource_create', { package_id: 'linked', url });
+  const steps = await settled(link.id as string);
+  assert.deepEqual(
+    steps.map((s) => s.state),
+    ['done', 'done', 'done', 'done', 'done'],
+  );
+  assert.deepEqual(await names('linked'), FOUR);
+  const shown = await call('resource_show', { id: link.id });
+  assert.equal(shown.url, url, 'the resource stays a link');
+  const table = await call('datastore_search', { resource_id: link.id, limit: 1 });
+  assert.ok((table.total as number) > 100);
+});
+
 test('a file that cannot be annotated records a failed step in words; others are unaffected', async () => {
   await call('package_create', { name: 'broken' });
   const form = new FormData();

@@ -9,7 +9,7 @@ import type { Resource } from '../model.ts';
 import type { CatalogueStore } from '../store/contract.ts';
 
 /** The file name the trigger looks at: the uploaded file's, or a link's last segment. */
-function fileName(resource: Resource): string {
+export function fileName(resource: Resource): string {
   if (resource.url_type === 'upload') return resource.url;
   try {
     return decodeURIComponent(new URL(resource.url).pathname.split('/').pop() ?? '');
