@@ -17,11 +17,10 @@ import { downloadUrl } from '../lib/catalogue/actions/dicts.ts';
 import type { Resource } from '../lib/catalogue/model.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { invalid, notFound } from '../lib/process/errors.ts';
-import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { openSource, textLoader } from '../lib/sources.ts';
 import { fileName } from '../lib/catalogue/actions/chain-events.ts';
-import { runStep, type ChainConsumer, type ChainDeps, type StepWork } from './chain.ts';
+import { forgotten, runStep, type ChainConsumer, type ChainDeps, type StepWork } from './chain.ts';
 
 /** The library: the group every dataset of which may hold mappings (the original's constant). */
 const MAPPINGS_GROUP = 'mappings';
@@ -195,10 +194,7 @@ const stepEvent = (event: StepWork['event']) => ({
 const forget: ChainConsumer = {
   group: 'chain-forget',
   handle: async (deps, event) => {
-    if (await deps.store.getResource(event.resource_id)) return; // the id came back? never: ids are UUIDs
-    const gone = await deps.store.deleteDerivedFrom(event.resource_id);
-    await deps.store.deleteStepStatus(event.resource_id);
-    await dropTables(deps, [event.resource_id, ...gone]);
+    await forgotten(deps, event.resource_id);
   },
 };
 

@@ -28,6 +28,7 @@ import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
 import type { Resource } from '../lib/catalogue/model.ts';
 import type { Datastore } from '../lib/datastore/contract.ts';
 import { log } from '../lib/process/log.ts';
+import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
@@ -87,6 +88,18 @@ async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>): Pro
   await deps.bus.publish(topic, event, { key: event.dataset_id });
 }
 
+/**
+ * Whether the source is gone; if so, what a step wrote for it meanwhile goes too (derived
+ * resources, their tables, the status), whichever of this and chain-forget comes last.
+ */
+export async function forgotten(deps: ChainDeps, sourceId: string): Promise<boolean> {
+  if (await deps.store.getResource(sourceId)) return false;
+  const gone = await deps.store.deleteDerivedFrom(sourceId);
+  await deps.store.deleteStepStatus(sourceId);
+  await dropTables(deps, [sourceId, ...gone]);
+  return true;
+}
+
 /** Runs one step for `event` with the status bookkeeping described above. */
 export async function runStep(
   deps: ChainDeps,
@@ -118,10 +131,12 @@ export async function runStep(
     result = await work({ deps, event, source, signal, onProgress });
   } catch (error) {
     await writing;
+    if (await forgotten(deps, event.resource_id)) return;
     await put(deps, event, failStep(status, event.run, now(), error));
     throw error;
   }
   await writing;
+  if (await forgotten(deps, event.resource_id)) return;
   if (result.next) await pass(deps, result.next);
   await put(deps, event, finishStep(status, event.run, now(), result.summary));
 }

@@ -12,7 +12,7 @@ import { queueStep, startStep } from '../../lib/chain/index.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import type { Datastore } from '../../lib/datastore/contract.ts';
-import { invalid } from '../../lib/process/errors.ts';
+import { invalid, notFound } from '../../lib/process/errors.ts';
 import { runStep, type ChainDeps, type StepResult } from '../../consumers/chain.ts';
 
 let store: CatalogueStore;
@@ -30,12 +30,15 @@ before(async () => {
       return { topic, partition: 0, offset: 0 };
     },
   } as unknown as Bus;
-  // The shell itself reads no table; the steps it runs here are stand-ins.
+  // The steps run here are stand-ins: the datastore has no table to drop.
+  const datastore = {
+    delete: () => Promise.reject(notFound('no table', 'resource_id')),
+  } as unknown as Datastore;
   deps = {
     bus,
     catalog,
     store,
-    datastore: {} as Datastore,
+    datastore,
     blobs: blobStoreIn(dataDir),
     siteUrl: 'http://x',
   };
@@ -115,4 +118,29 @@ test('a failing step records the failure in words and rethrows it (for the retry
   assert.equal(failed.failure.detail, 'file: line 3: not a table');
   assert.equal(failed.failure.retryable, false);
   assert.match(failed.failure.action, /upload a corrected version/);
+});
+
+test('a source deleted while its step ran: what the step wrote goes, nothing is published', async () => {
+  const dataset = await store.getDataset(event.dataset_id);
+  const other = await store.createResource(dataset!.id, { name: 'b.csv', url: 'https://example.org/b.csv' });
+  const gone = { ...event, resource_id: other.id, run: 'run-4' };
+  await store.putStepStatus({
+    source_resource_id: other.id,
+    package_id: dataset!.id,
+    status: queueStep(undefined, { step: 'annotate', run: 'run-4', at: at() }),
+  });
+  sent.length = 0;
+  await runStep(deps, 'annotate', gone, new AbortController().signal, async () => {
+    // The step stores its output, and meanwhile the user deletes the source.
+    await store.upsertDerived(
+      { package_id: dataset!.id, source_resource_id: other.id, step: 'annotate' },
+      { name: 'b-metadata.jsonld', url: 'b-metadata.jsonld' },
+    );
+    await store.deleteResource(other.id);
+    return { summary: { durationMs: 1 }, next: { step: 'import', group: 'chain-import', event: gone } };
+  });
+  assert.deepEqual(sent, []);
+  assert.deepEqual(await store.listStepStatus({ source_resource_id: other.id }), []);
+  const names = (await store.listResources(dataset!.id)).map((r) => r.name);
+  assert.deepEqual(names, ['a.csv'], 'no derived resource of the deleted source is left');
 });
