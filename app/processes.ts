@@ -13,7 +13,8 @@ import {
   serviceRequestConsumer,
 } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
-import { runChainConsumers, type ChainConsumer } from '../consumers/chain.ts';
+import { runChainConsumers, type ChainConsumer, type StepResult } from '../consumers/chain.ts';
+import { CHAIN_OPERATION, chainOperationsSource } from '../consumers/chain-operations.ts';
 import { CHAIN_CONSUMERS } from '../consumers/chain-steps.ts';
 import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
 import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
@@ -76,9 +77,11 @@ async function run(
       datastore: () => stores.datastore.get(),
     };
     const { gateways, consumers, chain = [], rootAlias } = parts(runtime);
-    if (consumers.length > 0) {
+    // The chain's steps do their work in the same pool as the request operations.
+    const sources = [...consumers, ...chain.map((c) => chainOperationsSource(c.group))];
+    if (sources.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
-      pool = new WorkerPool({ sources: consumers, dataDir: options.bus.dataDir });
+      pool = new WorkerPool({ sources, dataDir: options.bus.dataDir });
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
@@ -86,8 +89,11 @@ async function run(
     if (consumers.some((c) => c.group === CATALOGUE_GROUP)) {
       relay = startOutboxRelay(bus, catalog, () => stores.catalogue.get());
     }
-    if (chain.length > 0) {
+    if (chain.length > 0 && pool) {
+      const offloadTo = pool;
       await runChainConsumers(chain, async () => ({
+        offload: (group, event, signal) =>
+          offloadTo.run(group, CHAIN_OPERATION, { event }, { signal }) as Promise<StepResult>,
         bus,
         catalog,
         store: await stores.catalogue.get(),

@@ -10,6 +10,7 @@ import {
   derivedNames,
   selectMapping,
   type ChainFile,
+  type ChainStep,
   type MappingEntry,
   type StepOutput,
 } from '../lib/chain/index.ts';
@@ -20,7 +21,15 @@ import { invalid, notFound } from '../lib/process/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { openSource, textLoader } from '../lib/sources.ts';
 import { fileName } from '../lib/catalogue/actions/chain-events.ts';
-import { forgotten, runStep, type ChainConsumer, type ChainDeps, type StepWork } from './chain.ts';
+import {
+  forgotten,
+  runStep,
+  type ChainConsumer,
+  type ChainDeps,
+  type StepDeps,
+  type StepResult,
+  type StepWork,
+} from './chain.ts';
 
 /** The library: the group every dataset of which may hold mappings (the original's constant). */
 const MAPPINGS_GROUP = 'mappings';
@@ -32,7 +41,7 @@ const OUTPUT = { descriptor: 'annotate', turtle: 'describe', joined: 'convert' }
  * A resource as a file of the chain: an upload's stored file, or the chain's copy of a link's
  * file (fetched by annotate, `linkedFile`).
  */
-function fileOf(deps: ChainDeps, resource: Resource, field: string): ChainFile {
+function fileOf(deps: StepDeps, resource: Resource, field: string): ChainFile {
   if (resource.blob_key === null) {
     throw notFound(`the chain's copy of ${resource.url} is gone: press Retry`, field);
   }
@@ -45,7 +54,7 @@ function fileOf(deps: ChainDeps, resource: Resource, field: string): ChainFile {
  * and kept as the link resource's blob: the copy the run's later steps read, so that they all
  * see the same bytes. The resource stays a link; its download is still the link.
  */
-async function linkedFile(deps: ChainDeps, source: Resource, signal: AbortSignal): Promise<Resource> {
+async function linkedFile(deps: StepDeps, source: Resource, signal: AbortSignal): Promise<Resource> {
   const policy = policyFromEnv();
   const opened = await openSource(source.url, { field: 'url', blobs: deps.blobs, policy, signal });
   const blob = await deps.blobs.putStream(opened.body);
@@ -53,7 +62,7 @@ async function linkedFile(deps: ChainDeps, source: Resource, signal: AbortSignal
 }
 
 /** The resource derived from `source` by `step`; not-found when it is gone (deleted, or an earlier step redone). */
-async function derived(deps: ChainDeps, source: Resource, step: string): Promise<Resource> {
+async function derived(deps: StepDeps, source: Resource, step: string): Promise<Resource> {
   const found = (await deps.store.listResources(source.package_id)).find(
     (r) => r.derivation?.source_resource_id === source.id && r.derivation.step === step,
   );
@@ -63,7 +72,7 @@ async function derived(deps: ChainDeps, source: Resource, step: string): Promise
 }
 
 /** Stores a step's output as the derived resource of (source, step), replacing the last one. */
-async function store(deps: ChainDeps, source: Resource, step: string, output: StepOutput, from: string) {
+async function store(deps: StepDeps, source: Resource, step: string, output: StepOutput, from: string) {
   const kind = step === OUTPUT.descriptor ? 'descriptor' : step === OUTPUT.turtle ? 'turtle' : 'joined';
   const name = derivedNames(fileName(source))[kind];
   return deps.store.upsertDerived(
@@ -126,7 +135,7 @@ const describe = async ({ deps, event, source, signal, onProgress }: StepWork) =
 };
 
 /** Every YAML resource of the datasets in the group `mappings`, in library order (dataset name, position). */
-async function library(deps: ChainDeps): Promise<(MappingEntry & { resource_id: string })[]> {
+async function library(deps: StepDeps): Promise<(MappingEntry & { resource_id: string })[]> {
   if (!(await deps.store.getGroup(MAPPINGS_GROUP))) return [];
   const datasets = await deps.store.searchDatasets({
     group: MAPPINGS_GROUP,
@@ -198,22 +207,29 @@ const forget: ChainConsumer = {
   },
 };
 
-const stepConsumer = (
-  group: string,
-  step: Parameters<typeof runStep>[1],
-  work: Parameters<typeof runStep>[4],
-) => ({
-  group,
-  handle: (deps: ChainDeps, event: StepWork['event'], signal: AbortSignal) =>
-    runStep(deps, step, event, signal, work),
-});
+/** Each step's work, by the consumer group that runs it (the worker threads look it up here). */
+export const STEP_WORK: Record<string, { step: ChainStep; work: (input: StepWork) => Promise<StepResult> }> =
+  {
+    'chain-annotate': { step: 'annotate', work: annotate },
+    'chain-import': { step: 'import', work: load },
+    'chain-describe': { step: 'describe', work: describe },
+    'chain-select-mapping': { step: 'select-mapping', work: select },
+    'chain-convert': { step: 'convert', work: convert },
+  };
+
+const stepConsumer = (group: string): ChainConsumer => {
+  const { step, work } = STEP_WORK[group]!;
+  return {
+    group,
+    handle: (deps: ChainDeps, event, signal) =>
+      runStep(deps, step, event, signal, (input) =>
+        deps.offload ? deps.offload(group, event, signal) : work(input),
+      ),
+  };
+};
 
 /** The chain's consumers in chain order. */
 export const CHAIN_CONSUMERS: readonly ChainConsumer[] = [
-  stepConsumer('chain-annotate', 'annotate', annotate),
-  stepConsumer('chain-import', 'import', load),
-  stepConsumer('chain-describe', 'describe', describe),
-  stepConsumer('chain-select-mapping', 'select-mapping', select),
-  stepConsumer('chain-convert', 'convert', convert),
+  ...Object.keys(STEP_WORK).map(stepConsumer),
   forget,
 ];

@@ -34,9 +34,8 @@ import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
 export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;
 
-export interface ChainDeps {
-  bus: Bus;
-  catalog: TopicCatalog;
+/** What a step's work uses (in a worker thread, or here). */
+export interface StepDeps {
   store: CatalogueStore;
   datastore: Datastore;
   blobs: BlobStore;
@@ -44,9 +43,19 @@ export interface ChainDeps {
   siteUrl: string;
 }
 
+export interface ChainDeps extends StepDeps {
+  bus: Bus;
+  catalog: TopicCatalog;
+  /**
+   * Runs a group's step work off the main thread (the process's worker pool,
+   * consumers/chain-operations.ts); without it the work runs here (tests).
+   */
+  offload?: (group: string, event: ChainEvent, signal: AbortSignal) => Promise<StepResult>;
+}
+
 /** What a step's work is handed. */
 export interface StepWork {
-  deps: ChainDeps;
+  deps: StepDeps;
   event: ChainEvent;
   source: Resource;
   signal: AbortSignal;
@@ -70,7 +79,7 @@ const now = () => new Date().toISOString();
 /** Progress is written at most this often (a long import reports per batch). */
 const PROGRESS_EVERY_MS = 1000;
 
-async function put(deps: ChainDeps, event: ChainEvent, status: StepStatus): Promise<void> {
+async function put(deps: StepDeps, event: ChainEvent, status: StepStatus): Promise<void> {
   await deps.store.putStepStatus({
     source_resource_id: event.resource_id,
     package_id: event.dataset_id,
@@ -100,6 +109,30 @@ export async function forgotten(deps: ChainDeps, sourceId: string): Promise<bool
   return true;
 }
 
+/**
+ * Progress of a running step, written at most every PROGRESS_EVERY_MS onto the stored status
+ * (so that a worker thread can report it too); `flush` waits for the writes, which must end
+ * before the step's final status is written.
+ */
+export function progressWriter(deps: StepDeps, event: ChainEvent, step: ChainStep) {
+  let reported = 0;
+  let writing = Promise.resolve();
+  return {
+    report: (progress: Progress) => {
+      if (Date.now() - reported < PROGRESS_EVERY_MS) return;
+      reported = Date.now();
+      writing = writing
+        .then(async () => {
+          const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
+          if (current?.state !== 'running' || current.run !== event.run) return;
+          await put(deps, event, progressStep(current, event.run, progress));
+        })
+        .catch(() => undefined); // progress is a courtesy: a failed write must not fail the step
+    },
+    flush: () => writing,
+  };
+}
+
 /** Runs one step for `event` with the status bookkeeping described above. */
 export async function runStep(
   deps: ChainDeps,
@@ -115,27 +148,21 @@ export async function runStep(
     return;
   }
   if (current.state === 'done') return; // a redelivery: its next event went out before "done"
-  let status = startStep(current, event.run, now());
+  const status = startStep(current, event.run, now());
   await put(deps, event, status);
-  let reported = 0;
-  let writing = Promise.resolve();
-  const onProgress = (progress: Progress) => {
-    if (status.state !== 'running' || Date.now() - reported < PROGRESS_EVERY_MS) return;
-    reported = Date.now();
-    status = progressStep(status, event.run, progress);
-    const snapshot = status;
-    writing = writing.then(() => put(deps, event, snapshot)).catch(() => undefined);
-  };
+  const progress = progressWriter(deps, event, step);
   let result: StepResult;
   try {
-    result = await work({ deps, event, source, signal, onProgress });
+    result = await work({ deps, event, source, signal, onProgress: progress.report });
   } catch (error) {
-    await writing;
+    await progress.flush();
+    // Stopping (the subscription closed): the step stays running and comes again after the restart.
+    if (signal.aborted) throw error;
     if (await forgotten(deps, event.resource_id)) return;
     await put(deps, event, failStep(status, event.run, now(), error));
     throw error;
   }
-  await writing;
+  await progress.flush();
   if (await forgotten(deps, event.resource_id)) return;
   if (result.next) await pass(deps, result.next);
   await put(deps, event, finishStep(status, event.run, now(), result.summary));
