@@ -11,7 +11,7 @@ import { readSeed, seedFixture } from '../support/shared.ts';
 import { sleep } from '../support/wait.ts';
 import { api, person, type Person } from '../catalogue/actions/support.ts';
 import { startFixtureServer, type FixtureServer } from '../converter/fixture-server.ts';
-import { PARTIAL_MAPPING_TEXT } from './support.ts';
+import { HARDNESS_MAPPING_TEXT, PARTIAL_MAPPING_TEXT } from './support.ts';
 
 /** The source and the three resources the chain derives from it, in that order. */
 const FOUR = ['example.csv', 'example-metadata.jsonld', 'example.ttl', 'example-joined.ttl'];
@@ -72,6 +72,13 @@ before(async () => {
   await call('group_create', { name: 'mappings' });
   await call('package_create', { name: 'mapping-library' });
   await call('member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
+  // A decoy first in library order: a mapping for another kind of data.
+  await upload(
+    'resource_create',
+    { package_id: 'mapping-library' },
+    new Blob([HARDNESS_MAPPING_TEXT]),
+    'hardness-map.yaml',
+  );
   seedMappingId = (
     await upload(
       'resource_create',
@@ -110,8 +117,19 @@ test('an upload of example.csv ends with its four resources, the table typed in 
     ],
   );
   const selection = steps.find((s) => s.step === 'select-mapping')!;
-  assert.equal(selection.summary.ranking[0].name, 'csvw-template-map.yaml');
-  assert.equal(selection.summary.ranking[0].qualifies, true);
+  assert.deepEqual(
+    (selection.summary.ranking as Dict[]).map((r) => [
+      r.rank,
+      r.name,
+      r.rules_applicable,
+      r.rules_skipped,
+      r.qualifies,
+    ]),
+    [
+      [1, 'csvw-template-map.yaml', 7, 0, true],
+      [2, 'hardness-map.yaml', 0, 3, false],
+    ],
+  );
   assert.deepEqual(await names('tensile'), FOUR);
   const resources = (await call('package_show', { id: 'tensile' })).resources as Dict[];
   firstDerived = resources.slice(1).map((r) => r.id as string);
