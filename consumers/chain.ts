@@ -14,6 +14,7 @@ import type { Bus, Subscription } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import {
+  CHAIN_STEPS,
   failStep,
   finishStep,
   progressStep,
@@ -133,6 +134,11 @@ export function progressWriter(deps: StepDeps, event: ChainEvent, step: ChainSte
   };
 }
 
+/** Whether `event` belongs to the source's current run: the one its first step was queued for. */
+async function isCurrent(deps: StepDeps, event: ChainEvent): Promise<boolean> {
+  return (await deps.store.getStepStatus(event.resource_id, CHAIN_STEPS[0]))?.status.run === event.run;
+}
+
 /** Runs one step for `event` with the status bookkeeping described above. */
 export async function runStep(
   deps: ChainDeps,
@@ -143,7 +149,7 @@ export async function runStep(
 ): Promise<void> {
   const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
   const source = await deps.store.getResource(event.resource_id);
-  if (!current || current.run !== event.run || !source) {
+  if (!current || current.run !== event.run || !source || !(await isCurrent(deps, event))) {
     log.info({ step, resource: event.resource_id, run: event.run }, 'chain: stale event dropped');
     return;
   }
@@ -158,12 +164,13 @@ export async function runStep(
     await progress.flush();
     // Stopping (the subscription closed): the step stays running and comes again after the restart.
     if (signal.aborted) throw error;
-    if (await forgotten(deps, event.resource_id)) return;
+    if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
     await put(deps, event, failStep(status, event.run, now(), error));
     throw error;
   }
   await progress.flush();
-  if (await forgotten(deps, event.resource_id)) return;
+  // The source was deleted or replaced while the step ran: its newer run owns the status now.
+  if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
   if (result.next) await pass(deps, result.next);
   await put(deps, event, finishStep(status, event.run, now(), result.summary));
 }

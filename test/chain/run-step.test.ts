@@ -144,3 +144,30 @@ test('a source deleted while its step ran: what the step wrote goes, nothing is 
   const names = (await store.listResources(dataset!.id)).map((r) => r.name);
   assert.deepEqual(names, ['a.csv'], 'no derived resource of the deleted source is left');
 });
+
+test('a step of an older run that ends after the source was replaced writes nothing, publishes nothing', async () => {
+  // run-5 is under way at import when a new version of the file starts run-6.
+  for (const [step, run] of [
+    ['annotate', 'run-5'],
+    ['import', 'run-5'],
+  ] as const) {
+    await store.putStepStatus({
+      source_resource_id: event.resource_id,
+      package_id: event.dataset_id,
+      status: queueStep(undefined, { step, run, at: at() }),
+    });
+  }
+  const old = { ...event, run: 'run-5' };
+  sent.length = 0;
+  await runStep(deps, 'import', old, new AbortController().signal, async () => {
+    await store.putStepStatus({
+      source_resource_id: event.resource_id,
+      package_id: event.dataset_id,
+      status: queueStep(undefined, { step: 'annotate', run: 'run-6', at: at() }),
+    });
+    return { summary: { durationMs: 1 }, next: { step: 'describe', group: 'chain-describe', event: old } };
+  });
+  assert.deepEqual(sent, []);
+  assert.equal((await status('import'))?.state, 'running', 'left for the new run to queue again');
+  assert.equal((await store.getStepStatus(event.resource_id, 'describe'))?.status, undefined);
+});
