@@ -13,6 +13,11 @@ import {
   serviceRequestConsumer,
 } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
+import { runChainConsumers, type ChainConsumer, type StepResult } from '../consumers/chain.ts';
+import { CHAIN_OPERATION, chainOperationsSource } from '../consumers/chain-operations.ts';
+import { CHAIN_CONSUMERS } from '../consumers/chain-steps.ts';
+import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
+import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
 import { tripleStoreConsumers, type MainThreadConsumer } from '../consumers/triplestore.ts';
 import { serviceGateway } from '../gateways/services.ts';
@@ -48,6 +53,7 @@ export function servableNames(): string[] {
     'catalogue',
     ...allConsumers().map((c) => c.group),
     ...tripleStoreConsumers.map((c) => c.group),
+    ...CHAIN_CONSUMERS.map((c) => c.group),
   ];
 }
 
@@ -58,6 +64,8 @@ async function run(
     consumers: RequestConsumer[];
     /** Consumers that run in the main thread (the triple store's). */
     mainConsumers?: MainThreadConsumer[];
+    /** The automation chain's consumers (main thread: each step streams, and waits on stores). */
+    chain?: readonly ChainConsumer[];
     rootAlias?: string;
   },
 ): Promise<Running> {
@@ -65,6 +73,7 @@ async function run(
   const bus = await openBus(options.bus, catalog);
   let server: RunningServer | undefined;
   let pool: WorkerPool | undefined;
+  let relay: Relay | undefined;
   const stores = processStores(options.bus.dataDir);
   try {
     const runtime: Runtime = {
@@ -75,15 +84,34 @@ async function run(
       datastore: () => stores.datastore.get(),
       tripleStore: () => stores.tripleStore.get(),
     };
-    const { gateways, consumers, mainConsumers = [], rootAlias } = parts(runtime);
-    if (consumers.length > 0) {
+    const { gateways, consumers, mainConsumers = [], chain = [], rootAlias } = parts(runtime);
+    // The chain's steps do their work in the same pool as the request operations.
+    const sources = [...consumers, ...chain.map((c) => chainOperationsSource(c.group))];
+    if (sources.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
-      pool = new WorkerPool({ sources: consumers, dataDir: options.bus.dataDir });
+      pool = new WorkerPool({ sources, dataDir: options.bus.dataDir });
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
     // Their subscriptions end with the bus, as the request consumers' do.
     for (const consumer of mainConsumers) await consumer.start(runtime);
+    // Where catalogue actions run, their outbox is relayed to the chain's topics.
+    if (consumers.some((c) => c.group === CATALOGUE_GROUP)) {
+      relay = startOutboxRelay(bus, catalog, () => stores.catalogue.get());
+    }
+    if (chain.length > 0 && pool) {
+      const offloadTo = pool;
+      await runChainConsumers(chain, async () => ({
+        offload: (group, event, signal) =>
+          offloadTo.run(group, CHAIN_OPERATION, { event }, { signal }) as Promise<StepResult>,
+        bus,
+        catalog,
+        store: await stores.catalogue.get(),
+        datastore: await stores.datastore.get(),
+        blobs: runtime.blobs,
+        siteUrl: baseUrl(),
+      }));
+    }
     const workers = pool;
     server = await createServer({
       gateways,
@@ -104,6 +132,7 @@ async function run(
     if (servesCatalogue(gateways)) await sayHowToMakeTheFirstAdmin(stores);
   } catch (error) {
     await server?.close();
+    await relay?.stop();
     await bus.close();
     await pool?.close();
     await closeStores(stores);
@@ -115,6 +144,7 @@ async function run(
     bus,
     async stop() {
       await server.close();
+      await relay?.stop();
       // The bus first: closing its subscriptions abandons the requests in flight (not committed).
       await bus.close();
       await pool?.close();
@@ -182,6 +212,7 @@ export function startAll(options: ProcessOptions): Promise<Running> {
     gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogue(runtime, options)],
     consumers: allConsumers(),
     mainConsumers: tripleStoreConsumers,
+    chain: CHAIN_CONSUMERS,
   }));
 }
 
@@ -203,12 +234,15 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
       // On the embedded bus no other process runs the catalogue's consumer.
       consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
       mainConsumers: options.bus.transport === 'embedded' ? tripleStoreConsumers : [],
+      chain: options.bus.transport === 'embedded' ? CHAIN_CONSUMERS : [],
     }));
   }
   const consumer = allConsumers().find((c) => c.group === name);
   if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
   const main = tripleStoreConsumers.find((c) => c.group === name);
   if (main) return run(options, () => ({ gateways: [], consumers: [], mainConsumers: [main] }));
+  const step = CHAIN_CONSUMERS.find((c) => c.group === name);
+  if (step) return run(options, () => ({ gateways: [], consumers: [], chain: [step] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);
 }
 

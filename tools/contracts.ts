@@ -12,6 +12,7 @@ import {
   loadEventSchemaText,
   sparqlRequestSchemaText,
 } from '../lib/contracts/triplestore.ts';
+import { chainSchemaFiles } from '../lib/contracts/chain.ts';
 
 const dir = new URL('../schemas/', import.meta.url).pathname;
 const files: [string, string][] = [
@@ -19,6 +20,7 @@ const files: [string, string][] = [
   [CATALOGUE_REQUEST_FILE, catalogueRequestSchemaText()],
   [LOAD_EVENT_FILE, loadEventSchemaText()],
   [SPARQL_REQUEST_FILE, sparqlRequestSchemaText()],
+  ...chainSchemaFiles(),
 ];
 for (const [name, text] of files) {
   const file = `${dir}${name}`;

@@ -19,6 +19,7 @@ import type {
   TokenView,
 } from './views.ts';
 import { resourcePath } from './pages/datasets.ts';
+import { stepViews } from './step-views.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 export const TABLE_PAGE_SIZE = 25;
@@ -45,7 +46,8 @@ function summaryOf(d: Dict): DatasetSummary {
 
 /** A chain step's resource says which step made it (research §1.8); a person's upload, who. */
 function makerOf(r: Dict, names: ReadonlyMap<string, string>): Maker {
-  const step = optionalText(r.wasGeneratedBy);
+  const derivation = r.labld_derivation as { step?: unknown } | null | undefined;
+  const step = optionalText(derivation?.step) ?? optionalText(r.wasGeneratedBy);
   if (step) return { kind: 'step', step };
   const creator = text(r.creator_user_id);
   return { kind: 'user', name: names.get(creator) ?? 'a user' };
@@ -127,13 +129,15 @@ export class ActionSource implements CatalogueSource {
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     const names = await this.#names(asker, resources);
     const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
+    const resourceNames = new Map(resources.map((r) => [text(r.id), text(r.name)]));
     return {
       name: text(d.name),
       title: text(d.title) || text(d.name),
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
       private: d.private === true,
       resources: resources.map((r) => resourceViewOf(text(d.name), r, names)),
-      steps: [],
+      steps: stepViews(status, resourceNames),
       canUpload: may.upload === true,
     };
   }

@@ -205,18 +205,24 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       async ({ context, asker }, { params, query }) =>
         renderResource(context, await source.resource(asker, params.name, params.id, parseTableQuery(query))),
     ),
-    route<Query, unknown, NamedId>({
-      method: 'GET',
-      path: '/dataset/{name}/resource/{id}/download',
-      params: paramsSchema(['name', 'id']),
-      summary: 'The bytes of a resource',
-      responses: { 200: { description: 'The file' } },
-      handler: async ({ params: p }, ctx) => {
-        const v = await visitor(ctx);
-        const file = await source.download(v.asker, p.name, p.id);
-        return { body: { path: file.path }, contentType: file.contentType, filename: file.filename };
-      },
-    }),
+    ...[
+      '/dataset/{name}/resource/{id}/download',
+      // CKAN's form, which the Action API's resource `url` uses: the file name is for the reader.
+      '/dataset/{name}/resource/{id}/download/{file}',
+    ].map((path) =>
+      route<Query, unknown, NamedId>({
+        method: 'GET',
+        path,
+        params: paramsSchema([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)),
+        summary: 'The bytes of a resource',
+        responses: { 200: { description: 'The file' } },
+        handler: async ({ params: p }, ctx) => {
+          const v = await visitor(ctx);
+          const file = await source.download(v.asker, p.name, p.id);
+          return { body: { path: file.path }, contentType: file.contentType, filename: file.filename };
+        },
+      }),
+    ),
     pageRoute<Named>(
       visitor,
       '/group/{name}',

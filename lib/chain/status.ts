@@ -14,6 +14,7 @@
 // the CSV was replaced) is refused as stale instead of overwriting the newer run's state.
 // The kinds → failure mapping (whether a retry can help) lives beside this, in failed-step.ts.
 import { failedStep } from './failed-step.ts';
+import type { RankedMapping } from './select.ts';
 import { conflict, type ErrorKind } from '../process/errors.ts';
 
 /** The chain's steps in order (spec steps 2–6). */
@@ -34,6 +35,8 @@ export interface StepSummary extends Progress {
   lines?: number;
   /** A step-specific word to the user (e.g. which mapping won, or why none did). */
   note?: string;
+  /** select-mapping: the top candidates as ranked (plain text; the page escapes it). */
+  ranking?: RankedMapping[];
 }
 
 /** A failure in words: what went wrong and what the user can do about it. */

@@ -47,6 +47,10 @@ export const CATALOGUE_ACTIONS = {
   labld_dataset_permissions: true,
   // The original's name (ckanext-fuseki's load button; DESIGN §7 keeps it unprefixed).
   triplestore_load: false,
+  // The automation chain's step status (issue 14): labld's whole view, and CKAN's task_status_show.
+  labld_status_show: true,
+  task_status_show: true,
+  labld_chain_retry: false,
 } as const satisfies Record<string, boolean>;
 
 export type ActionName = keyof typeof CATALOGUE_ACTIONS;

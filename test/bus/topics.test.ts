@@ -90,7 +90,8 @@ test('concurrency: per topic, from the defaults, else 1; request topics of the p
     /\/topics\/0\/concurrency/,
   );
   const product = loadTopics('topics.yaml');
-  // Request topics take several; an event topic keyed by what must stay in order takes one.
+  // Request topics take several; an event topic (the chain's and the load's, keyed by dataset)
+  // keeps one key's messages in order: 1 at a time.
   for (const group of product.groups()) {
     const topic = product.topicReadBy(group);
     if (topic.key === 'request id') assert.ok(topic.concurrency > 1, group);

@@ -60,6 +60,8 @@ export async function resourceDict(
     // CKAN keeps resource extras as top-level keys; the chain's provenance is read this way (research §1.8).
     ...(resource.hadPrimarySource !== null ? { hadPrimarySource: resource.hadPrimarySource } : {}),
     ...(resource.wasGeneratedBy !== null ? { wasGeneratedBy: resource.wasGeneratedBy } : {}),
+    // labld's own extra: which chain step derived it from which resource (null for an upload).
+    labld_derivation: resource.derivation,
   };
 }
 

@@ -10,6 +10,7 @@ import { datastoreActions } from './datastore.ts';
 import { groupActions } from './groups.ts';
 import { resourceActions } from './resources.ts';
 import { triplestoreActions } from './triplestore.ts';
+import { statusActions } from './status.ts';
 import { userActions } from './users.ts';
 
 export type { ActionDeps, ActionExtras } from './context.ts';
@@ -22,6 +23,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...datastoreActions,
   ...userActions,
   ...triplestoreActions,
+  ...statusActions,
 } satisfies Record<ActionName, Action>;
 
 /** Runs `name` as `viewer`. */

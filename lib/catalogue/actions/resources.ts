@@ -7,6 +7,7 @@ import type { Resource, ResourceChanges, ResourceFields } from '../model.ts';
 import type { CatalogueStore } from '../store/contract.ts';
 import type { StoredUpload } from '../../contracts/catalogue.ts';
 import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
+import { announceDelete, announceUpload } from './chain-events.ts';
 import { resourceDict } from './dicts.ts';
 import { optional, required, type Params } from './params.ts';
 
@@ -119,10 +120,14 @@ const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
   const url = upload ? undefined : linkUrl(params);
   if (!upload && url === undefined) throw invalid('Missing value: give a url or an upload', 'url');
   const source = upload ? uploaded(deps, upload) : linked(url!);
-  const resource = await deps.store.createResource(dataset.id, {
-    ...source,
-    ...described(params),
-    creator_user_id: viewer.user?.id ?? null,
+  const resource = await deps.store.transaction(async (tx) => {
+    const created = await tx.createResource(dataset.id, {
+      ...source,
+      ...described(params),
+      creator_user_id: viewer.user?.id ?? null,
+    });
+    await announceUpload(tx, created);
+    return created;
   });
   return show(deps, resource);
 };
@@ -159,7 +164,13 @@ async function change(
         ...source,
         ...described(params),
       };
-  return show(deps, await deps.store.updateResource(resource.id, changes));
+  const updated = await deps.store.transaction(async (tx) => {
+    const after = await tx.updateResource(resource.id, changes);
+    // A new file or link, or a new format, is a new version of the source: its chain runs again.
+    if (source !== undefined || after.format !== resource.format) await announceUpload(tx, after);
+    return after;
+  });
+  return show(deps, updated);
 }
 
 const resourceUpdate: Action = (deps, viewer, params, { upload }) =>
@@ -170,8 +181,12 @@ const resourcePatch: Action = (deps, viewer, params, { upload }) =>
 /** Deletes the resource, what the chain derived from it, and their datastore tables. */
 const resourceDelete: Action = async (deps, viewer, params) => {
   const { resource } = await resourceFor(deps.store, viewer, 'resource.delete', required(params, 'id'));
-  const derived = await deps.store.deleteDerivedFrom(resource.id);
-  await deps.store.deleteResource(resource.id);
+  const derived = await deps.store.transaction(async (tx) => {
+    const gone = await tx.deleteDerivedFrom(resource.id);
+    await tx.deleteResource(resource.id);
+    await announceDelete(tx, resource);
+    return gone;
+  });
   await dropTables(deps, [resource.id, ...derived]);
   return null;
 };

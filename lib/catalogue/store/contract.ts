@@ -25,6 +25,28 @@ import type {
   UserChanges,
   UserFields,
 } from '../model.ts';
+import type { ChainStep, StepStatus } from '../../chain/status.ts';
+import type { ResourceEvent } from '../../contracts/chain.ts';
+
+/** An event of a catalogue change, kept in the change's transaction until it is published. */
+export interface OutboxEvent {
+  event: 'resource.uploaded' | 'resource.deleted';
+  /** The message key (the dataset id: one dataset's events stay in order). */
+  key: string;
+  payload: ResourceEvent;
+}
+
+/** An event of the outbox with its place in the order of writing. */
+export interface StoredEvent extends OutboxEvent {
+  seq: number;
+}
+
+/** A chain step's status for one source resource. */
+export interface SourceStepStatus {
+  source_resource_id: string;
+  package_id: string;
+  status: StepStatus;
+}
 
 /**
  * Which private datasets a listing includes besides the public ones: none (omitted), those on
@@ -83,6 +105,20 @@ export interface CatalogueStore {
   upsertDerived(key: DerivationKey, fields: ResourceFields): Promise<Resource>;
   /** Deletes what was derived from a resource, and what was derived from that; the ids deleted. */
   deleteDerivedFrom(sourceResourceId: string): Promise<string[]>;
+
+  // --- the chain: outbox and step status ------------------------------------------------
+  /** Keeps an event to be published (call inside the transaction of the change it reports). */
+  addEvent(event: OutboxEvent): Promise<void>;
+  /** The oldest events not yet published, in the order they were added. */
+  pendingEvents(limit: number): Promise<StoredEvent[]>;
+  /** Forgets events once published. */
+  removeEvents(seqs: readonly number[]): Promise<void>;
+  /** Writes the status of a step of a source resource, replacing the one it had. */
+  putStepStatus(row: SourceStepStatus): Promise<void>;
+  getStepStatus(sourceResourceId: string, step: ChainStep): Promise<SourceStepStatus | undefined>;
+  /** The step statuses of a dataset's resources, or of one resource. */
+  listStepStatus(filter: { package_id?: string; source_resource_id?: string }): Promise<SourceStepStatus[]>;
+  deleteStepStatus(sourceResourceId: string): Promise<void>;
 
   // --- groups ---------------------------------------------------------------------------
   createGroup(fields: GroupFields): Promise<Group>;

@@ -11,6 +11,7 @@ import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { ACTION_NAMES, type ActionName } from '../../../lib/contracts/catalogue.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
+import { queueStep } from '../../../lib/chain/index.ts';
 import { person, type Catalogue, type Person } from './support.ts';
 
 const ACTORS = ['anonymous', 'reader', 'editor', 'admin', 'other', 'sysadmin'] as const;
@@ -58,6 +59,9 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   labld_dataset_permissions: READ,
   // The load button: an editor's change to the dataset.
   triplestore_load: EDIT,
+  labld_status_show: READ,
+  task_status_show: READ,
+  labld_chain_retry: EDIT,
 };
 
 /** The user's own tokens: anyone logged in. */
@@ -115,6 +119,9 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   labld_resource_download: (c) => ({ id: c.resource }),
   labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
   triplestore_load: (c) => ({ id: c.dataset.name }),
+  labld_status_show: (c) => ({ id: c.dataset.name }),
+  task_status_show: (c) => ({ entity_id: c.resource, key: 'annotate' }),
+  labld_chain_retry: (c) => ({ resource_id: c.resource }),
 };
 
 const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {
@@ -170,6 +177,12 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         url: 'https://example.org/data.csv',
       });
       await datastore.create(resource.id, [{ id: 'force', type: 'numeric' }], [{ force: 1 }, { force: 2 }]);
+      // Its chain's first step, queued (what task_status_show reads).
+      await store.putStepStatus({
+        source_resource_id: resource.id,
+        package_id: dataset.id,
+        status: queueStep(undefined, { step: 'annotate', run: 'r1', at: new Date().toISOString() }),
+      });
       const tokenOf = async (who: Person) =>
         (
           await store.createToken({

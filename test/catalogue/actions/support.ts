@@ -124,3 +124,23 @@ export async function api(
   });
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
+
+/**
+ * The datastore table the automation chain's import step made of an uploaded CSV, once it is
+ * there (the chain runs after the upload's answer); fails after `timeoutMs`.
+ */
+export async function importedTable(
+  base: string,
+  resourceId: string,
+  headers: Record<string, string> = {},
+  timeoutMs = 60_000,
+): Promise<Answer['body']['result']> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const found = await api(base, 'datastore_search', { query: { resource_id: resourceId }, headers });
+    if (found.status === 200) return found.body.result;
+    if (Date.now() > until)
+      throw new Error(`no datastore table for ${resourceId}: ${JSON.stringify(found.body)}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

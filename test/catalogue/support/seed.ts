@@ -8,7 +8,7 @@ import { createToken } from '../../../lib/catalogue/auth/tokens.ts';
 import type { LoginThrottle } from '../../../lib/catalogue/auth/throttle.ts';
 import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
 import { startLabld, type Running } from '../../support/labld.ts';
-import { api, type Answer } from '../actions/support.ts';
+import { api, importedTable, type Answer } from '../actions/support.ts';
 
 export const PLATE_READER_RUNS = 5;
 export const CALORIMETRY_RUNS = 40;
@@ -103,23 +103,8 @@ export async function startSeededLabld(options: SeedOptions): Promise<SeededLabl
     form.set('upload', new Blob([runCsv()], { type: 'text/csv' }), 'plate-run.csv');
     const run = ok(await api(labld.url, 'resource_create', { form, headers: owner }), 'resource_create');
     const runId = run.body.result.id as string;
-    const fields = [
-      { id: 'sample', type: 'text' },
-      { id: 'temperature', type: 'numeric' },
-      { id: 'yield', type: 'numeric' },
-      { id: 'operator', type: 'text' },
-    ];
-    // The rows as the chain's import step (or a CKAN user's script) puts them into the datastore.
-    const rows = { resource_id: runId, fields, records: runRows() };
-    ok(await api(labld.url, 'datastore_create', { body: rows, headers: owner }), 'datastore_create');
-    // What the chain's annotate step makes of the run: a file of its own, saying where it came from.
-    const derived = new FormData();
-    derived.set('package_id', 'plate-reader-01');
-    derived.set('format', 'TTL');
-    derived.set('hadPrimarySource', runId);
-    derived.set('wasGeneratedBy', 'annotate');
-    derived.set('upload', new Blob(['<urn:run> a <urn:Run> .\n'], { type: 'text/turtle' }), 'plate-run.ttl');
-    ok(await api(labld.url, 'resource_create', { form: derived, headers: owner }), 'derived resource');
+    // The automation chain's import step fills the table after the upload (typed by the descriptor).
+    await importedTable(labld.url, runId);
     return { ...labld, tokens, runId };
   } catch (error) {
     await labld.stop();

@@ -13,6 +13,26 @@ export interface Migration {
 
 export const COMPONENT = 'catalogue';
 
+/** One row per source resource and chain step: its last run's state (lib/chain/status.ts). */
+const STEP_STATUS = `
+  CREATE TABLE chain_step_status (
+    source_resource_id TEXT NOT NULL,
+    step TEXT NOT NULL,
+    package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    run TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    progress TEXT,
+    summary TEXT,
+    error TEXT,
+    queued_at TEXT NOT NULL,
+    started_at TEXT,
+    finished_at TEXT,
+    PRIMARY KEY (source_resource_id, step)
+  );
+  CREATE INDEX chain_step_status_by_package ON chain_step_status (package_id);
+`;
+
 export const MIGRATIONS: readonly Migration[] = [
   {
     version: 1,
@@ -104,6 +124,32 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX sessions_by_user ON sessions (user_id);
     `,
+  },
+  {
+    version: 3,
+    name: 'chain outbox and step status',
+    // The outbox keeps the events of a catalogue change in the change's own transaction, until
+    // the relay has published them (consumers/outbox.ts); its sequence keeps their order.
+    sql: {
+      sqlite: `
+        CREATE TABLE chain_outbox (
+          seq INTEGER PRIMARY KEY AUTOINCREMENT,
+          event TEXT NOT NULL,
+          event_key TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          created TEXT NOT NULL
+        );
+        ${STEP_STATUS}`,
+      postgres: `
+        CREATE TABLE chain_outbox (
+          seq BIGSERIAL PRIMARY KEY,
+          event TEXT NOT NULL,
+          event_key TEXT NOT NULL,
+          payload TEXT NOT NULL,
+          created TEXT NOT NULL
+        );
+        ${STEP_STATUS}`,
+    },
   },
 ];
 

@@ -19,8 +19,18 @@ import {
   type ResourceChanges,
   type ResourceFields,
 } from '../../model.ts';
-import type { CatalogueStore, DatasetQuery, Paging, PrivateFilter, SearchResult } from '../contract.ts';
+import type {
+  CatalogueStore,
+  DatasetQuery,
+  OutboxEvent,
+  Paging,
+  PrivateFilter,
+  SearchResult,
+  SourceStepStatus,
+} from '../contract.ts';
+import type { ChainStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
+import * as chain from './chain.ts';
 import { containing, findId, guarded, paging, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
 import type { Param, Row, SqlSession } from './session.ts';
@@ -293,6 +303,16 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
 
   // --- groups ---------------------------------------------------------------------------
+
+  // --- the chain (chain.ts) ---------------------------------------------------------------
+  addEvent = (event: OutboxEvent) => chain.addEvent(this.#s, event);
+  pendingEvents = (limit: number) => chain.pendingEvents(this.#s, limit);
+  removeEvents = (seqs: readonly number[]) => chain.removeEvents(this.#s, seqs);
+  putStepStatus = (row: SourceStepStatus) => chain.putStepStatus(this.#s, row);
+  getStepStatus = (source: string, step: ChainStep) => chain.getStepStatus(this.#s, source, step);
+  listStepStatus = (filter: { package_id?: string; source_resource_id?: string }) =>
+    chain.listStepStatus(this.#s, filter);
+  deleteStepStatus = (source: string) => chain.deleteStepStatus(this.#s, source);
 
   async createGroup(fields: GroupFields): Promise<Group> {
     const name = checkName(fields.name);

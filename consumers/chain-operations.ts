@@ -1,0 +1,41 @@
+// The chain steps' work as operations of the worker threads (consumers/workers/): annotating,
+// importing and converting parse and serialise for as long as a file is big, so they run off
+// the main thread like every request operation. The main thread keeps the status bookkeeping
+// and the events (consumers/chain.ts); a worker reads the source from its own stores, does
+// the step, stores its output, writes progress onto the status and returns the step's result.
+import { notFound } from '../lib/process/errors.ts';
+import { baseUrl } from '../lib/services.ts';
+import type { Operation, OperationEnv } from './request-consumer.ts';
+import { progressWriter, type ChainEvent } from './chain.ts';
+import { STEP_WORK } from './chain-steps.ts';
+
+/** The one operation of a chain group: `work` with `{event}`. */
+export const CHAIN_OPERATION = 'work';
+
+export function operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>> {
+  const entry = STEP_WORK[group];
+  if (!entry) return {}; // chain-forget works on the main thread: it only deletes
+  const work: Operation<{ event: ChainEvent }> = async ({ event }, { signal }) => {
+    const deps = {
+      store: await env.stores.catalogue(),
+      datastore: await env.stores.datastore(),
+      blobs: env.blobs,
+      siteUrl: baseUrl(),
+    };
+    const source = await deps.store.getResource(event.resource_id);
+    if (!source) throw notFound(`the resource ${event.resource_id} is gone`, 'resource_id');
+    const progress = progressWriter(deps, event, entry.step);
+    try {
+      return await entry.work({ deps, event, source, signal, onProgress: progress.report });
+    } finally {
+      await progress.flush();
+    }
+  };
+  return { [CHAIN_OPERATION]: work as Operation<never> };
+}
+
+/** The worker pool's source of the chain groups' operations. */
+export const chainOperationsSource = (group: string) => ({
+  group,
+  module: new URL('./chain-operations.ts', import.meta.url).href,
+});

@@ -1,0 +1,194 @@
+// The automation chain's consumers (DESIGN §2, issue 14): one consumer group per step, each
+// reading the previous step's event, calling the step's domain function (lib/chain), storing
+// its output as a derived resource and publishing the next event. They hold no state: the step
+// status in the catalogue says which run a step belongs to and how far it came, so any number
+// of copies may run in any process, and a message that comes twice does no harm.
+//
+// Per message: a status of another run (the source was replaced or deleted meanwhile) →
+// dropped as stale; a step already done → acknowledged; else running → work → the output
+// replaces the derived resource of the same (source, step) → the next step queued and its
+// event published → done. A crash before "done" redelivers the message and the step runs
+// again, replacing its output in place. A failure is recorded on the step in words and
+// rethrown, so that the bus retries it (an upstream that was down) or dead-letters it.
+import type { Bus, Subscription } from '../lib/bus/contract.ts';
+import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { BlobStore } from '../lib/blobs/blob-store.ts';
+import {
+  CHAIN_STEPS,
+  failStep,
+  finishStep,
+  progressStep,
+  queueStep,
+  startStep,
+  type ChainStep,
+  type Progress,
+  type StepStatus,
+  type StepSummary,
+} from '../lib/chain/index.ts';
+import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
+import type { Resource } from '../lib/catalogue/model.ts';
+import type { Datastore } from '../lib/datastore/contract.ts';
+import { log } from '../lib/process/log.ts';
+import { dropTables } from '../lib/catalogue/actions/resources.ts';
+import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
+
+/** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
+export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;
+
+/** What a step's work uses (in a worker thread, or here). */
+export interface StepDeps {
+  store: CatalogueStore;
+  datastore: Datastore;
+  blobs: BlobStore;
+  /** labld's public URL: the resources' download URLs, which the outputs name. */
+  siteUrl: string;
+}
+
+export interface ChainDeps extends StepDeps {
+  bus: Bus;
+  catalog: TopicCatalog;
+  /**
+   * Runs a group's step work off the main thread (the process's worker pool,
+   * consumers/chain-operations.ts); without it the work runs here (tests).
+   */
+  offload?: (group: string, event: ChainEvent, signal: AbortSignal) => Promise<StepResult>;
+}
+
+/** What a step's work is handed. */
+export interface StepWork {
+  deps: StepDeps;
+  event: ChainEvent;
+  source: Resource;
+  signal: AbortSignal;
+  onProgress: (progress: Progress) => void;
+}
+
+/** What a step's work gives back: its summary, and the next step's event (none: the chain ends here). */
+export interface StepResult {
+  summary: StepSummary;
+  next?: { step: ChainStep; group: string; event: ChainEvent };
+}
+
+export interface ChainConsumer {
+  /** Consumer group in topics.yaml; also the name for `labld serve`. */
+  group: string;
+  handle(deps: ChainDeps, event: ChainEvent, signal: AbortSignal): Promise<void>;
+}
+
+const now = () => new Date().toISOString();
+
+/** Progress is written at most this often (a long import reports per batch). */
+const PROGRESS_EVERY_MS = 1000;
+
+async function put(deps: StepDeps, event: ChainEvent, status: StepStatus): Promise<void> {
+  await deps.store.putStepStatus({
+    source_resource_id: event.resource_id,
+    package_id: event.dataset_id,
+    status,
+  });
+}
+
+/** Queues the next step (unless this run's is under way or done already) and publishes its event. */
+async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>): Promise<void> {
+  const { event } = next;
+  const previous = (await deps.store.getStepStatus(event.resource_id, next.step))?.status;
+  const busy = previous?.run === event.run && (previous.state === 'running' || previous.state === 'done');
+  if (!busy) await put(deps, event, queueStep(previous, { step: next.step, run: event.run, at: now() }));
+  const topic = deps.catalog.topicReadBy(next.group).name;
+  await deps.bus.publish(topic, event, { key: event.dataset_id });
+}
+
+/**
+ * Whether the source is gone; if so, what a step wrote for it meanwhile goes too (derived
+ * resources, their tables, the status), whichever of this and chain-forget comes last.
+ */
+export async function forgotten(deps: ChainDeps, sourceId: string): Promise<boolean> {
+  if (await deps.store.getResource(sourceId)) return false;
+  const gone = await deps.store.deleteDerivedFrom(sourceId);
+  await deps.store.deleteStepStatus(sourceId);
+  await dropTables(deps, [sourceId, ...gone]);
+  return true;
+}
+
+/**
+ * Progress of a running step, written at most every PROGRESS_EVERY_MS onto the stored status
+ * (so that a worker thread can report it too); `flush` waits for the writes, which must end
+ * before the step's final status is written.
+ */
+export function progressWriter(deps: StepDeps, event: ChainEvent, step: ChainStep) {
+  let reported = 0;
+  let writing = Promise.resolve();
+  return {
+    report: (progress: Progress) => {
+      if (Date.now() - reported < PROGRESS_EVERY_MS) return;
+      reported = Date.now();
+      writing = writing
+        .then(async () => {
+          const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
+          if (current?.state !== 'running' || current.run !== event.run) return;
+          await put(deps, event, progressStep(current, event.run, progress));
+        })
+        .catch(() => undefined); // progress is a courtesy: a failed write must not fail the step
+    },
+    flush: () => writing,
+  };
+}
+
+/** Whether `event` belongs to the source's current run: the one its first step was queued for. */
+async function isCurrent(deps: StepDeps, event: ChainEvent): Promise<boolean> {
+  return (await deps.store.getStepStatus(event.resource_id, CHAIN_STEPS[0]))?.status.run === event.run;
+}
+
+/** Runs one step for `event` with the status bookkeeping described above. */
+export async function runStep(
+  deps: ChainDeps,
+  step: ChainStep,
+  event: ChainEvent,
+  signal: AbortSignal,
+  work: (input: StepWork) => Promise<StepResult>,
+): Promise<void> {
+  const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
+  const source = await deps.store.getResource(event.resource_id);
+  if (!current || current.run !== event.run || !source || !(await isCurrent(deps, event))) {
+    log.info({ step, resource: event.resource_id, run: event.run }, 'chain: stale event dropped');
+    return;
+  }
+  if (current.state === 'done') return; // a redelivery: its next event went out before "done"
+  const status = startStep(current, event.run, now());
+  await put(deps, event, status);
+  const progress = progressWriter(deps, event, step);
+  let result: StepResult;
+  try {
+    result = await work({ deps, event, source, signal, onProgress: progress.report });
+  } catch (error) {
+    await progress.flush();
+    // Stopping (the subscription closed): the step stays running and comes again after the restart.
+    if (signal.aborted) throw error;
+    if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
+    await put(deps, event, failStep(status, event.run, now(), error));
+    throw error;
+  }
+  await progress.flush();
+  // The source was deleted or replaced while the step ran: its newer run owns the status now.
+  if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
+  if (result.next) await pass(deps, result.next);
+  await put(deps, event, finishStep(status, event.run, now(), result.summary));
+}
+
+/** Subscribes each consumer's group to its topic (one key's messages in order: concurrency 1). */
+export async function runChainConsumers(
+  consumers: readonly ChainConsumer[],
+  deps: () => Promise<ChainDeps>,
+): Promise<Subscription[]> {
+  const opened = await deps();
+  // Joined side by side: on Kafka each join waits for the group's rebalance.
+  return Promise.all(
+    consumers.map((consumer) =>
+      opened.bus.subscribe<ChainEvent>(
+        opened.catalog.topicReadBy(consumer.group).name,
+        consumer.group,
+        (message, signal) => consumer.handle(opened, message.value, signal),
+      ),
+    ),
+  );
+}

@@ -1,0 +1,74 @@
+// The catalogue's outbox relay: publishes the events that resource actions wrote into the
+// store's outbox in their own transaction (lib/catalogue/actions/chain-events.ts), in the order
+// they were written, and forgets each once the bus has accepted it. A crash between the publish
+// and the forget publishes it again on the next start: at least once, never lost, and the chain's
+// consumers drop a second copy (consumers/chain.ts). Several relays (replicas of the catalogue
+// consumer) may each publish an event: more copies, never fewer.
+import type { Bus } from '../lib/bus/contract.ts';
+import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { CatalogueStore, OutboxEvent } from '../lib/catalogue/store/contract.ts';
+import { log } from '../lib/process/log.ts';
+
+/** The consumer group whose topic carries each outbox event (topics.yaml names the topic). */
+const READER: Record<OutboxEvent['event'], string> = {
+  'resource.uploaded': 'chain-annotate',
+  'resource.deleted': 'chain-forget',
+};
+
+/** How often an idle relay looks for new events, and how long it waits after an error. */
+const IDLE_MS = 100;
+const ERROR_MS = 2000;
+const BATCH = 100;
+
+/** Publishes what is waiting now; how many were published. */
+export async function relayOnce(bus: Bus, catalog: TopicCatalog, store: CatalogueStore): Promise<number> {
+  const events = await store.pendingEvents(BATCH);
+  for (const event of events) {
+    await bus.publish(catalog.topicReadBy(READER[event.event]).name, event.payload, { key: event.key });
+    await store.removeEvents([event.seq]);
+  }
+  return events.length;
+}
+
+export interface Relay {
+  stop(): Promise<void>;
+}
+
+/** Relays until stopped. */
+export function startOutboxRelay(
+  bus: Bus,
+  catalog: TopicCatalog,
+  store: () => Promise<CatalogueStore>,
+): Relay {
+  let stopped = false;
+  let wake: (() => void) | undefined;
+  const pause = (ms: number) =>
+    new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        if ((await relayOnce(bus, catalog, await store())) === 0) await pause(IDLE_MS);
+      } catch (error) {
+        if (stopped) break;
+        log.warn(
+          { err: error instanceof Error ? error.message : String(error) },
+          'outbox relay: will try again',
+        );
+        await pause(ERROR_MS);
+      }
+    }
+  })();
+  return {
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}

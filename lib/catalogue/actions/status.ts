@@ -1,0 +1,94 @@
+// The automation chain's step status through the Action API: labld_status_show (per source
+// resource, every step of its last run) and CKAN's task_status_show (one step of one resource,
+// in the shape of CKAN's task_status rows, with the original's states: research §1.6).
+import { CHAIN_STEPS, type ChainStep, type StepStatus } from '../../chain/index.ts';
+import { invalid, notFound } from '../../process/errors.ts';
+import type { SourceStepStatus } from '../store/contract.ts';
+import { datasetFor, resourceFor, type Action } from './context.ts';
+import { optional, required } from './params.ts';
+import { announceUpload } from './chain-events.ts';
+
+/** The task_type of the chain's steps in task_status_show. */
+export const TASK_TYPE = 'labld_chain';
+
+const byStepOrder = (a: SourceStepStatus, b: SourceStepStatus) =>
+  CHAIN_STEPS.indexOf(a.status.step) - CHAIN_STEPS.indexOf(b.status.step);
+
+/** Status rows as the API shows them: the status itself, with its resource. */
+function shown(rows: SourceStepStatus[]) {
+  const bySource = new Map<string, StepStatus[]>();
+  for (const row of [...rows].sort(byStepOrder)) {
+    bySource.set(row.source_resource_id, [...(bySource.get(row.source_resource_id) ?? []), row.status]);
+  }
+  return [...bySource].map(([resource_id, steps]) => ({ resource_id, steps }));
+}
+
+/** labld_status_show {id: dataset} or {resource_id}: the steps of each source resource, in chain order. */
+const statusShow: Action = async (deps, viewer, params) => {
+  const resourceId = optional(params, 'resource_id');
+  if (resourceId !== undefined) {
+    const { resource } = await resourceFor(deps.store, viewer, 'resource.read', resourceId, 'resource_id');
+    const rows = await deps.store.listStepStatus({ source_resource_id: resource.id });
+    return { dataset_id: resource.package_id, resources: shown(rows) };
+  }
+  const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
+  const rows = await deps.store.listStepStatus({ package_id: dataset.id });
+  const order = new Map((await deps.store.listResources(dataset.id)).map((r, i) => [r.id, i]));
+  const resources = shown(rows).sort(
+    (a, b) => (order.get(a.resource_id) ?? 0) - (order.get(b.resource_id) ?? 0),
+  );
+  return { dataset_id: dataset.id, resources };
+};
+
+/** CKAN's task states, as the original's jobs reported them. */
+const CKAN_STATE = { queued: 'pending', running: 'running', done: 'complete', failed: 'error' } as const;
+
+/** task_status_show {entity_id, task_type: labld_chain, key: <step>}. */
+const taskStatusShow: Action = async (deps, viewer, params) => {
+  const entityId = required(params, 'entity_id');
+  const taskType = optional(params, 'task_type') ?? TASK_TYPE;
+  if (taskType !== TASK_TYPE) throw invalid(`must be ${TASK_TYPE}`, 'task_type');
+  const key = required(params, 'key');
+  if (!(CHAIN_STEPS as readonly string[]).includes(key)) {
+    throw invalid(`must be one of ${CHAIN_STEPS.join(', ')}`, 'key');
+  }
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.read', entityId, 'entity_id');
+  const row = await deps.store.getStepStatus(resource.id, key as ChainStep);
+  if (!row) throw notFound(`no ${key} task for resource ${resource.id}`, 'key');
+  const { status } = row;
+  return {
+    id: `${resource.id}:${key}`,
+    entity_id: resource.id,
+    entity_type: 'resource',
+    task_type: TASK_TYPE,
+    key,
+    value: JSON.stringify(status),
+    state: CKAN_STATE[status.state],
+    error: status.state === 'failed' ? `${status.failure.detail} (${status.failure.action})` : '',
+    last_updated:
+      'finishedAt' in status ? status.finishedAt : 'startedAt' in status ? status.startedAt : status.queuedAt,
+  };
+};
+
+/**
+ * labld_chain_retry {resource_id}: the Retry button. The source's chain runs again from its
+ * first step as a new run (each step replaces its output in place), as a new upload would.
+ */
+const chainRetry: Action = async (deps, viewer, params) => {
+  const id = required(params, 'resource_id');
+  const { resource } = await resourceFor(deps.store, viewer, 'resource.update', id, 'resource_id');
+  const run = await deps.store.transaction((tx) => announceUpload(tx, resource));
+  if (run === undefined) {
+    throw invalid(
+      `${resource.name} does not start the chain (not one of its trigger formats, or derived)`,
+      'resource_id',
+    );
+  }
+  return { resource_id: resource.id, run };
+};
+
+export const statusActions = {
+  labld_status_show: statusShow,
+  task_status_show: taskStatusShow,
+  labld_chain_retry: chainRetry,
+};

@@ -1,0 +1,111 @@
+// The catalogue's outbox and step status tables (migration 3) and the relay that publishes the
+// outbox: an event is kept only with the change it reports, published in order, and forgotten
+// only once the bus took it. Run on the embedded store (outbox.test.ts) and PostgreSQL
+// (outbox.postgres.ts).
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import type { Bus } from '../../lib/bus/contract.ts';
+import { loadTopics } from '../../lib/bus/topics.ts';
+import { failStep, finishStep, queueStep, startStep } from '../../lib/chain/index.ts';
+import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
+import { invalid } from '../../lib/process/errors.ts';
+import { relayOnce } from '../../consumers/outbox.ts';
+
+const catalog = loadTopics('topics.yaml');
+
+/** A bus that records what it is given, and refuses the topics in `down`. */
+function recordingBus(down = new Set<string>()) {
+  const sent: { topic: string; value: unknown; key: string | undefined }[] = [];
+  const bus = {
+    publish: async (topic: string, value: unknown, options?: { key?: string }) => {
+      if (down.has(topic)) throw new Error('broker down');
+      sent.push({ topic, value, key: options?.key });
+      return { topic, partition: 0, offset: sent.length - 1 };
+    },
+  } as unknown as Bus;
+  return { bus, sent };
+}
+
+/** The nth event of the test. */
+const ev = (n: number) => ({ dataset_id: `d${n}`, resource_id: `r${n}`, run: `run${n}`, name: 'a.csv' });
+
+const uploaded = catalog.topicReadBy('chain-annotate').name;
+const deleted = catalog.topicReadBy('chain-forget').name;
+
+/** The suite on a fresh store from `open`; `dispose` after it (close and drop). */
+export function outboxSuite(
+  name: string,
+  open: () => Promise<{ store: CatalogueStore; dispose(): Promise<void> }>,
+) {
+  describe(`chain outbox and step status: ${name}`, () => {
+    let store: CatalogueStore;
+    let dispose: () => Promise<void>;
+    before(async () => {
+      ({ store, dispose } = await open());
+    });
+    after(() => dispose());
+
+    test('an event is kept with the change it reports, and not when the change is rolled back', async () => {
+      await assert.rejects(
+        store.transaction(async (tx) => {
+          await tx.addEvent({ event: 'resource.uploaded', key: 'd0', payload: ev(0) });
+          throw invalid('rolled back', 'x');
+        }),
+      );
+      assert.deepEqual(await store.pendingEvents(10), []);
+      await store.transaction((tx) => tx.addEvent({ event: 'resource.uploaded', key: 'd1', payload: ev(1) }));
+      assert.deepEqual(
+        (await store.pendingEvents(10)).map((e) => [e.event, e.key, e.payload]),
+        [['resource.uploaded', 'd1', ev(1)]],
+      );
+    });
+
+    test('the relay publishes in the order written, keyed by dataset, and forgets what the bus took', async () => {
+      await store.addEvent({ event: 'resource.deleted', key: 'd2', payload: ev(2) });
+      await store.addEvent({ event: 'resource.uploaded', key: 'd1', payload: ev(3) });
+      // The broker refuses deletions: the first upload goes out, the deletion and all after it stay.
+      const failing = recordingBus(new Set([deleted]));
+      await assert.rejects(relayOnce(failing.bus, catalog, store), /broker down/);
+      assert.deepEqual(failing.sent, [{ topic: uploaded, value: ev(1), key: 'd1' }]);
+      assert.deepEqual(
+        (await store.pendingEvents(10)).map((e) => e.payload),
+        [ev(2), ev(3)],
+      );
+      const working = recordingBus();
+      assert.equal(await relayOnce(working.bus, catalog, store), 2);
+      assert.deepEqual(working.sent, [
+        { topic: deleted, value: ev(2), key: 'd2' },
+        { topic: uploaded, value: ev(3), key: 'd1' },
+      ]);
+      assert.deepEqual(await store.pendingEvents(10), []);
+      assert.equal(await relayOnce(working.bus, catalog, store), 0);
+    });
+
+    test('step status: every state round-trips; listed per dataset or source; gone with the dataset', async () => {
+      const dataset = await store.createDataset({ name: 'status-test' });
+      const csv = await store.createResource(dataset.id, { name: 'a.csv', url: 'https://example.org/a.csv' });
+      const key = { source_resource_id: csv.id, package_id: dataset.id };
+      const queued = queueStep(undefined, { step: 'annotate', run: 'r1', at: '2026-01-01T00:00:00.000Z' });
+      const running = startStep(queued, 'r1', '2026-01-01T00:00:01.000Z');
+      const done = finishStep(running, 'r1', '2026-01-01T00:00:02.000Z', { durationMs: 1000, note: 'ok' });
+      const describing = startStep(
+        queueStep(undefined, { step: 'describe', run: 'r1', at: '2026-01-01T00:00:03.000Z' }),
+        'r1',
+        '2026-01-01T00:00:04.000Z',
+      );
+      const failed = failStep(describing, 'r1', '2026-01-01T00:00:05.000Z', invalid('bad cell', 'csv_url'));
+      for (const status of [queued, running, done]) {
+        await store.putStepStatus({ ...key, status });
+        assert.deepEqual((await store.getStepStatus(csv.id, 'annotate'))?.status, status);
+      }
+      await store.putStepStatus({ ...key, status: failed });
+      assert.deepEqual((await store.getStepStatus(csv.id, 'describe'))?.status, failed);
+      assert.equal(failed.state === 'failed' && failed.failure.detail, 'csv_url: bad cell');
+      const listed = await store.listStepStatus({ package_id: dataset.id });
+      assert.deepEqual(listed.map((r) => r.status.step).sort(), ['annotate', 'describe']);
+      assert.equal((await store.listStepStatus({ source_resource_id: csv.id })).length, 2);
+      await store.deleteDataset(dataset.id);
+      assert.deepEqual(await store.listStepStatus({ source_resource_id: csv.id }), []);
+    });
+  });
+}

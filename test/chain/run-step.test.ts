@@ -1,0 +1,173 @@
+// The chain consumers' shell (consumers/chain.ts): which messages run a step, what the step
+// status says afterwards, and what is published for the next step.
+import assert from 'node:assert/strict';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Bus } from '../../lib/bus/contract.ts';
+import { loadTopics } from '../../lib/bus/topics.ts';
+import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
+import { queueStep, startStep } from '../../lib/chain/index.ts';
+import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
+import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
+import type { Datastore } from '../../lib/datastore/contract.ts';
+import { invalid, notFound } from '../../lib/process/errors.ts';
+import { runStep, type ChainDeps, type StepResult } from '../../consumers/chain.ts';
+
+let store: CatalogueStore;
+let deps: ChainDeps;
+const sent: { topic: string; value: unknown; key: string | undefined }[] = [];
+const catalog = loadTopics('topics.yaml');
+let event: { dataset_id: string; resource_id: string; run: string };
+
+before(async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'labld-run-step-'));
+  store = await openCatalogueStore({ dataDir });
+  const bus = {
+    publish: async (topic: string, value: unknown, options?: { key?: string }) => {
+      sent.push({ topic, value, key: options?.key });
+      return { topic, partition: 0, offset: 0 };
+    },
+  } as unknown as Bus;
+  // The steps run here are stand-ins: the datastore has no table to drop.
+  const datastore = {
+    delete: () => Promise.reject(notFound('no table', 'resource_id')),
+  } as unknown as Datastore;
+  deps = {
+    bus,
+    catalog,
+    store,
+    datastore,
+    blobs: blobStoreIn(dataDir),
+    siteUrl: 'http://x',
+  };
+  const dataset = await store.createDataset({ name: 'run-step' });
+  const csv = await store.createResource(dataset.id, { name: 'a.csv', url: 'https://example.org/a.csv' });
+  event = { dataset_id: dataset.id, resource_id: csv.id, run: 'run-1' };
+});
+after(() => store.close());
+
+const at = () => new Date().toISOString();
+const status = async (step: 'annotate' | 'import') =>
+  (await store.getStepStatus(event.resource_id, step))?.status;
+const queue = (run: string) =>
+  store.putStepStatus({
+    source_resource_id: event.resource_id,
+    package_id: event.dataset_id,
+    status: queueStep(undefined, { step: 'annotate', run, at: at() }),
+  });
+
+const calls: string[] = [];
+const work =
+  (result: StepResult | Error) =>
+  async (input: { event: { run: string } }): Promise<StepResult> => {
+    calls.push(input.event.run);
+    if (result instanceof Error) throw result;
+    return result;
+  };
+const passing = () =>
+  work({ summary: { durationMs: 1, note: 'ok' }, next: { step: 'import', group: 'chain-import', event } });
+
+test('a queued step runs: done with its summary, the next step queued and its event published', async () => {
+  await queue('run-1');
+  await runStep(deps, 'annotate', event, new AbortController().signal, passing());
+  assert.deepEqual(calls, ['run-1']);
+  const done = await status('annotate');
+  assert.equal(done?.state, 'done');
+  assert.equal(done?.state === 'done' && done.summary.note, 'ok');
+  assert.equal((await status('import'))?.state, 'queued');
+  assert.deepEqual(sent, [
+    { topic: catalog.topicReadBy('chain-import').name, value: event, key: event.dataset_id },
+  ]);
+});
+
+test('a redelivery of a done step, or an event of another run, runs nothing', async () => {
+  calls.length = 0;
+  sent.length = 0;
+  await runStep(deps, 'annotate', event, new AbortController().signal, passing());
+  await runStep(deps, 'annotate', { ...event, run: 'run-0' }, new AbortController().signal, passing());
+  assert.deepEqual(calls, []);
+  assert.deepEqual(sent, []);
+});
+
+test('a step left running by a crash runs again when its message comes again', async () => {
+  calls.length = 0;
+  await store.putStepStatus({
+    source_resource_id: event.resource_id,
+    package_id: event.dataset_id,
+    status: startStep(queueStep(undefined, { step: 'annotate', run: 'run-2', at: at() }), 'run-2', at()),
+  });
+  await runStep(deps, 'annotate', { ...event, run: 'run-2' }, new AbortController().signal, passing());
+  assert.deepEqual(calls, ['run-2']);
+  const done = await status('annotate');
+  assert.equal(done?.state, 'done');
+  assert.equal(done?.attempt, 2);
+});
+
+test('a failing step records the failure in words and rethrows it (for the retry or the dead letter)', async () => {
+  await queue('run-3');
+  const error = invalid('line 3: not a table', 'file');
+  await assert.rejects(
+    runStep(deps, 'annotate', { ...event, run: 'run-3' }, new AbortController().signal, work(error)),
+    (e) => e === error,
+  );
+  const failed = await status('annotate');
+  assert.equal(failed?.state, 'failed');
+  if (failed?.state !== 'failed') return;
+  assert.equal(failed.failure.detail, 'file: line 3: not a table');
+  assert.equal(failed.failure.retryable, false);
+  assert.match(failed.failure.action, /upload a corrected version/);
+});
+
+test('a source deleted while its step ran: what the step wrote goes, nothing is published', async () => {
+  const dataset = await store.getDataset(event.dataset_id);
+  const other = await store.createResource(dataset!.id, { name: 'b.csv', url: 'https://example.org/b.csv' });
+  const gone = { ...event, resource_id: other.id, run: 'run-4' };
+  await store.putStepStatus({
+    source_resource_id: other.id,
+    package_id: dataset!.id,
+    status: queueStep(undefined, { step: 'annotate', run: 'run-4', at: at() }),
+  });
+  sent.length = 0;
+  await runStep(deps, 'annotate', gone, new AbortController().signal, async () => {
+    // The step stores its output, and meanwhile the user deletes the source.
+    await store.upsertDerived(
+      { package_id: dataset!.id, source_resource_id: other.id, step: 'annotate' },
+      { name: 'b-metadata.jsonld', url: 'b-metadata.jsonld' },
+    );
+    await store.deleteResource(other.id);
+    return { summary: { durationMs: 1 }, next: { step: 'import', group: 'chain-import', event: gone } };
+  });
+  assert.deepEqual(sent, []);
+  assert.deepEqual(await store.listStepStatus({ source_resource_id: other.id }), []);
+  const names = (await store.listResources(dataset!.id)).map((r) => r.name);
+  assert.deepEqual(names, ['a.csv'], 'no derived resource of the deleted source is left');
+});
+
+test('a step of an older run that ends after the source was replaced writes nothing, publishes nothing', async () => {
+  // run-5 is under way at import when a new version of the file starts run-6.
+  for (const [step, run] of [
+    ['annotate', 'run-5'],
+    ['import', 'run-5'],
+  ] as const) {
+    await store.putStepStatus({
+      source_resource_id: event.resource_id,
+      package_id: event.dataset_id,
+      status: queueStep(undefined, { step, run, at: at() }),
+    });
+  }
+  const old = { ...event, run: 'run-5' };
+  sent.length = 0;
+  await runStep(deps, 'import', old, new AbortController().signal, async () => {
+    await store.putStepStatus({
+      source_resource_id: event.resource_id,
+      package_id: event.dataset_id,
+      status: queueStep(undefined, { step: 'annotate', run: 'run-6', at: at() }),
+    });
+    return { summary: { durationMs: 1 }, next: { step: 'describe', group: 'chain-describe', event: old } };
+  });
+  assert.deepEqual(sent, []);
+  assert.equal((await status('import'))?.state, 'running', 'left for the new run to queue again');
+  assert.equal((await store.getStepStatus(event.resource_id, 'describe'))?.status, undefined);
+});
