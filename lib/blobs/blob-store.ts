@@ -3,6 +3,7 @@
 // twice is one file, and replaying a step never duplicates a resource. Blobs are written to a
 // temporary file while hashing (streaming, any size) and renamed into place.
 import { createHash, randomUUID } from 'node:crypto';
+import { once } from 'node:events';
 import {
   createReadStream,
   createWriteStream,
@@ -32,6 +33,8 @@ export class BlobStore {
   async putStream(source: Readable | AsyncIterable<Uint8Array>): Promise<string> {
     const temp = join(this.dir, 'tmp', randomUUID());
     const hash = createHash('sha256');
+    // A large buffer lets the producer make the next piece while this one is written.
+    const sink = createWriteStream(temp, { highWaterMark: 1 << 20 });
     try {
       await pipeline(
         source,
@@ -41,11 +44,13 @@ export class BlobStore {
             yield chunk;
           }
         },
-        // A large buffer lets the producer make the next piece while this one is written.
-        createWriteStream(temp, { highWaterMark: 1 << 20 }),
+        sink,
       );
       return this.#settle(temp, hash.digest('hex'));
     } catch (error) {
+      // The file is opened asynchronously: a source that fails at once can reject the pipeline
+      // before the open completes, and the file would appear after it was removed.
+      if (!sink.closed) await once(sink, 'close').catch(() => {});
       rmSync(temp, { force: true });
       throw error;
     }

@@ -1,9 +1,7 @@
 // The chain consumers' shell (consumers/chain.ts): which messages run a step, what the step
 // status says afterwards, and what is published for the next step.
 import assert from 'node:assert/strict';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { tempDir } from '../support/temp.ts';
 import { after, before, test } from 'node:test';
 import type { Bus } from '../../lib/bus/contract.ts';
 import { loadTopics } from '../../lib/bus/topics.ts';
@@ -22,7 +20,7 @@ const catalog = loadTopics('topics.yaml');
 let event: { dataset_id: string; resource_id: string; run: string };
 
 before(async () => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'labld-run-step-'));
+  const dataDir = tempDir('labld-run-step-');
   store = await openCatalogueStore({ dataDir });
   const bus = {
     publish: async (topic: string, value: unknown, options?: { key?: string }) => {
