@@ -86,7 +86,12 @@ test('every command answers --help with its own usage and exit 0; --version prin
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
     version: string;
   };
-  for (const command of ['start', 'serve', 'replay', 'topics', 'rml']) {
+  // Every command the general usage lists, so that a new command is walked too.
+  const commands = [
+    ...new Set([...labld(['--help']).stdout.matchAll(/^ {2}([a-z]+)\b/gm)].map((m) => m[1]!)),
+  ];
+  assert.deepEqual([...commands].sort(), ['replay', 'rml', 'serve', 'start', 'topics', 'user']);
+  for (const command of commands) {
     for (const flag of ['--help', '-h']) {
       const run = labld([command, flag]);
       assert.equal(run.status, 0, `${command} ${flag}: ${run.stderr}`);
