@@ -3,18 +3,23 @@
 import assert from 'node:assert/strict';
 import { tempDir } from '../support/temp.ts';
 import { after, before, test } from 'node:test';
-import type { Bus } from '../../lib/bus/contract.ts';
+import { openBus } from '../../lib/bus/open.ts';
+import type { TransportBus } from '../../lib/bus/bus.ts';
 import { loadTopics } from '../../lib/bus/topics.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { queueStep, startStep } from '../../lib/chain/index.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import type { Datastore } from '../../lib/datastore/contract.ts';
-import { invalid, notFound } from '../../lib/process/errors.ts';
+import { openDatastore } from '../../lib/datastore/open.ts';
+import { invalid } from '../../lib/process/errors.ts';
 import { runStep, type ChainDeps, type StepResult } from '../../consumers/chain.ts';
 
 let store: CatalogueStore;
+let datastore: Datastore;
+let bus: TransportBus;
 let deps: ChainDeps;
+/** What the shell published, and where. */
 const sent: { topic: string; value: unknown; key: string | undefined }[] = [];
 const catalog = loadTopics('topics.yaml');
 let event: { dataset_id: string; resource_id: string; run: string };
@@ -22,29 +27,32 @@ let event: { dataset_id: string; resource_id: string; run: string };
 before(async () => {
   const dataDir = tempDir('labld-run-step-');
   store = await openCatalogueStore({ dataDir });
-  const bus = {
-    publish: async (topic: string, value: unknown, options?: { key?: string }) => {
-      sent.push({ topic, value, key: options?.key });
-      return { topic, partition: 0, offset: 0 };
+  datastore = await openDatastore({ dataDir, databaseUrl: '' });
+  bus = await openBus({ transport: 'embedded', dataDir, topicsFile: 'topics.yaml' }, catalog);
+  // The real embedded bus, with what the shell publishes noted on the way (a spy, not a stand-in).
+
+  const spied = new Proxy(bus, {
+    get(target, prop) {
+      if (prop === 'publish') {
+        return async (topic: string, value: unknown, options?: { key?: string }) => {
+          sent.push({ topic, value, key: options?.key });
+          return target.publish(topic, value, options);
+        };
+      }
+      const member = Reflect.get(target, prop, target) as unknown;
+      return typeof member === 'function' ? (member as (...a: unknown[]) => unknown).bind(target) : member;
     },
-  } as unknown as Bus;
-  // The steps run here are stand-ins: the datastore has no table to drop.
-  const datastore = {
-    delete: () => Promise.reject(notFound('no table', 'resource_id')),
-  } as unknown as Datastore;
-  deps = {
-    bus,
-    catalog,
-    store,
-    datastore,
-    blobs: blobStoreIn(dataDir),
-    siteUrl: 'http://x',
-  };
+  });
+  deps = { bus: spied, catalog, store, datastore, blobs: blobStoreIn(dataDir), siteUrl: 'http://x' };
   const dataset = await store.createDataset({ name: 'run-step' });
   const csv = await store.createResource(dataset.id, { name: 'a.csv', url: 'https://example.org/a.csv' });
   event = { dataset_id: dataset.id, resource_id: csv.id, run: 'run-1' };
 });
-after(() => store.close());
+after(async () => {
+  await bus.close();
+  await datastore.close();
+  await store.close();
+});
 
 const at = () => new Date().toISOString();
 const status = async (step: 'annotate' | 'import') =>
