@@ -149,15 +149,16 @@ const FORM_LIMIT = 16 * 1024;
 const WRONG = 'The user name or the password is wrong.';
 
 /** A form post: read, checked against CSRF, then `work`; a refusal is a page with its status. */
-async function formPost(
+export async function formPost(
   ctx: Context,
   a: Accounts,
   work: (v: Visit, form: Record<string, string>) => Promise<Result>,
+  limit = FORM_LIMIT,
 ): Promise<Result> {
   const v = await visit(ctx, a);
   let form: Record<string, string>;
   try {
-    form = await readForm(ctx, FORM_LIMIT);
+    form = await readForm(ctx, limit);
     await checkForm(ctx, a, v, form._csrf);
   } catch (error) {
     return errorPage(ctx, v.context, error);

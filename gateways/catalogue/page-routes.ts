@@ -3,8 +3,8 @@
 // and answers a redirect (303) to what it made, or the form's page again with the reason.
 import type { Context } from 'koa';
 import { invalid, unauthorized } from '../../lib/process/errors.ts';
-import { readForm, route, type Result, type Route } from '../kit/index.ts';
-import { checkForm, safeNext, visit, type Accounts, type Visit } from './accounts.ts';
+import { route, type Result, type Route } from '../kit/index.ts';
+import { checkForm, formPost, safeNext, visit, type Accounts, type Visit } from './accounts.ts';
 import { renderLogin, renderTokens } from './pages/account.ts';
 import {
   datasetPath,
@@ -37,13 +37,14 @@ export interface PageVisit {
 /** Who is asking, for a page: from the catalogue store's tokens and sessions. */
 export type Visitor = (ctx: Context) => Promise<PageVisit>;
 
+function pageVisitOf(v: Visit): PageVisit {
+  const asker: Asker = { credential: v.credential };
+  if (v.viewer.user) asker.userName = v.viewer.user.name;
+  return { context: v.context, headers: v.headers, asker, visit: v };
+}
+
 export function visitorOf(a: Accounts): Visitor {
-  return async (ctx) => {
-    const v = await visit(ctx, a);
-    const asker: Asker = { credential: v.credential };
-    if (v.viewer.user) asker.userName = v.viewer.user.name;
-    return { context: v.context, headers: v.headers, asker, visit: v };
-  };
+  return async (ctx) => pageVisitOf(await visit(ctx, a));
 }
 
 type Query = Record<string, string | string[] | undefined>;
@@ -102,16 +103,20 @@ function formRoute<P = Record<string, string>>(
     summary,
     ...pathParams(path),
     responses: { 303: { description: 'Done: to what was made or changed' }, 403: { description: 'CSRF' } },
-    handler: async ({ params }, ctx) => {
-      const v = await visitor(ctx);
-      try {
-        const form = await readForm(ctx, FORM_LIMIT);
-        await checkForm(ctx, a, v.visit, form._csrf);
-        return await act(v, form, params);
-      } catch (error) {
-        return errorPage(ctx, v.context, error);
-      }
-    },
+    handler: ({ params }, ctx) =>
+      formPost(
+        ctx,
+        a,
+        async (visit, form) => {
+          const v = pageVisitOf(visit);
+          try {
+            return await act(v, form, params);
+          } catch (error) {
+            return errorPage(ctx, v.context, error);
+          }
+        },
+        FORM_LIMIT,
+      ),
   });
 }
 
@@ -213,7 +218,7 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       route<Query, unknown, NamedId>({
         method: 'GET',
         path,
-        params: paramsSchema([...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]!)),
+        ...pathParams(path),
         summary: 'The bytes of a resource',
         responses: { 200: { description: 'The file' } },
         handler: async ({ params: p }, ctx) => {
