@@ -47,6 +47,10 @@ test('an upload of example.csv ends with its four resources, the table typed in 
     ],
   );
   assert.deepEqual(await names('tensile'), FOUR);
+  // Annotate and import count the same five columns of the file; the rows are said once.
+  const note = (step: string) => steps.find((s) => s.step === step)!.summary.note as string;
+  assert.match(note('annotate'), /^1 table\(s\), 5 column\(s\), read as /);
+  assert.equal(note('import'), '5 column(s)');
   const resources = (await call('package_show', { id: 'tensile' })).resources as Dict[];
   firstDerived = resources.slice(1).map((r) => r.id as string);
   // The pages' download route (the resource's URL names BASE_URL; the test's labld listens elsewhere).
