@@ -22,6 +22,7 @@ import {
   type Sentence,
 } from '../../lib/triplestore/builder.ts';
 import type { QueryResult, ResultTerm } from '../../lib/triplestore/contract.ts';
+import { isStrictIri } from '../../lib/triplestore/names.ts';
 import { callAction } from './actions.ts';
 import { sendSparql } from './sparql.ts';
 import type { Asker } from './source.ts';
@@ -54,10 +55,10 @@ function rowsOf(result: QueryResult | { type: 'update' }): Row[] {
 
 const number = (row: Row | undefined, name: string): number => Number(row?.[name]?.value ?? 0);
 
-/** IRIs offered by a query binding `name` and `?n` (blank nodes cannot be named in a link). */
+/** IRIs offered by a query binding `name` and `?n` (blank nodes, and IRIs no query can name, are not). */
 function iriChoices(rows: Row[], name: string): BuilderChoice[] {
   return rows
-    .filter((row) => row[name]?.type === 'uri')
+    .filter((row) => row[name]?.type === 'uri' && isStrictIri(row[name].value))
     .map((row) => ({ value: row[name]!.value, label: localName(row[name]!.value), count: number(row, 'n') }));
 }
 
@@ -65,7 +66,7 @@ function valueChoices(rows: Row[]): BuilderChoice<NamedNode | Literal>[] {
   const choices: BuilderChoice<NamedNode | Literal>[] = [];
   for (const row of rows) {
     const value = row.value;
-    if (value?.type !== 'uri' && value?.type !== 'literal') continue;
+    if (value?.type !== 'literal' && (value?.type !== 'uri' || !isStrictIri(value.value))) continue;
     const term = termOf(value) as NamedNode | Literal;
     choices.push({ value: term, label: termWords(term), count: number(row, 'n') });
   }
@@ -102,11 +103,29 @@ export class QuerySource {
   }
 
   async #builder(asker: Asker, id: string, sentence: Sentence): Promise<BuilderView> {
-    const ask = async (query: string) => rowsOf(await this.#query(asker, id, query));
+    const errors: string[] = [];
+    // A part too costly for the limits (a timeout, too many rows) is told; the others still show.
+    const part = async <T>(work: () => Promise<T>, fallback: T): Promise<T> => {
+      try {
+        return await work();
+      } catch (error) {
+        if (!isDomainError(error) || (error.kind !== 'upstream-timeout' && error.kind !== 'too-large'))
+          throw error;
+        errors.push(error.message);
+        return fallback;
+      }
+    };
+    const ask = (query: string) => part(async () => rowsOf(await this.#query(asker, id, query)), []);
     const sparql = resultsQuery(sentence, RESULT_ROWS);
-    const [classes, properties] = await Promise.all([
+    const last = sentence.steps.at(-1);
+    const open = last !== undefined && !last.filter;
+    const [classes, properties, values, range, rows, total] = await Promise.all([
       ask(classesQuery(CHOICES)),
       ask(propertiesQuery(sentence, CHOICES)),
+      open ? ask(valuesQuery(sentence, CHOICES)) : [],
+      open ? ask(rangeQuery(sentence)) : [],
+      part(async () => rowsOf(await this.#query(asker, id, sparql)), undefined),
+      ask(countQuery(sentence)),
     ]);
     const view: BuilderView = {
       sentence,
@@ -116,23 +135,17 @@ export class QuerySource {
       classes: iriChoices(classes, 'class'),
       properties: iriChoices(properties, 'property'),
     };
-    const last = sentence.steps.at(-1);
-    try {
-      if (last && !last.filter) {
-        const [values, range] = await Promise.all([
-          ask(valuesQuery(sentence, CHOICES)),
-          ask(rangeQuery(sentence)),
-        ]);
-        const numbers = range[0];
-        view.values = {
-          property: last.property,
-          choices: valueChoices(values),
-          ...(number(numbers, 'n') > 0
-            ? { numbers: { min: numbers!.min!.value, max: numbers!.max!.value, count: number(numbers, 'n') } }
-            : {}),
-        };
-      }
-      const [rows, total] = await Promise.all([ask(sparql), ask(countQuery(sentence))]);
+    if (open) {
+      const numbers = range[0];
+      view.values = {
+        property: last.property,
+        choices: valueChoices(values),
+        ...(number(numbers, 'n') > 0
+          ? { numbers: { min: numbers!.min!.value, max: numbers!.max!.value, count: number(numbers, 'n') } }
+          : {}),
+      };
+    }
+    if (rows) {
       const columns = [SUBJECT, ...sentence.steps.map((_, i) => stepVariable(i))];
       view.results = {
         columns: [
@@ -140,14 +153,10 @@ export class QuerySource {
           ...sentence.steps.map((s) => localName(s.property)),
         ],
         rows: rows.map((row) => columns.map((c) => (row[c] ? termWords(termOf(row[c])) : null))),
-        total: number(total[0], 'n'),
+        total: Math.max(number(total[0], 'n'), rows.length),
       };
-    } catch (error) {
-      // A sentence too costly for the limits still shows the sentence and its choices.
-      if (!isDomainError(error) || (error.kind !== 'upstream-timeout' && error.kind !== 'too-large'))
-        throw error;
-      view.error = error.message;
     }
+    if (errors.length > 0) view.error = [...new Set(errors)].join(' ');
     return view;
   }
 }

@@ -185,6 +185,6 @@ export interface BuilderView {
     /** Rows without the page's limit. */
     total: number;
   };
-  /** Why the results could not be shown (e.g. past the time limit). */
+  /** What could not be shown, and why (a part past the time limit or the result limit). */
   error?: string;
 }

@@ -187,8 +187,33 @@ function count(of: string, as: string): VariableExpression {
   };
 }
 
+/**
+ * Prefixes a reader knows, for the SPARQL shown and opened in YASGUI: the generator writes
+ * `qudt:unit` for an IRI only when the rest is a plain name, and declares only the ones used.
+ */
+const PREFIXES: Record<string, string> = {
+  rdf: 'http://www.w3.org/1999/02/22-rdf-syntax-ns#',
+  rdfs: 'http://www.w3.org/2000/01/rdf-schema#',
+  owl: 'http://www.w3.org/2002/07/owl#',
+  xsd: XSD,
+  skos: 'http://www.w3.org/2004/02/skos/core#',
+  dcterms: 'http://purl.org/dc/terms/',
+  prov: 'http://www.w3.org/ns/prov#',
+  oa: 'http://www.w3.org/ns/oa#',
+  csvw: 'http://www.w3.org/ns/csvw#',
+  qudt: 'http://qudt.org/schema/qudt/',
+  unit: 'http://qudt.org/vocab/unit/',
+  obo: 'http://purl.obolibrary.org/obo/',
+  iof: 'https://spec.industrialontologies.org/ontology/core/Core/',
+};
+
 function select(query: Omit<SelectQuery, 'type' | 'queryType' | 'prefixes'>): string {
-  return generator.stringify({ type: 'query', queryType: 'SELECT', prefixes: {}, ...query } as SelectQuery);
+  return generator.stringify({
+    type: 'query',
+    queryType: 'SELECT',
+    prefixes: PREFIXES,
+    ...query,
+  } as SelectQuery);
 }
 
 /** The rows the sentence asks for: the things and each step's value, at most `limit`. */

@@ -112,11 +112,11 @@ function valuesPart(name: string, b: BuilderView): string {
 }
 
 function results(b: BuilderView): string {
-  if (b.error) return `<p class="error" role="alert">${escapeHtml(b.error)}</p>`;
+  const error = b.error ? `<p class="error" role="alert">${escapeHtml(b.error)}</p>` : '';
   const r = b.results;
-  if (!r) return '';
+  if (!r) return error;
   const shown = r.rows.length < r.total ? ` (the first ${r.rows.length} shown)` : '';
-  const count = `<p class="count" id="results-count">${r.total} row${r.total === 1 ? '' : 's'}${shown}</p>`;
+  const count = `${error}<p class="count" id="results-count">${r.total} row${r.total === 1 ? '' : 's'}${shown}</p>`;
   if (r.rows.length === 0) return count;
   const head = r.columns.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('');
   const rows = r.rows
