@@ -1,4 +1,5 @@
-// The query page's sentence in its address: `class`, then per step `p1` (the property), `f1`
+// The query page's sentence in its address: `class`, then per step `p1` (the property), `d1`
+// (`in` when the property is read backwards, pointing at the things sought), `f1`
 // (`is`, `gt`, `ge`, `lt` or `le`; none: any value) and `v1` (the value: an IRI, or a literal
 // written as n3 writes a term's id, `"2.5"^^http://…#double`; a number for a comparison). Every
 // builder link is a plain GET of these, so the page works without JavaScript and can be shared.
@@ -59,8 +60,10 @@ export function parseSentence(raw: Raw): Sentence {
   const steps = numbers.map((n): Step => {
     const property = one(raw, `p${n}`);
     if (property === undefined) throw invalid(`p${n}: give the step's property`, `p${n}`);
+    const direction = one(raw, `d${n}`);
+    if (direction !== undefined && direction !== 'in') throw invalid(`d${n}: must be in or nothing`, `d${n}`);
     const filter = filterOf(raw, n);
-    return filter ? { property, filter } : { property };
+    return { property, ...(direction === 'in' ? { inverse: true } : {}), ...(filter ? { filter } : {}) };
   });
   const cls = one(raw, 'class');
   return checkSentence(cls === undefined ? { steps } : { class: cls, steps });
@@ -73,6 +76,7 @@ export function sentenceParams(sentence: Sentence): Record<string, string> {
   sentence.steps.forEach((step, i) => {
     const n = i + 1;
     params[`p${n}`] = step.property;
+    if (step.inverse) params[`d${n}`] = 'in';
     if (step.filter?.kind === 'is') {
       params[`f${n}`] = 'is';
       params[`v${n}`] = termToId(step.filter.value);

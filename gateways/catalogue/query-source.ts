@@ -119,11 +119,13 @@ export class QuerySource {
     const sparql = resultsQuery(sentence, RESULT_ROWS);
     const last = sentence.steps.at(-1);
     const open = last !== undefined && !last.filter;
-    const [classes, properties, values, range, rows, total] = await Promise.all([
+    const [classes, properties, pointing, values, range, rows, total] = await Promise.all([
       ask(classesQuery(CHOICES)),
       ask(propertiesQuery(sentence, CHOICES)),
+      ask(propertiesQuery(sentence, CHOICES, true)),
       open ? ask(valuesQuery(sentence, CHOICES)) : [],
-      open ? ask(rangeQuery(sentence)) : [],
+      // What points at a thing is never a number.
+      open && !last.inverse ? ask(rangeQuery(sentence)) : [],
       part(async () => rowsOf(await this.#query(asker, id, sparql)), undefined),
       ask(countQuery(sentence)),
     ]);
@@ -134,11 +136,13 @@ export class QuerySource {
       sparql,
       classes: iriChoices(classes, 'class'),
       properties: iriChoices(properties, 'property'),
+      inverseProperties: iriChoices(pointing, 'property'),
     };
     if (open) {
       const numbers = range[0];
       view.values = {
         property: last.property,
+        inverse: last.inverse === true,
         choices: valueChoices(values),
         ...(number(numbers, 'n') > 0
           ? { numbers: { min: numbers!.min!.value, max: numbers!.max!.value, count: number(numbers, 'n') } }
@@ -150,7 +154,7 @@ export class QuerySource {
       view.results = {
         columns: [
           sentence.class === undefined ? 'Thing' : localName(sentence.class),
-          ...sentence.steps.map((s) => localName(s.property)),
+          ...sentence.steps.map((s) => `${localName(s.property)}${s.inverse ? ' of' : ''}`),
         ],
         rows: rows.map((row) => columns.map((c) => (row[c] ? termWords(termOf(row[c])) : null))),
         total: Math.max(number(total[0], 'n'), rows.length),

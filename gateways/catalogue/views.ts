@@ -171,9 +171,12 @@ export interface BuilderView {
   sparql: string;
   classes: BuilderChoice[];
   properties: BuilderChoice[];
+  /** The properties that point at the things of the sentence (read backwards). */
+  inverseProperties: BuilderChoice[];
   /** For a last step without a value yet: its values, and the range of its numbers if it has any. */
   values?: {
     property: string;
+    inverse: boolean;
     choices: BuilderChoice<NamedNode | Literal>[];
     numbers?: { min: string; max: string; count: number };
   };

@@ -43,6 +43,11 @@ export type Filter = { kind: 'is'; value: NamedNode | Literal } | { kind: Compar
 export interface Step {
   /** The property's IRI. */
   property: string;
+  /**
+   * The property read backwards: the things sought are its values, and the step's value is the
+   * thing that has them ("that is the hasBody of ProbenbreiteB03"). Its value is an IRI only.
+   */
+  inverse?: true;
   /** Absent: any value (the step only asks that there is one, and shows it). */
   filter?: Filter;
 }
@@ -95,6 +100,13 @@ export function checkSentence(sentence: Sentence): Sentence {
     steps: sentence.steps.map((step, i) => {
       const n = i + 1;
       const out: Step = { property: iri(step.property, `p${n}`) };
+      if (step.inverse === true) {
+        out.inverse = true;
+        // What points at a thing is an IRI or a blank node: never a literal, never a number.
+        if (step.filter && (step.filter.kind !== 'is' || step.filter.value.termType !== 'NamedNode')) {
+          throw invalid(`v${n}: a backward step's value is an IRI`, `v${n}`);
+        }
+      }
       if (step.filter?.kind === 'is')
         out.filter = { kind: 'is', value: checkValue(step.filter.value, `v${n}`) };
       else if (step.filter)
@@ -132,6 +144,10 @@ export function termWords(term: RDF.Term): string {
 
 export function stepWords(step: Step): string {
   const property = localName(step.property);
+  if (step.inverse) {
+    const of = step.filter?.kind === 'is' ? termWords(step.filter.value) : 'something';
+    return `that is the ${property} of ${of}`;
+  }
   if (!step.filter) return `with a ${property}`;
   if (step.filter.kind === 'is') return `whose ${property} is ${termWords(step.filter.value)}`;
   return `whose ${property} is ${COMPARISON_WORDS[step.filter.kind]} ${step.filter.number}`;
@@ -160,7 +176,10 @@ function patterns(sentence: Sentence): Pattern[] {
   const filters: Pattern[] = [];
   s.steps.forEach((step, i) => {
     const value = v(stepVariable(i));
-    triples.push({ subject: x, predicate: namedNode(step.property), object: value });
+    const predicate = namedNode(step.property);
+    triples.push(
+      step.inverse ? { subject: value, predicate, object: x } : { subject: x, predicate, object: value },
+    );
     const filter = step.filter;
     if (filter?.kind === 'is') {
       // VALUES keeps the value as a column of the results and lets the store start from it.
@@ -264,14 +283,17 @@ export function classesQuery(limit: number): string {
   });
 }
 
-/** The properties the things of the sentence have (`?property`), with how many have each (`?n`). */
-export function propertiesQuery(sentence: Sentence, limit: number): string {
+/**
+ * The properties the things of the sentence have (`?property`), with how many have each (`?n`);
+ * `inverse`: the properties that point at them, with how many are pointed at.
+ */
+export function propertiesQuery(sentence: Sentence, limit: number, inverse = false): string {
+  const link = inverse
+    ? { subject: v('any'), predicate: v('property'), object: v(SUBJECT) }
+    : { subject: v(SUBJECT), predicate: v('property'), object: v('any') };
   return select({
     variables: [v('property'), count(SUBJECT, 'n')],
-    where: [
-      ...patterns(sentence),
-      { type: 'bgp', triples: [{ subject: v(SUBJECT), predicate: v('property'), object: v('any') }] },
-    ],
+    where: [...patterns(sentence), { type: 'bgp', triples: [link] }],
     group: [{ expression: v('property') }],
     order: [{ expression: v('n'), descending: true }, { expression: v('property') }],
     limit,

@@ -33,6 +33,7 @@ test('a sentence and its parameters, by hand', () => {
         filter: { kind: 'is', value: DataFactory.literal('a "b"', 'de') },
       },
       { property: 'http://example.org/size' },
+      { property: 'http://www.w3.org/ns/oa#hasBody', inverse: true },
     ],
   };
   assert.deepEqual(sentenceParams(s), {
@@ -47,6 +48,8 @@ test('a sentence and its parameters, by hand', () => {
     f3: 'is',
     v3: '"a "b""@de',
     p4: 'http://example.org/size',
+    p5: 'http://www.w3.org/ns/oa#hasBody',
+    d5: 'in',
   });
   assert.deepEqual(parseSentence(roundTrip(sentenceParams(s))), s);
   assert.match(sentenceHref('tensile', { steps: [] }), /^\/dataset\/tensile\/query#builder$/);
@@ -64,6 +67,8 @@ test('parameters that make no sentence are refused, naming the parameter', () =>
   refusal({ p1: `${QUDT}value`, f1: 'gt', v1: 'two' }, 'v1');
   refusal({ p1: `${QUDT}value`, f1: 'is', v1: 'not an IRI' }, 'v1');
   refusal({ class: ['urn:a', 'urn:b'] }, 'class');
+  refusal({ p1: `${QUDT}value`, d1: 'out' }, 'd1');
+  refusal({ p1: `${QUDT}value`, d1: 'in', f1: 'gt', v1: '2' }, 'v1');
   refusal({ class: 'http://x.test/a>' }, 'class');
   refusal(Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`p${i + 1}`, 'urn:p'])), 'steps');
 });
@@ -80,7 +85,7 @@ test('property: every sentence reads back from its parameters as itself', () => 
 
 test('property: any parameters give a sentence or an `invalid` naming one of them', () => {
   const key = fc.oneof(
-    fc.constantFrom('class', 'p1', 'f1', 'v1', 'p2', 'f2', 'v2', 'p3', 'p10', 'loading'),
+    fc.constantFrom('class', 'p1', 'd1', 'f1', 'v1', 'p2', 'd2', 'f2', 'v2', 'p3', 'p10', 'loading'),
     fc.string({ maxLength: 4 }),
   );
   const value = fc.oneof(
@@ -111,7 +116,7 @@ test('property: any parameters give a sentence or an `invalid` naming one of the
           assert.equal(error.kind, 'invalid');
           assert.ok(
             error.field !== undefined &&
-              (error.field in raw || error.field === 'steps' || /^[pfv]\d+$/.test(error.field)),
+              (error.field in raw || error.field === 'steps' || /^[pdfv]\d+$/.test(error.field)),
             error.message,
           );
         }

@@ -35,6 +35,7 @@ ex:f1 a qudt:QuantityValue ; qudt:unit unit:KiloN ; qudt:value 1.5 .
 ex:f2 a qudt:QuantityValue ; qudt:unit unit:KiloN ; qudt:value 2.5 .
 ex:f3 a qudt:QuantityValue ; qudt:unit unit:KiloN ; qudt:value 3.0e0 .
 ex:l1 a qudt:QuantityValue ; qudt:unit unit:MilliM ; qudt:value 4 .
+ex:c1 ex:hasBody ex:f1 . ex:c2 ex:hasBody ex:l1 .
 ex:s1 a ex:Specimen ; ex:label "Probe \\"A\\"\\n\\\\1" ; ex:name "Probe"@de .
 `;
 
@@ -120,6 +121,37 @@ test('what can be added next: classes, properties, values and the range of the n
     () => valuesQuery(forces, 10),
     (e: unknown) => e instanceof DomainError && e.field === 'steps',
   );
+});
+
+test('a backward step: the quantity values a column points at', () => {
+  const s = store();
+  const ofColumn: Sentence = {
+    class: `${QUDT}QuantityValue`,
+    steps: [{ property: `${EX}hasBody`, inverse: true, filter: { kind: 'is', value: namedNode(`${EX}c1`) } }],
+  };
+  assert.equal(words(ofColumn), 'Every QuantityValue that is the hasBody of c1');
+  assert.deepEqual(select(s, resultsQuery(ofColumn, 10)), [{ x: `${EX}f1`, v1: `${EX}c1` }]);
+  const pointedAt: Sentence = {
+    class: `${QUDT}QuantityValue`,
+    steps: [{ property: `${EX}hasBody`, inverse: true }],
+  };
+  assert.equal(words(pointedAt), 'Every QuantityValue that is the hasBody of something');
+  assert.deepEqual(select(s, propertiesQuery({ class: `${QUDT}QuantityValue`, steps: [] }, 10, true)), [
+    { property: `${EX}hasBody`, n: '2' },
+  ]);
+  assert.deepEqual(select(s, valuesQuery(pointedAt, 10)), [
+    { value: `${EX}c1`, n: '1' },
+    { value: `${EX}c2`, n: '1' },
+  ]);
+  for (const filter of [
+    { kind: 'gt' as const, number: '1' },
+    { kind: 'is' as const, value: literal('c1') },
+  ]) {
+    assert.throws(
+      () => resultsQuery({ steps: [{ property: `${EX}hasBody`, inverse: true, filter }] }, 10),
+      (e: unknown) => e instanceof DomainError && e.field === 'v1',
+    );
+  }
 });
 
 test('a literal value with quotes, a line break and a backslash is matched, not read as syntax', () => {

@@ -79,7 +79,7 @@ function valuesPart(name: string, b: BuilderView): string {
       name,
       withSteps(s, [
         ...s.steps.slice(0, last),
-        { property: values.property, filter: { kind: 'is', value: c.value } },
+        { ...s.steps[last]!, filter: { kind: 'is', value: c.value } },
       ]),
     ),
   );
@@ -105,7 +105,7 @@ function valuesPart(name: string, b: BuilderView): string {
           </form>`;
   }
   return `<div class="choice-group">
-          <h3 id="values-heading">Pick a value of ${escapeHtml(open)}</h3>
+          <h3 id="values-heading">${values.inverse ? `Pick what it is the ${escapeHtml(open)} of` : `Pick a value of ${escapeHtml(open)}`}</h3>
           ${range}
           ${list}
         </div>`;
@@ -152,12 +152,18 @@ function builder(view: QueryPageView, b: BuilderView): string {
     (c) => sentenceHref(name, { class: c.value, steps: [] }),
     (c) => c.value === s.class,
   );
-  const properties =
+  const full = `<p class="empty">A sentence has at most ${MAX_STEPS} steps.</p>`;
+  const add = (heading: string, choices: BuilderChoice[], inverse: boolean) =>
     s.steps.length >= MAX_STEPS
-      ? `<p class="empty">A sentence has at most ${MAX_STEPS} steps.</p>`
-      : choiceList('properties-heading', b.properties, (c) =>
-          sentenceHref(name, withSteps(s, [...s.steps, { property: c.value }])),
+      ? full
+      : choiceList(heading, choices, (c) =>
+          sentenceHref(
+            name,
+            withSteps(s, [...s.steps, { property: c.value, ...(inverse ? { inverse } : {}) }]),
+          ),
         );
+  const properties = add('properties-heading', b.properties, false);
+  const pointing = add('pointing-heading', b.inverseProperties, true);
   const sparqlLink = href(view.endpoint, { query: b.sparql });
   return `<section id="builder" aria-labelledby="builder-heading">
         <h2 id="builder-heading">Build a query in words</h2>
@@ -172,6 +178,10 @@ function builder(view: QueryPageView, b: BuilderView): string {
           <div class="choice-group">
             <h3 id="properties-heading">Add a property</h3>
             ${properties}
+          </div>
+          <div class="choice-group">
+            <h3 id="pointing-heading">Add a property pointing here</h3>
+            ${pointing}
           </div>
           ${valuesPart(name, b)}
         </div>
