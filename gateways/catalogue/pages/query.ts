@@ -50,18 +50,13 @@ function notLoaded(context: PageContext, view: QueryPageView, loading: boolean):
 function choiceList<T>(
   labelledBy: string,
   items: BuilderChoice<T>[],
-  link: (choice: BuilderChoice<T>) => string | undefined,
+  link: (choice: BuilderChoice<T>) => string,
   current?: (choice: BuilderChoice<T>) => boolean,
 ): string {
   if (items.length === 0) return '<p class="empty">Nothing to choose here.</p>';
   const lis = items.map((c) => {
-    const to = link(c);
     const mark = current?.(c) ? ' aria-current="true"' : '';
-    const count = `<span class="count">${c.count}</span>`;
-    const label = escapeHtml(c.label);
-    return to === undefined
-      ? `<li><span>${label}</span> ${count}</li>`
-      : `<li><a href="${to}"${mark}>${label}</a> ${count}</li>`;
+    return `<li><a href="${link(c)}"${mark}>${escapeHtml(c.label)}</a> <span class="count">${c.count}</span></li>`;
   });
   return `<ul class="choices" aria-labelledby="${labelledBy}">${lis.join('')}</ul>`;
 }
