@@ -2,6 +2,7 @@
 // over the bus with the asker's credential (callAction), so a page shows exactly what the Action
 // API shows that person and authorization is decided in one place. This file only turns CKAN's
 // dicts into the pages' view models.
+import { randomUUID } from 'node:crypto';
 import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
@@ -21,6 +22,9 @@ import type {
 import { resourcePath } from './pages/datasets.ts';
 import { FILTER_PREFIX } from './pages/resource.ts';
 import { stepViews } from './step-views.ts';
+import { QuerySource } from './query-source.ts';
+import { afterAction } from './triplestore-events.ts';
+import type { Sentence } from '../../lib/triplestore/builder.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 export const TABLE_PAGE_SIZE = 25;
@@ -313,5 +317,15 @@ export class ActionSource implements CatalogueSource {
 
   async revokeToken(asker: Asker, id: string): Promise<void> {
     await this.#call(asker, 'api_token_revoke', { jti: id });
+  }
+
+  queryPage(asker: Asker, name: string, sentence: Sentence) {
+    return new QuerySource(this.#runtime).page(asker, name, sentence);
+  }
+
+  async loadTriplestore(asker: Asker, name: string): Promise<void> {
+    const result = await this.#call(asker, 'triplestore_load', { id: name });
+    // As the Action API does after the action: the load itself is the load-triplestore consumer's.
+    await afterAction(this.#runtime, 'triplestore_load', result, undefined, randomUUID());
   }
 }

@@ -2,9 +2,15 @@
 // their bytes so that browsers may keep them for a year: a changed file gets a new URL.
 import { createHash } from 'node:crypto';
 import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { extname, join } from 'node:path';
 
 const DIRECTORY = join(import.meta.dirname, 'assets');
+/** Files of our installed packages served as assets, by the name pages use (never a CDN). */
+const PACKAGED: Record<string, string> = {
+  'yasgui.min.js': '@zazuko/yasgui/build/yasgui.min.js',
+  'yasgui.min.css': '@zazuko/yasgui/build/yasgui.min.css',
+};
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -25,10 +31,17 @@ export const LONG_CACHE = 'public, max-age=31536000, immutable';
 
 function load(): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const name of readdirSync(DIRECTORY).sort()) {
+  const resolve = createRequire(import.meta.url).resolve;
+  const files = [
+    ...readdirSync(DIRECTORY)
+      .sort()
+      .map((name) => [name, join(DIRECTORY, name)]),
+    ...Object.entries(PACKAGED).map(([name, module]) => [name, resolve(module)]),
+  ];
+  for (const [name, path] of files as [string, string][]) {
     const type = TYPES[extname(name)];
     if (!type) continue;
-    const bytes = readFileSync(join(DIRECTORY, name));
+    const bytes = readFileSync(path);
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
     const ext = extname(name);
     assets.set(name, {

@@ -15,7 +15,9 @@ import {
   renderUpload,
   resourcePath,
 } from './pages/datasets.ts';
+import { QUERY_PAGE_CSP, renderQueryPage } from './pages/query.ts';
 import { renderResource } from './pages/resource.ts';
+import { parseSentence, queryPagePath } from './query-params.ts';
 import { errorPage, page } from './respond.ts';
 import { parsePage, parseTableQuery, type Asker, type CatalogueSource } from './source.ts';
 import type { PageContext } from './views.ts';
@@ -68,6 +70,8 @@ function pageRoute<P = Record<string, string>>(
   path: string,
   summary: string,
   render: Render<P>,
+  /** Headers of this page beyond the visit's (e.g. its own CSP). */
+  own: Record<string, string> = {},
 ): Route {
   return route<Query, unknown, P>({
     method: 'GET',
@@ -78,7 +82,7 @@ function pageRoute<P = Record<string, string>>(
     handler: async ({ params, query }, ctx) => {
       const v = await visitor(ctx);
       try {
-        return page(await render(v, { params, query }), v.headers);
+        return page(await render(v, { params, query }), { ...own, ...v.headers });
       } catch (error) {
         // A person in a browser gets the page's frame with the reason; API clients the usual {"detail"}.
         return errorPage(ctx, v.context, error);
@@ -227,6 +231,28 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
           return { body: { path: file.path }, contentType: file.contentType, filename: file.filename };
         },
       }),
+    ),
+    pageRoute<Named>(
+      visitor,
+      '/dataset/{name}/query',
+      "The query page: the sentence builder (`class`, `p1`, `f1`, `v1`, …) and YASGUI on the dataset's endpoint",
+      async ({ context, asker }, { params, query }) =>
+        renderQueryPage(
+          context,
+          await source.queryPage(asker, params.name, parseSentence(query)),
+          query.loading === '1',
+        ),
+      { 'Content-Security-Policy': QUERY_PAGE_CSP },
+    ),
+    formRoute<Named>(
+      visitor,
+      a,
+      '/dataset/{name}/query/load',
+      'The Load button of the query page (triplestore_load; form: `_csrf`); back to the query page',
+      async ({ asker }, _form, params) => {
+        await source.loadTriplestore(asker, params.name);
+        return { redirect: `${queryPagePath(params.name)}?loading=1` };
+      },
     ),
     pageRoute<Named>(
       visitor,

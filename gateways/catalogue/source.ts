@@ -3,10 +3,12 @@
 // credential, so the pages see exactly what the Action API would show that person.
 import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 import { invalid } from '../../lib/process/errors.ts';
+import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type {
   DatasetListView,
   DatasetView,
   GroupView,
+  QueryPageView,
   ResourcePageView,
   TokenView,
   UploadView,
@@ -71,6 +73,10 @@ export interface CatalogueSource {
   /** Makes a token for the asker; answers its secret. */
   createToken(asker: Asker, name: string): Maybe<string>;
   revokeToken(asker: Asker, id: string): Maybe<void>;
+  /** The query page: YASGUI's endpoint and the builder's view of `sentence`. */
+  queryPage(asker: Asker, name: string, sentence: Sentence): Maybe<QueryPageView>;
+  /** The Load button: the dataset's graphs brought in step with its resources (triplestore_load). */
+  loadTriplestore(asker: Asker, name: string): Maybe<void>;
 }
 
 type Raw = Record<string, string | string[] | undefined>;

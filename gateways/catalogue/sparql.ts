@@ -96,20 +96,33 @@ function credential(ctx: Context): Credential {
   );
 }
 
-async function answer(runtime: Runtime, ctx: Context, id: string, asked: Asked, correlationId: string) {
-  if (asked.text.length > MAX_SPARQL_CHARS) {
-    throw tooLarge(`${asked.operation}: longer than ${MAX_SPARQL_CHARS} characters`, asked.operation);
+/**
+ * A query or an update for a dataset, sent to the triple store's consumer as `credential` (who
+ * may is decided there): the endpoint's requests, and the query page's own queries.
+ */
+export async function sendSparql(
+  runtime: Runtime,
+  operation: SparqlOperation,
+  input: SparqlInput,
+  correlationId?: string,
+): Promise<QueryResult | { type: 'update' }> {
+  if (input.text.length > MAX_SPARQL_CHARS) {
+    throw tooLarge(`${operation}: longer than ${MAX_SPARQL_CHARS} characters`, operation);
   }
-  const input: SparqlInput = { credential: credential(ctx), id, text: asked.text };
   const reply = await runtime.bus.request<unknown, unknown>(
     runtime.catalog.topicReadBy(SPARQL_GROUP).name,
-    { operation: asked.operation, input },
+    { operation, input },
     {
       timeoutMs: intSetting('LABLD_REQUEST_TIMEOUT_MS'),
-      headers: { 'x-correlation-id': correlationId },
+      headers: correlationId ? { 'x-correlation-id': correlationId } : {},
     },
   );
-  const result = (await checkOut(runtime.blobs, reply)) as QueryResult | { type: 'update' };
+  return (await checkOut(runtime.blobs, reply)) as QueryResult | { type: 'update' };
+}
+
+async function answer(runtime: Runtime, ctx: Context, id: string, asked: Asked, correlationId: string) {
+  const input: SparqlInput = { credential: credential(ctx), id, text: asked.text };
+  const result = await sendSparql(runtime, asked.operation, input, correlationId);
   const headers = { 'Cache-Control': 'no-store', Vary: 'Accept, Authorization, Cookie' };
   if (result.type === 'update') return { status: 204, headers } satisfies Result;
   const rendered = await renderResult(result, ctx.get('accept') || undefined);

@@ -1,6 +1,8 @@
 // What the catalogue's pages show, as plain data. The render functions (pages/*.ts) turn these
 // into HTML and know nothing of stores; whoever serves the pages (a CatalogueSource) builds them.
 // Every string here may come from a user and is escaped when rendered.
+import type { Literal, NamedNode } from 'n3';
+import type { Sentence } from '../../lib/triplestore/builder.ts';
 
 /** Who is looking, and what the layout needs for them. */
 export interface PageContext {
@@ -134,4 +136,58 @@ export interface TokenView {
   tokens: TokenSummary[];
   /** The secret of a token just created: shown once, never again. */
   newToken?: { name: string; secret: string };
+}
+
+/** One thing the query builder offers to add, with how many things of the sentence it concerns. */
+export interface BuilderChoice<T = string> {
+  /** An IRI (a class or a property), or a value term. */
+  value: T;
+  /** In words (the IRI's local name, the literal as written). */
+  label: string;
+  count: number;
+}
+
+/** The query page: YASGUI on the dataset's endpoint and the sentence builder over it. */
+export interface QueryPageView {
+  dataset: { name: string; title: string };
+  /** Same-site path of the dataset's SPARQL endpoint. */
+  endpoint: string;
+  /** Whether the dataset has any graph loaded; if not, the page says so (and offers the Load button). */
+  loaded: boolean;
+  /** Whether the viewer may press Load (editors). */
+  canLoad: boolean;
+  /** YASGUI's first query. */
+  defaultQuery: string;
+  /** The builder, when the dataset is loaded. */
+  builder?: BuilderView;
+}
+
+export interface BuilderView {
+  sentence: Sentence;
+  words: string;
+  /** Each step of the sentence in words, in order (each can be taken back). */
+  stepWords: string[];
+  /** The SPARQL of the results (to open in YASGUI). */
+  sparql: string;
+  classes: BuilderChoice[];
+  properties: BuilderChoice[];
+  /** The properties that point at the things of the sentence (read backwards). */
+  inverseProperties: BuilderChoice[];
+  /** For a last step without a value yet: its values, and the range of its numbers if it has any. */
+  values?: {
+    property: string;
+    inverse: boolean;
+    choices: BuilderChoice<NamedNode | Literal>[];
+    numbers?: { min: string; max: string; count: number };
+  };
+  results?: {
+    /** Column headings: the class (or "thing") and each step's property. */
+    columns: string[];
+    /** Cells in words; null where the row has no value. */
+    rows: (string | null)[][];
+    /** Rows without the page's limit. */
+    total: number;
+  };
+  /** What could not be shown, and why (a part past the time limit or the result limit). */
+  error?: string;
 }

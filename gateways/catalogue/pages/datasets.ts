@@ -110,6 +110,7 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
       <h1>${escapeHtml(view.title)}${view.private ? ' <span class="badge">Private</span>' : ''}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
       ${view.organization ? `<p class="meta">Organization: ${escapeHtml(view.organization)}</p>` : ''}
+      <p><a class="button" href="${escapeHtml(datasetPath(view.name))}/query">Query</a></p>
       <section aria-labelledby="resources-heading">
         <h2 id="resources-heading">Resources</h2>
         ${resources}
