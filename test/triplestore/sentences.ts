@@ -44,13 +44,11 @@ const value = fc.oneof(
 const step: fc.Arbitrary<Step> = fc.oneof(
   iri.map((property) => ({ property })),
   iri.map((property) => ({ property, inverse: true as const })),
-  fc
-    .tuple(iri, iri)
-    .map(([property, o]) => ({
-      property,
-      inverse: true as const,
-      filter: { kind: 'is' as const, value: namedNode(o) },
-    })),
+  fc.tuple(iri, iri).map(([property, o]) => ({
+    property,
+    inverse: true as const,
+    filter: { kind: 'is' as const, value: namedNode(o) },
+  })),
   fc.tuple(iri, value).map(([property, v]) => ({ property, filter: { kind: 'is' as const, value: v } })),
   fc
     .tuple(iri, fc.constantFrom(...COMPARISONS), number)
