@@ -122,8 +122,17 @@ async function run(
       dataDir: options.bus.dataDir,
       readiness: [
         { name: 'bus', check: () => bus.ready() },
+        ...registryCheck(options.bus),
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
-        ...(servesCatalogue(gateways) ? storeChecks(stores) : []),
+        ...storeChecks(stores, {
+          // The catalogue's gateway and consumer, and the chain's steps, read and write both.
+          both:
+            servesCatalogue(gateways) ||
+            consumers.some((c) => c.group === CATALOGUE_GROUP) ||
+            chain.length > 0,
+          // The triple store's consumers read the catalogue (which datasets, which resources).
+          catalogue: mainConsumers.length > 0,
+        }),
         ...(mainConsumers.length > 0
           ? [{ name: 'triplestore', check: async () => (await stores.tripleStore.get()).ready() }]
           : []),
@@ -160,10 +169,29 @@ function servesCatalogue(gateways: Gateway[]): boolean {
   return gateways.some((g) => g.service === 'catalogue');
 }
 
-function storeChecks(stores: ProcessStores): ReadinessCheck[] {
+/** The database checks of a process that uses `both` stores, or only the `catalogue` one. */
+function storeChecks(stores: ProcessStores, uses: { both: boolean; catalogue: boolean }): ReadinessCheck[] {
+  const catalogue = { name: 'catalogue-store', check: async () => (await stores.catalogue.get()).ready() };
+  if (uses.both)
+    return [catalogue, { name: 'datastore', check: async () => (await stores.datastore.get()).ready() }];
+  return uses.catalogue ? [catalogue] : [];
+}
+
+/** On Kafka with a schema registry, every publish and read needs it: it answers its subject list. */
+function registryCheck(config: BusConfig): ReadinessCheck[] {
+  const url = config.transport === 'kafka' ? config.kafka?.registryUrl : undefined;
+  if (!url) return [];
   return [
-    { name: 'catalogue-store', check: async () => (await stores.catalogue.get()).ready() },
-    { name: 'datastore', check: async () => (await stores.datastore.get()).ready() },
+    {
+      name: 'schema-registry',
+      check: async () => {
+        const answer = await fetch(new URL('subjects', url.endsWith('/') ? url : `${url}/`), {
+          signal: AbortSignal.timeout(2000),
+        });
+        await answer.body?.cancel();
+        if (!answer.ok) throw new Error(`the schema registry answers ${answer.status}`);
+      },
+    },
   ];
 }
 

@@ -3,7 +3,7 @@
 // they were written, and forgets each once the bus has accepted it. A crash between the publish
 // and the forget publishes it again on the next start: at least once, never lost, and the chain's
 // consumers drop a second copy (consumers/chain.ts). Several relays (replicas of the catalogue
-// consumer) may each publish an event: more copies, never fewer.
+// consumer) take turns: one holds the outbox while it publishes (CatalogueStore.claimOutbox).
 import type { Bus } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { CatalogueStore, OutboxEvent } from '../lib/catalogue/store/contract.ts';
@@ -20,14 +20,29 @@ const IDLE_MS = 100;
 const ERROR_MS = 2000;
 const BATCH = 100;
 
-/** Publishes what is waiting now; how many were published. */
+/**
+ * Publishes what is waiting now, holding the outbox (another relay holding it: nothing, 0); how
+ * many were published. A publish that fails ends the batch: what went out before it is
+ * forgotten (committed), the rest waits, and the failure is thrown after the commit.
+ */
 export async function relayOnce(bus: Bus, catalog: TopicCatalog, store: CatalogueStore): Promise<number> {
-  const events = await store.pendingEvents(BATCH);
-  for (const event of events) {
-    await bus.publish(catalog.topicReadBy(READER[event.event]).name, event.payload, { key: event.key });
-    await store.removeEvents([event.seq]);
-  }
-  return events.length;
+  const failure: { error?: unknown } = {};
+  const published = await store.claimOutbox(async (tx) => {
+    let count = 0;
+    for (const event of await tx.pendingEvents(BATCH)) {
+      try {
+        await bus.publish(catalog.topicReadBy(READER[event.event]).name, event.payload, { key: event.key });
+      } catch (error) {
+        failure.error = error;
+        break;
+      }
+      await tx.removeEvents([event.seq]);
+      count += 1;
+    }
+    return count;
+  });
+  if ('error' in failure) throw failure.error;
+  return published ?? 0;
 }
 
 export interface Relay {

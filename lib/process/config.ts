@@ -51,6 +51,12 @@ export const settings = [
     description: 'embedded triple store: triples kept in memory before datasets not queried are let go',
   },
   {
+    name: 'LABLD_REDIS_URL',
+    default: '',
+    description:
+      'Redis (`redis://host:6379/0`) for what processes share: fetch cache, rate limits, idempotency keys; empty: process memory',
+  },
+  {
     name: 'KAFKA_BROKERS',
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',

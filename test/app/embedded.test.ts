@@ -140,6 +140,28 @@ describe('labld serve <one part>', () => {
     }
   });
 
+  test("each part's /readyz checks the servers that part needs, and only those", async () => {
+    const needs: Record<string, string[]> = {
+      'converter-requests': ['bus', 'workers'],
+      'catalogue-requests': ['bus', 'workers', 'catalogue-store', 'datastore'],
+      'chain-annotate': ['bus', 'workers', 'catalogue-store', 'datastore'],
+      'load-triplestore': ['bus', 'catalogue-store', 'triplestore'],
+      annotator: ['bus', 'workers'],
+    };
+    for (const [name, checks] of Object.entries(needs)) {
+      const part = await serveOne(name, { port: 0, bus: busConfig() });
+      try {
+        const ready = await fetch(`${part.url}/readyz`);
+        const body = (await ready.json()) as { checks: Record<string, string> };
+        assert.equal(ready.status, 200, `${name}: ${JSON.stringify(body)}`);
+        // `server`: the process's own (not shutting down).
+        assert.deepEqual(Object.keys(body.checks).sort(), ['server', ...checks].sort(), name);
+      } finally {
+        await part.stop();
+      }
+    }
+  });
+
   test('an unknown name is refused with the list of names', () => {
     assert.throws(() => serveOne('nonsense', { port: 0, bus: busConfig() }), /annotator-requests/);
   });

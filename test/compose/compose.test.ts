@@ -11,6 +11,8 @@ import yaml from 'js-yaml';
 import { Ajv } from 'ajv';
 import { settings } from '../../lib/process/config.ts';
 import { servableNames } from '../../app/processes.ts';
+import { loadTopics } from '../../lib/bus/topics.ts';
+import { SERVICES } from '../../lib/services.ts';
 
 const COMPOSE = new URL('../../compose/', import.meta.url).pathname;
 const FILES = ['compose.yaml', 'scale-out.yaml'];
@@ -185,4 +187,75 @@ test('compose/scale-out.yaml runs every gateway and consumer group on Kafka, wit
     replicas.some((n) => n > 1),
     'at least one part scales out',
   );
+});
+
+test('compose/scale-out.yaml is in step with topics.yaml: every consumer group has a service with 2 replicas, none an unknown group', () => {
+  const compose = load('scale-out.yaml');
+  const groups = new Set(loadTopics(`${COMPOSE}../topics.yaml`).groups());
+  const gateways = new Set<string>([...SERVICES, 'catalogue']);
+  const served = new Map<string, { service: string; replicas: number }>();
+  for (const [name, service] of Object.entries(compose.services)) {
+    const command = Array.isArray(service.command) ? service.command : [];
+    const at = command.indexOf('serve');
+    if (at < 0) continue;
+    const part = command[at + 1]!;
+    assert.ok(
+      !served.has(part),
+      `${part} is served by one service, not by ${served.get(part)?.service} and ${name}`,
+    );
+    served.set(part, { service: name, replicas: service.deploy?.replicas ?? 1 });
+    assert.ok(
+      gateways.has(part) || groups.has(part),
+      `${name} serves ${part}, not a gateway nor a group of topics.yaml`,
+    );
+  }
+  for (const group of groups) {
+    assert.ok(served.has(group), `the consumer group ${group} (topics.yaml) has a service`);
+    assert.equal(served.get(group)!.replicas, 2, `${group} runs 2 replicas`);
+  }
+  for (const gateway of gateways)
+    assert.ok((served.get(gateway)?.replicas ?? 0) >= 2, `${gateway} runs 2 replicas`);
+});
+
+test('compose/scale-out.yaml: every labld process is configured for the stack, checked by /readyz, started after its servers', () => {
+  const compose = load('scale-out.yaml');
+  const infrastructure = ['kafka', 'schema-registry', 'postgres', 'redis', 'fuseki'];
+  for (const name of infrastructure)
+    assert.ok(compose.services[name]?.healthcheck, `${name} has a health check (start order waits on it)`);
+  const setup = compose.services['labld-setup']!;
+  for (const name of infrastructure)
+    assert.deepEqual(
+      (setup.depends_on as Record<string, { condition: string }>)[name],
+      { condition: 'service_healthy' },
+      `labld-setup (topics) waits for ${name} to be healthy`,
+    );
+  // The stack's servers, each named by the setting labld reads, at a service of this file.
+  const stack = {
+    LABLD_TRANSPORT: 'kafka',
+    KAFKA_BROKERS: 'kafka',
+    LABLD_SCHEMA_REGISTRY_URL: 'schema-registry',
+    LABLD_DATABASE_URL: 'postgres',
+    LABLD_REDIS_URL: 'redis',
+    LABLD_TRIPLESTORE_URL: 'fuseki',
+  } as const;
+  for (const [name, service] of Object.entries(compose.services)) {
+    const command = Array.isArray(service.command) ? service.command : [];
+    if (!command.includes('serve')) continue;
+    const env = service.environment ?? {};
+    for (const [key, host] of Object.entries(stack)) {
+      assert.ok(known.has(key), `${key} is a setting of lib/process/config.ts`);
+      const value = String(env[key] ?? '');
+      if (key === 'LABLD_TRANSPORT') assert.equal(value, host, `${name}: ${key}`);
+      else {
+        const named = key === 'KAFKA_BROKERS' ? value.split(',')[0]!.split(':')[0] : new URL(value).hostname;
+        assert.equal(named, host, `${name}: ${key} names the ${host} service`);
+      }
+    }
+    assert.match(JSON.stringify(service.healthcheck), /\/readyz/, `${name}: its health check asks /readyz`);
+    assert.deepEqual(
+      (service.depends_on as Record<string, { condition: string }>)['labld-setup'],
+      { condition: 'service_completed_successfully' },
+      `${name} starts after the topics are created`,
+    );
+  }
 });

@@ -113,6 +113,12 @@ export interface CatalogueStore {
   pendingEvents(limit: number): Promise<StoredEvent[]>;
   /** Forgets events once published. */
   removeEvents(seqs: readonly number[]): Promise<void>;
+  /**
+   * Runs `work` in a transaction that holds the outbox for itself: one relay at a time, so that
+   * several relays (replicas) neither publish an event twice nor out of order. Undefined, without
+   * running `work`, while another relay holds it.
+   */
+  claimOutbox<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T | undefined>;
   /** Writes the status of a step of a source resource, replacing the one it had. */
   putStepStatus(row: SourceStepStatus): Promise<void>;
   getStepStatus(sourceResourceId: string, step: ChainStep): Promise<SourceStepStatus | undefined>;

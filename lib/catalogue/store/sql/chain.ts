@@ -30,6 +30,20 @@ export async function removeEvents(s: SqlSession, seqs: readonly number[]): Prom
   await s.run(`DELETE FROM chain_outbox WHERE seq IN (${seqs.map(() => '?').join(', ')})`, [...seqs]);
 }
 
+/**
+ * Takes the outbox's lock for the rest of the transaction `s` is in; false if another session
+ * has it. PostgreSQL: an advisory lock per schema, let go at commit or when the holder's
+ * connection dies (a killed relay). SQLite: one connection per process, whose transactions
+ * already exclude each other.
+ */
+export async function lockOutbox(s: SqlSession): Promise<boolean> {
+  if (s.dialect === 'sqlite') return true;
+  const [row] = await s.all(
+    `SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.chain_outbox')) AS locked`,
+  );
+  return row?.locked === true;
+}
+
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));
 const parsed = (value: unknown): unknown => (value == null ? undefined : JSON.parse(str(value)));
 

@@ -308,6 +308,9 @@ export class SqlCatalogueStore implements CatalogueStore {
   addEvent = (event: OutboxEvent) => chain.addEvent(this.#s, event);
   pendingEvents = (limit: number) => chain.pendingEvents(this.#s, limit);
   removeEvents = (seqs: readonly number[]) => chain.removeEvents(this.#s, seqs);
+  claimOutbox<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T | undefined> {
+    return this.#atomic(async (tx, store) => ((await chain.lockOutbox(tx)) ? work(store) : undefined));
+  }
   putStepStatus = (row: SourceStepStatus) => chain.putStepStatus(this.#s, row);
   getStepStatus = (source: string, step: ChainStep) => chain.getStepStatus(this.#s, source, step);
   listStepStatus = (filter: { package_id?: string; source_resource_id?: string }) =>
