@@ -221,6 +221,8 @@ const datasetPermissions: Action = async (deps, viewer, params) => {
     delete: may('dataset.delete'),
     upload: may('resource.create'),
     manage_members: may('member.manage'),
+    retry_steps: may('chain.retry'),
+    dead_letters: may('chain.dead-letters'),
   };
 };
 

@@ -178,11 +178,13 @@ describe('package_*', () => {
       delete: true,
       upload: true,
       manage_members: true,
+      retry_steps: true,
+      dead_letters: true,
     });
     const other = await call(bob, 'labld_dataset_permissions', { id: 'perms' });
     assert.deepEqual(
-      [other.update, other.delete, other.upload, other.manage_members],
-      [false, false, false, false],
+      [other.update, other.delete, other.upload, other.manage_members, other.retry_steps, other.dead_letters],
+      [false, false, false, false, false, false],
     );
     assert.equal(
       (await refusal(call(bob, 'labld_dataset_permissions', { id: 'tensile' }))).kind,
