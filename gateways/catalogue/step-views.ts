@@ -55,7 +55,9 @@ export function stepViews(
     const steps = Array.isArray(r.steps) ? (r.steps as Dict[]) : [];
     return steps.map((step) => {
       const view: StepStatusView = { step: `${name}: ${String(step.step)}`, status: String(step.state) };
-      const detail = detailOf(step);
+      // A step run again (Retry, a replay, the bus's own retries) says which attempt this is.
+      const again = typeof step.attempt === 'number' && step.attempt > 1 ? `attempt ${step.attempt}` : '';
+      const detail = [detailOf(step), again].filter(Boolean).join('; ');
       if (detail) view.detail = detail;
       // A source still there: a removed one has nothing to run again.
       if (step.state === 'failed' && options.canRetry && names.has(resourceId)) {

@@ -6,24 +6,19 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
-import { startLabld, type Running } from '../support/labld.ts';
-import { startFileServer, type FileServer } from '../support/file-server.ts';
-import { readSeed, seedFixture } from '../support/shared.ts';
+import { seedFixture } from '../support/shared.ts';
 import { sleep } from '../support/wait.ts';
 import { api, person, type Person } from '../catalogue/actions/support.ts';
-import { startFixtureServer, type FixtureServer } from '../converter/fixture-server.ts';
 import { readFileSync } from 'node:fs';
+import { startLibraryLabld, type LibraryLabld } from './library-labld.ts';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Dict = Record<string, any>;
 
-let labld: Running & { dataDir: string };
+let running: LibraryLabld;
+let labld: LibraryLabld['labld'];
 let alice: Person; // sysadmin
 let bob: Person; // editor of the datasets, not their admin
-let files: FixtureServer;
-/** The template's host: answers as the fixture server does while `up`, else 404 for everything. */
-let host: FileServer;
-let up = false;
 
 async function call(who: Person, action: string, body: Dict): Promise<Dict> {
   const answer = await api(labld.url, action, { body, headers: { authorization: who.token } });
@@ -79,38 +74,23 @@ async function untilDeadLetters(dataset: string, count: number): Promise<Dict[]>
 }
 
 before(async () => {
-  files = await startFixtureServer();
-  host = await startFileServer({ fallback: (path) => (up ? files.get(path) : undefined) });
-  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-  labld = await startLabld();
+  running = await startLibraryLabld();
+  ({ labld, root: alice } = running);
   const store = await openCatalogueStore({ dataDir: labld.dataDir });
-  alice = await person(store, 'alice', true);
   bob = await person(store, 'bob');
   await store.close();
-  await call(alice, 'group_create', { name: 'mappings' });
-  await call(alice, 'package_create', { name: 'library' });
-  await call(alice, 'member_create', { id: 'mappings', object: 'library', object_type: 'package' });
-  // The seed mapping, its template on the host that is down for now.
-  const mapping = files
-    .local(readSeed('rdfconverter/csvw-template-map.yaml'))
-    .replaceAll(files.origin, host.origin);
-  await upload('library', new Blob([mapping]), 'csvw-template-map.yaml');
   for (const name of ['retried', 'replayed']) {
     await call(alice, 'package_create', { name });
     await call(alice, 'package_collaborator_create', { id: name, user_id: 'bob', capacity: 'editor' });
   }
 });
-after(async () => {
-  await labld?.stop();
-  await host?.stop();
-  await files?.stop();
-});
+after(() => running?.stop());
 
 const example = () => new Blob([readFileSync(seedFixture('csvtocsvw/example.csv'))]);
 
 /** example.csv uploaded while the template's host is down: convert fails, the rest is done. */
 async function failedConvert(dataset: string): Promise<{ id: string; before: Dict[] }> {
-  up = false;
+  running.template.up = false;
   const id = await upload(dataset, example(), 'example.csv');
   const before = await until(id, (s) => stateOf(s, 'convert') === 'failed', 'convert fails');
   assert.deepEqual(
@@ -136,7 +116,7 @@ test('Retry of a failed convert runs convert alone again, once its cause is fixe
   // A step that is not failed is not retried.
   assert.equal(await refused(bob, 'labld_chain_retry', { resource_id: id, step: 'import' }), 409);
 
-  up = true;
+  running.template.up = true;
   const retried = await call(bob, 'labld_chain_retry', { resource_id: id, step: 'convert' });
   assert.equal(retried.run, before[0]!.run, 'the same run');
   const after = await until(id, (s) => stateOf(s, 'convert') === 'done', 'convert done after Retry');
@@ -157,7 +137,7 @@ test('Retry of a failed convert runs convert alone again, once its cause is fixe
 test('Replay of a dead letter re-publishes it to its step and it leaves the list', async () => {
   const { id } = await failedConvert('replayed');
   const [letter] = await untilDeadLetters('replayed', 1);
-  up = true;
+  running.template.up = true;
   const replayed = await call(alice, 'labld_dead_letter_replay', { id: letter!.id });
   assert.equal(replayed.replayed, true);
   assert.deepEqual(await deadLetters('replayed'), [], 'gone from the list at once');
