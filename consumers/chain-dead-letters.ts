@@ -17,5 +17,8 @@ const collector = (group: string): ChainConsumer => ({
   },
 });
 
+/** `labld serve chain-dead-letters`: every collector in one process (they are light). */
+export const DEAD_LETTERS_PROCESS = 'chain-dead-letters';
+
 /** A collector for each of the chain's consumer groups. */
 export const DEAD_LETTER_COLLECTORS: readonly ChainConsumer[] = Object.values(CHAIN_EVENTS).map(collector);
