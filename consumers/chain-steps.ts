@@ -129,7 +129,7 @@ const load = async ({ deps, event, source, onProgress }: StepWork) => {
   const summary = {
     durationMs: Math.round(performance.now() - started),
     rows: info.count,
-    note: `${info.count} row(s), ${info.fields.length} column(s)`,
+    note: `${info.fields.length} column(s)`, // the rows are counted beside it
   };
   return { summary, next: { step: 'describe' as const, group: 'chain-describe', event: stepEvent(event) } };
 };

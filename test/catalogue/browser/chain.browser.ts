@@ -107,7 +107,7 @@ describe('the automation chain on the dataset page in Chromium', () => {
     for (const step of STEPS) await until('example.csv', step, 'done');
     assert.equal(navigations, 0, 'the steps completed on the page as loaded');
     const text = await page.locator('#automation').innerText();
-    assert.match(text, /example\.csv: import done — \d+ row\(s\), \d+ column\(s\)/);
+    assert.match(text, /example\.csv: import done — \d+ column\(s\); \d+ rows; \d+ ms/);
     assert.match(text, /mapping "csvw-template-map\.yaml" selected/);
     // An editor is not the dataset's admin: no dead letters for them.
     assert.equal(await page.getByRole('heading', { name: 'Dead letters' }).count(), 0);
