@@ -113,8 +113,15 @@ test('Retry of a failed convert runs convert alone again, once its cause is fixe
   // An editor may retry, but not see or replay dead letters.
   assert.equal(await refused(bob, 'labld_dead_letter_list', { id: 'retried' }), 403);
   assert.equal(await refused(bob, 'labld_dead_letter_replay', { id: letter!.id }), 403);
-  // A step that is not failed is not retried.
+  // A step that is not failed is not retried; a step that does not exist is named.
   assert.equal(await refused(bob, 'labld_chain_retry', { resource_id: id, step: 'import' }), 409);
+  const bogus = await api(labld.url, 'labld_chain_retry', {
+    body: { resource_id: id, step: 'load' },
+    headers: { authorization: bob.token },
+  });
+  assert.equal(bogus.status, 409);
+  assert.match(JSON.stringify(bogus.body.error.step), /must be one of annotate, import/);
+  assert.equal(await refused(alice, 'labld_dead_letter_replay', {}), 409);
 
   running.template.up = true;
   const retried = await call(bob, 'labld_chain_retry', { resource_id: id, step: 'convert' });
