@@ -16,6 +16,7 @@ import { runRequestConsumer, type RequestConsumer } from '../consumers/request-c
 import { runChainConsumers, type ChainConsumer, type StepResult } from '../consumers/chain.ts';
 import { CHAIN_OPERATION, chainOperationsSource } from '../consumers/chain-operations.ts';
 import { CHAIN_CONSUMERS } from '../consumers/chain-steps.ts';
+import { DEAD_LETTER_COLLECTORS, DEAD_LETTERS_PROCESS } from '../consumers/chain-dead-letters.ts';
 import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
 import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
@@ -53,7 +54,8 @@ export function servableNames(): string[] {
     'catalogue',
     ...allConsumers().map((c) => c.group),
     ...tripleStoreConsumers.map((c) => c.group),
-    ...CHAIN_CONSUMERS.map((c) => c.group),
+    ...CHAIN_CONSUMERS.filter((c) => !DEAD_LETTER_COLLECTORS.includes(c)).map((c) => c.group),
+    DEAD_LETTERS_PROCESS,
   ];
 }
 
@@ -269,6 +271,9 @@ export function serveOne(name: string, options: ProcessOptions): Promise<Running
   if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
   const main = tripleStoreConsumers.find((c) => c.group === name);
   if (main) return run(options, () => ({ gateways: [], consumers: [], mainConsumers: [main] }));
+  if (name === DEAD_LETTERS_PROCESS) {
+    return run(options, () => ({ gateways: [], consumers: [], chain: DEAD_LETTER_COLLECTORS }));
+  }
   const step = CHAIN_CONSUMERS.find((c) => c.group === name);
   if (step) return run(options, () => ({ gateways: [], consumers: [], chain: [step] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);

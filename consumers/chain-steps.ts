@@ -21,6 +21,7 @@ import { invalid, notFound } from '../lib/process/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { openSource, textLoader } from '../lib/sources.ts';
 import { fileName } from '../lib/catalogue/actions/chain-events.ts';
+import { DEAD_LETTER_COLLECTORS } from './chain-dead-letters.ts';
 import {
   forgotten,
   runStep,
@@ -111,7 +112,7 @@ const annotate = async ({ deps, event, source: given, signal, onProgress }: Step
   return { summary, next: { step: 'import' as const, group: 'chain-import', event: stepEvent(event) } };
 };
 
-const load = async ({ deps, event, source }: StepWork) => {
+const load = async ({ deps, event, source, onProgress }: StepWork) => {
   const started = performance.now();
   const csv = fileOf(deps, source, 'resource_id');
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
@@ -123,6 +124,7 @@ const load = async ({ deps, event, source }: StepWork) => {
     parsed,
     { body: deps.blobs.open(csv.blob) },
     csv.url,
+    { onRows: (rows) => onProgress({ rows }) },
   );
   const summary = {
     durationMs: Math.round(performance.now() - started),
@@ -178,7 +180,7 @@ const select = async ({ deps, event, source, signal }: StepWork) => {
   if (!winner) return { summary: ranked };
   const mapping = { name: winner.name, url: winner.url, resource_id: winner.resource_id };
   return {
-    summary: ranked,
+    summary: { ...ranked, mapping },
     next: { step: 'convert' as const, group: 'chain-convert', event: { ...stepEvent(event), mapping } },
   };
 };
@@ -241,8 +243,9 @@ const stepConsumer = (group: string): ChainConsumer => {
   };
 };
 
-/** The chain's consumers in chain order. */
+/** The chain's consumers in chain order, then the collectors of their dead letters. */
 export const CHAIN_CONSUMERS: readonly ChainConsumer[] = [
   ...Object.keys(STEP_WORK).map(stepConsumer),
   forget,
+  ...DEAD_LETTER_COLLECTORS,
 ];

@@ -11,7 +11,7 @@
 // again, replacing its output in place. A failure is recorded on the step in words and
 // rethrown, so that the bus retries it (an upstream that was down: lib/chain/failed-step.ts
 // forTheBus) or dead-letters it.
-import type { Bus, Subscription } from '../lib/bus/contract.ts';
+import type { Bus, Message, Subscription } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import {
@@ -74,7 +74,12 @@ export interface StepResult {
 export interface ChainConsumer {
   /** Consumer group in topics.yaml; also the name for `labld serve`. */
   group: string;
-  handle(deps: ChainDeps, event: ChainEvent, signal: AbortSignal): Promise<void>;
+  handle(
+    deps: ChainDeps,
+    event: ChainEvent,
+    signal: AbortSignal,
+    message: Message<ChainEvent>,
+  ): Promise<void>;
 }
 
 const now = () => new Date().toISOString();
@@ -189,7 +194,7 @@ export async function runChainConsumers(
       opened.bus.subscribe<ChainEvent>(
         opened.catalog.topicReadBy(consumer.group).name,
         consumer.group,
-        (message, signal) => consumer.handle(opened, message.value, signal),
+        (message, signal) => consumer.handle(opened, message.value, signal, message),
       ),
     ),
   );

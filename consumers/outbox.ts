@@ -7,13 +7,11 @@
 import type { Bus } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { CatalogueStore, OutboxEvent } from '../lib/catalogue/store/contract.ts';
+import { CHAIN_EVENTS } from '../lib/chain/events.ts';
 import { log } from '../lib/process/log.ts';
 
 /** The consumer group whose topic carries each outbox event (topics.yaml names the topic). */
-const READER: Record<OutboxEvent['event'], string> = {
-  'resource.uploaded': 'chain-annotate',
-  'resource.deleted': 'chain-forget',
-};
+const READER: Record<OutboxEvent['event'], string> = CHAIN_EVENTS;
 
 /** How often an idle relay looks for new events, and how long it waits after an error. */
 const IDLE_MS = 100;

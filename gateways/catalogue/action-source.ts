@@ -21,10 +21,11 @@ import type {
 } from './views.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { FILTER_PREFIX } from './pages/resource.ts';
-import { stepViews } from './step-views.ts';
+import { deadLetterViews, stepViews } from './step-views.ts';
 import { QuerySource } from './query-source.ts';
 import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
+import type { AutomationView } from './pages/automation.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 export const TABLE_PAGE_SIZE = 25;
@@ -134,17 +135,67 @@ export class ActionSource implements CatalogueSource {
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     const names = await this.#names(asker, resources);
     const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
-    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
-    const resourceNames = new Map(resources.map((r) => [text(r.id), text(r.name)]));
+    const automation = await this.#automation(asker, d, may);
     return {
       name: text(d.name),
       title: text(d.title) || text(d.name),
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
       private: d.private === true,
       resources: resources.map((r) => resourceViewOf(text(d.name), r, names)),
-      steps: stepViews(status, resourceNames),
+      steps: automation.steps,
+      ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
       canUpload: may.upload === true,
     };
+  }
+
+  /** The Automation section alone (what automation.js polls while steps run). */
+  async automation(asker: Asker, name: string): Promise<AutomationView> {
+    const d = await this.#package(asker, name);
+    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    return this.#automation(asker, d, may);
+  }
+
+  async #automation(asker: Asker, d: Dict, may: Dict): Promise<AutomationView> {
+    const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
+    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
+    const names = new Map(resources.map((r) => [text(r.id), text(r.name)]));
+    // What each step made, by its source and step (labld_derivation), linked from the step.
+    const outputs = new Map<string, { name: string; href: string }>();
+    for (const r of resources) {
+      const derivation = r.labld_derivation as { source_resource_id?: unknown; step?: unknown } | null;
+      if (!derivation) continue;
+      const key = `${text(derivation.source_resource_id)} ${text(derivation.step)}`;
+      outputs.set(key, { name: text(r.name), href: resourcePath(text(d.name), text(r.id)) });
+    }
+    const view: AutomationView = {
+      dataset: text(d.name),
+      steps: stepViews(status, names, { canRetry: may.retry_steps === true, outputs }),
+    };
+    if (may.dead_letters === true) {
+      const list = (await this.#call(asker, 'labld_dead_letter_list', { id: text(d.id) })) as Dict;
+      view.deadLetters = deadLetterViews(list, names);
+    }
+    return view;
+  }
+
+  /** Retry of one failed step (labld_chain_retry with `step`). */
+  async retryStep(asker: Asker, name: string, resourceId: string, step: string): Promise<void> {
+    // A visitor first, whatever the dataset, as for every write.
+    if (asker.userName === undefined) throw unauthorized('Log in to retry a step.', 'user');
+    await this.#resource(asker, name, resourceId);
+    await this.#call(asker, 'labld_chain_retry', { resource_id: resourceId, step });
+  }
+
+  /** Replays a dead letter of the dataset's chain (labld_dead_letter_replay). */
+  async replayDeadLetter(asker: Asker, name: string, id: string): Promise<void> {
+    if (asker.userName === undefined) throw unauthorized('Log in to replay a message.', 'user');
+    const d = await this.#package(asker, name);
+    const list = (await this.#call(asker, 'labld_dead_letter_list', { id: text(d.id) })) as Dict;
+    const letters = Array.isArray(list.dead_letters) ? (list.dead_letters as Dict[]) : [];
+    // Only one of the dataset the path names, as the resource routes check theirs.
+    if (!letters.some((l) => l.id === id))
+      throw notFound(`id: dataset ${name} has no dead letter ${id}`, 'id');
+    await this.#call(asker, 'labld_dead_letter_replay', { id });
   }
 
   async createDataset(asker: Asker, fields: NewDataset): Promise<string> {

@@ -18,6 +18,7 @@ import {
 import { QUERY_PAGE_CSP, renderQueryPage } from './pages/query.ts';
 import { renderResource } from './pages/resource.ts';
 import { parseSentence, queryPagePath } from './query-params.ts';
+import { renderAutomation } from './pages/automation.ts';
 import { errorPage, page } from './respond.ts';
 import { parsePage, parseTableQuery, type Asker, type CatalogueSource } from './source.ts';
 import type { PageContext } from './views.ts';
@@ -124,6 +125,13 @@ function formRoute<P = Record<string, string>>(
   });
 }
 
+/** A form field that must be given. */
+function required(form: Record<string, string>, name: string): string {
+  const value = (form[name] ?? '').trim();
+  if (value === '') throw invalid(`${name}: missing`, name);
+  return value;
+}
+
 function checkbox(value: string | undefined): boolean {
   return value === 'on' || value === 'true' || value === '1';
 }
@@ -169,6 +177,33 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       'A dataset: its resources, who made each, the automation steps',
       async ({ context, asker }, { params }) =>
         renderDataset(context, await source.dataset(asker, params.name)),
+    ),
+    pageRoute<Named>(
+      visitor,
+      '/dataset/{name}/automation',
+      "A dataset page's Automation section alone, as HTML (what its script polls while steps run)",
+      async ({ context, asker }, { params }) =>
+        renderAutomation(context, await source.automation(asker, params.name)),
+    ),
+    formRoute<Named>(
+      visitor,
+      a,
+      '/dataset/{name}/automation/retry',
+      'Run a failed chain step again (form: `resource_id`, `step`, `_csrf`; editors); to the Automation section',
+      async ({ asker }, form, params) => {
+        await source.retryStep(asker, params.name, required(form, 'resource_id'), required(form, 'step'));
+        return { redirect: `${datasetPath(params.name)}#automation` };
+      },
+    ),
+    formRoute<Named>(
+      visitor,
+      a,
+      '/dataset/{name}/dead-letters/replay',
+      "Replay one of the chain's dead letters (form: `id`, `_csrf`; the dataset's admins); to the Automation section",
+      async ({ asker }, form, params) => {
+        await source.replayDeadLetter(asker, params.name, required(form, 'id'));
+        return { redirect: `${datasetPath(params.name)}#automation` };
+      },
     ),
     pageRoute<Named>(
       visitor,

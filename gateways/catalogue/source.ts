@@ -14,6 +14,7 @@ import type {
   UploadView,
 } from './views.ts';
 import { FILTER_PREFIX } from './pages/resource.ts';
+import type { AutomationView } from './pages/automation.ts';
 
 /** Sort, filter and page of a table preview, as asked in the query string. */
 export interface TableQuery {
@@ -67,6 +68,12 @@ export interface CatalogueSource {
     name: string,
     id: string,
   ): Promise<{ path: string; filename: string; contentType: string }>;
+  /** The dataset page's Automation section alone. */
+  automation(asker: Asker, name: string): Maybe<AutomationView>;
+  /** Runs a failed step of a resource of the dataset again (editors). */
+  retryStep(asker: Asker, name: string, resourceId: string, step: string): Maybe<void>;
+  /** Replays one of the dataset's dead letters (its admins). */
+  replayDeadLetter(asker: Asker, name: string, id: string): Maybe<void>;
   group(asker: Asker, name: string): Maybe<GroupView>;
   /** The asker's tokens; with `created`, the one just made (its secret shown once). */
   tokens(asker: Asker, created?: { name: string; secret: string }): Maybe<TokenView>;

@@ -1,8 +1,8 @@
 // The dataset page's "Automation" section from labld_status_show's answer: one line per source
 // resource and step, in chain order, with what the user needs — progress while running, the
-// summary when done (which mapping won), the error and what to do when failed. Plain text; the
-// page escapes it.
-import type { StepStatusView } from './views.ts';
+// summary when done (which mapping won), the error and what to do when failed, Retry for editors
+// and what a done step made; then the dead letters for admins. Plain text; the page escapes it.
+import type { DeadLetterView, StepStatusView } from './views.ts';
 
 type Dict = Record<string, unknown>;
 
@@ -34,17 +34,50 @@ function detailOf(step: Dict): string | undefined {
   }
 }
 
+/** What the page adds to the status: the viewer's rights and the outputs' pages. */
+export interface StepViewOptions {
+  /** The viewer may retry a failed step (an editor). */
+  canRetry?: boolean;
+  /** The resource a step made from a source, by `<source id> <step>`. */
+  outputs?: ReadonlyMap<string, { name: string; href: string }>;
+}
+
 /** `status` is labld_status_show's result; `names` the dataset's resource names by id. */
-export function stepViews(status: Dict, names: ReadonlyMap<string, string>): StepStatusView[] {
+export function stepViews(
+  status: Dict,
+  names: ReadonlyMap<string, string>,
+  options: StepViewOptions = {},
+): StepStatusView[] {
   const resources = Array.isArray(status.resources) ? (status.resources as Dict[]) : [];
   return resources.flatMap((r) => {
-    const name = names.get(String(r.resource_id)) ?? 'a removed resource';
+    const resourceId = String(r.resource_id);
+    const name = names.get(resourceId) ?? 'a removed resource';
     const steps = Array.isArray(r.steps) ? (r.steps as Dict[]) : [];
     return steps.map((step) => {
       const view: StepStatusView = { step: `${name}: ${String(step.step)}`, status: String(step.state) };
-      const detail = detailOf(step);
+      // A step run again (Retry, a replay, the bus's own retries) says which attempt this is.
+      const again = typeof step.attempt === 'number' && step.attempt > 1 ? `attempt ${step.attempt}` : '';
+      const detail = [detailOf(step), again].filter(Boolean).join('; ');
       if (detail) view.detail = detail;
+      // A source still there: a removed one has nothing to run again.
+      if (step.state === 'failed' && options.canRetry && names.has(resourceId)) {
+        view.retry = { resourceId, step: String(step.step) };
+      }
+      const output = step.state === 'done' && options.outputs?.get(`${resourceId} ${String(step.step)}`);
+      if (output) view.output = output;
       return view;
     });
   });
+}
+
+/** labld_dead_letter_list's dead letters as the page lists them. */
+export function deadLetterViews(list: Dict, names: ReadonlyMap<string, string>): DeadLetterView[] {
+  const letters = Array.isArray(list.dead_letters) ? (list.dead_letters as Dict[]) : [];
+  return letters.map((d) => ({
+    id: String(d.id),
+    step: `${names.get(String(d.resource_id)) ?? 'a removed resource'}: ${String(d.group).replace(/^chain-/, '')}`,
+    error: String(d.error),
+    attempts: typeof d.attempts === 'number' ? d.attempts : 0,
+    failedAt: String(d.failed_at),
+  }));
 }

@@ -58,6 +58,21 @@ export interface StepStatusView {
   /** e.g. pending, running, done, failed. */
   status: string;
   detail?: string;
+  /** A failed step the viewer may run again: its source resource and step. */
+  retry?: { resourceId: string; step: string };
+  /** What a done step made (the descriptor, the Turtle, the joined graph): its page. */
+  output?: { name: string; href: string };
+}
+
+/** A message of the chain that failed for good, for the dataset's admins to replay. */
+export interface DeadLetterView {
+  id: string;
+  /** `example.csv: import` */
+  step: string;
+  error: string;
+  attempts: number;
+  /** ISO 8601. */
+  failedAt: string;
 }
 
 export interface DatasetView {
@@ -69,6 +84,8 @@ export interface DatasetView {
   resources: ResourceView[];
   /** The automation chain's steps; empty until the chain is wired. */
   steps: StepStatusView[];
+  /** The chain's dead letters; undefined when the viewer may not see them (not an admin). */
+  deadLetters?: DeadLetterView[];
   /** Whether the viewer may add resources (the upload form is shown). */
   canUpload: boolean;
 }

@@ -49,3 +49,13 @@ export {
   type StepStatus,
   type StepSummary,
 } from './status.ts';
+export {
+  CHAIN_EVENTS,
+  eventReadBy,
+  eventStarting,
+  groupOf,
+  stepOf,
+  type ChainEventName,
+  type ChainGroup,
+} from './events.ts';
+export { deadLetterOf, replayOf, type DeadLetter, type DeadLetterMessage } from './dead-letters.ts';

@@ -37,6 +37,8 @@ export interface StepSummary extends Progress {
   note?: string;
   /** select-mapping: the top candidates as ranked (plain text; the page escapes it). */
   ranking?: RankedMapping[];
+  /** select-mapping: the mapping it chose, convert's input (a Retry of convert sends it again). */
+  mapping?: { name: string; url: string; resource_id: string };
 }
 
 /** A failure in words: what went wrong and what the user can do about it. */

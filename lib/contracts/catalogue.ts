@@ -51,6 +51,9 @@ export const CATALOGUE_ACTIONS = {
   labld_status_show: true,
   task_status_show: true,
   labld_chain_retry: false,
+  // The chain's dead letters, for a dataset's admins: listed, and replayed from the page.
+  labld_dead_letter_list: true,
+  labld_dead_letter_replay: false,
 } as const satisfies Record<string, boolean>;
 
 export type ActionName = keyof typeof CATALOGUE_ACTIONS;

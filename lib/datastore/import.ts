@@ -12,6 +12,21 @@ import { readValue } from './values.ts';
 export interface ImportOptions {
   /** Rows per batch handed to the store. */
   batchSize?: number;
+  /** Told the rows read so far, after each batch (the chain's step status shows it). */
+  onRows?: (rows: number) => void;
+}
+
+/** The batches as they pass, telling `onRows` the count so far. */
+async function* counted(
+  batches: AsyncIterable<InputRecord[]>,
+  onRows: (rows: number) => void,
+): AsyncGenerator<InputRecord[]> {
+  let rows = 0;
+  for await (const batch of batches) {
+    rows += batch.length;
+    onRows(rows);
+    yield batch;
+  }
 }
 
 /** Records of the rows, `batchSize` at a time, cells read by their field's type. */
@@ -70,7 +85,8 @@ export async function importCsv(
   await store.create(resourceId, table.fields);
   const rows = descriptorRowBatches(csv, csvUrl, table.dialect, table.fields.length);
   try {
-    await store.insert(resourceId, recordBatches(rows, table.fields, csvUrl, options.batchSize));
+    const batches = recordBatches(rows, table.fields, csvUrl, options.batchSize);
+    await store.insert(resourceId, options.onRows ? counted(batches, options.onRows) : batches);
   } catch (error) {
     await store.delete(resourceId).catch(() => undefined); // no half-made table stays behind
     throw error;

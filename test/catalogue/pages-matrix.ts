@@ -36,9 +36,53 @@ function writeStatus(who: Who, visibility: Visibility, ok: number): number {
   return 403;
 }
 
+/** What a browser gets for a change only the dataset's admins may make, `ok` when allowed. */
+function adminStatus(who: Who, visibility: Visibility, ok: number): number {
+  if (who === 'admin' || who === 'sysadmin') return ok;
+  return who === 'editor' ? 403 : writeStatus(who, visibility, ok);
+}
+
 interface Seeded {
   jars: Map<Who, CookieJar>;
   resources: Map<Visibility, string>;
+}
+
+/** The dead letter each person tries to replay (one each: a replay removes it). */
+const deadLetterId = (visibility: Visibility, who: Who) => `matrix/${visibility}/${who}`;
+
+/** A dead letter of the resource's annotate step for each person to replay. */
+async function seedDeadLetters(labld: MatrixLabld, resources: Map<Visibility, string>): Promise<void> {
+  const store = await openCatalogueStore({
+    dataDir: labld.dataDir,
+    databaseUrl: process.env['LABLD_DATABASE_URL'] ?? '',
+  });
+  try {
+    for (const [visibility, resourceId] of resources) {
+      const resource = (await store.getResource(resourceId))!;
+      for (const who of WHO) {
+        await store.addDeadLetter({
+          id: deadLetterId(visibility, who),
+          package_id: resource.package_id,
+          source_resource_id: resource.id,
+          run: 'an-old-run',
+          group: 'chain-annotate',
+          topic: 'labld.chain.resource-uploaded',
+          error: 'DomainError: file: not a table',
+          attempts: 1,
+          failed_at: new Date().toISOString(),
+          key: resource.package_id,
+          payload: {
+            dataset_id: resource.package_id,
+            resource_id: resource.id,
+            run: 'an-old-run',
+            name: 'rows.csv',
+          },
+        });
+      }
+    }
+  } finally {
+    await store.close();
+  }
 }
 
 async function seed(labld: MatrixLabld): Promise<Seeded> {
@@ -80,6 +124,7 @@ async function seed(labld: MatrixLabld): Promise<Seeded> {
     assert.equal(resource.status, 200, JSON.stringify(resource.body));
     resources.set(visibility, resource.body.result.id as string);
   }
+  await seedDeadLetters(labld, resources);
   const jars = new Map<Who, CookieJar>();
   for (const who of WHO) {
     if (who === 'anonymous') {
@@ -140,6 +185,47 @@ export function pagesMatrix(name: string, start: () => Promise<MatrixLabld>): vo
             headers: { cookie: jar.header(), origin: labld.url, accept: 'text/html' },
           });
           assert.equal(posted.status, writeStatus(who, visibility, 303), 'the post');
+        });
+      }
+    }
+
+    for (const visibility of ['public', 'private'] as const) {
+      const dataset = `/dataset/${visibility}-set`;
+      for (const who of WHO) {
+        test(`${who} × ${visibility}: the Automation section, Retry, the dead letters and Replay`, async () => {
+          const jar = seeded.jars.get(who)!;
+          const section = await getPage(`${labld.url}${dataset}/automation`, jar);
+          assert.equal(section.status, readStatus(who, visibility), 'the section');
+          const admin = who === 'admin' || who === 'sysadmin';
+          if (section.status === 200) {
+            assert.equal(section.html.includes('Dead letters'), admin, 'dead letters shown to admins only');
+            assert.equal(section.html.includes(deadLetterId(visibility, who)), admin);
+          }
+          const resource_id = seeded.resources.get(visibility)!;
+          // The step is not failed: an editor is let through and told so (409), others are refused.
+          const retry = await postForm(`${labld.url}${dataset}/automation/retry`, jar, {
+            _csrf: await csrf(labld.url, jar),
+            resource_id,
+            step: 'annotate',
+          });
+          assert.equal(retry.status, writeStatus(who, visibility, 409), 'retry');
+          const replay = await postForm(`${labld.url}${dataset}/dead-letters/replay`, jar, {
+            _csrf: await csrf(labld.url, jar),
+            id: deadLetterId(visibility, who),
+          });
+          assert.equal(replay.status, adminStatus(who, visibility, 303), 'replay');
+          if (admin) {
+            const after = await getPage(`${labld.url}${dataset}/automation`, jar);
+            assert.ok(
+              !after.html.includes(deadLetterId(visibility, who)),
+              'a replayed dead letter leaves the list',
+            );
+          }
+          // Without the CSRF token nobody replays anything.
+          const forged = await postForm(`${labld.url}${dataset}/dead-letters/replay`, jar, {
+            id: deadLetterId(visibility, 'admin'),
+          });
+          assert.equal(forged.status, 403, 'no CSRF token');
         });
       }
     }

@@ -1,12 +1,12 @@
-// The catalogue's outbox and step status tables (migration 3) and the relay that publishes the
-// outbox: an event is kept only with the change it reports, published in order, and forgotten
+// The catalogue's outbox and step status tables (migration 3), its dead letters (migration 4),
+// and the relay that publishes the outbox: an event is kept only with the change it reports, published in order, and forgotten
 // only once the bus took it. Run on the embedded store (outbox.test.ts) and PostgreSQL
 // (outbox.postgres.ts).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { Bus } from '../../lib/bus/contract.ts';
 import { loadTopics } from '../../lib/bus/topics.ts';
-import { failStep, finishStep, queueStep, startStep } from '../../lib/chain/index.ts';
+import { failStep, finishStep, queueStep, startStep, type DeadLetter } from '../../lib/chain/index.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { invalid } from '../../lib/process/errors.ts';
 import { relayOnce } from '../../consumers/outbox.ts';
@@ -106,6 +106,38 @@ export function outboxSuite(
       assert.equal((await store.listStepStatus({ source_resource_id: csv.id })).length, 2);
       await store.deleteDataset(dataset.id);
       assert.deepEqual(await store.listStepStatus({ source_resource_id: csv.id }), []);
+    });
+
+    test('dead letters: kept once per id, listed per dataset oldest first, forgotten by id or source and group', async () => {
+      const dataset = await store.createDataset({ name: 'dead-letter-test' });
+      const letter = (id: string, group: string, at: string): DeadLetter => ({
+        id,
+        package_id: dataset.id,
+        source_resource_id: 'r1',
+        run: 'run1',
+        group,
+        topic: 'labld.chain.annotated',
+        error: 'DomainError: csv_url: line 3 is not numeric',
+        attempts: 1,
+        failed_at: at,
+        key: dataset.id,
+        payload: { dataset_id: dataset.id, resource_id: 'r1', run: 'run1' },
+      });
+      const late = letter('dlq/0/1', 'chain-import', '2026-01-01T00:00:02.000Z');
+      const early = letter('dlq/0/0', 'chain-describe', '2026-01-01T00:00:01.000Z');
+      await store.addDeadLetter(late);
+      await store.addDeadLetter(early);
+      // A redelivered dead letter (same place on its topic) is not kept twice, nor changed.
+      await store.addDeadLetter({ ...late, error: 'another' });
+      assert.deepEqual(await store.listDeadLetters({ package_id: dataset.id }), [early, late]);
+      assert.deepEqual(await store.getDeadLetter('dlq/0/1'), late);
+      await store.deleteDeadLetters({ source_resource_id: 'r1', group: 'chain-describe' });
+      assert.deepEqual(await store.listDeadLetters({ package_id: dataset.id }), [late]);
+      await store.deleteDeadLetters({ id: 'dlq/0/1' });
+      assert.equal(await store.getDeadLetter('dlq/0/1'), undefined);
+      await store.addDeadLetter(early);
+      await store.deleteDataset(dataset.id);
+      assert.deepEqual(await store.listDeadLetters({ package_id: dataset.id }), []);
     });
   });
 }

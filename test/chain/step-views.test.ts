@@ -1,7 +1,7 @@
 // The dataset page's Automation lines from labld_status_show's answer.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { stepViews } from '../../gateways/catalogue/step-views.ts';
+import { deadLetterViews, stepViews } from '../../gateways/catalogue/step-views.ts';
 
 test('one line per resource and step, with progress, summary or the failure and what to do', () => {
   const status = {
@@ -37,4 +37,84 @@ test('one line per resource and step, with progress, summary or the failure and 
     },
   ]);
   assert.deepEqual(stepViews({}, new Map()), []);
+});
+
+test('a failed step offers Retry to editors only, a done one links what it made, a second attempt says so', () => {
+  const status = {
+    resources: [
+      {
+        resource_id: 'r1',
+        steps: [
+          { step: 'annotate', state: 'done', attempt: 1, summary: { durationMs: 5 } },
+          { step: 'import', state: 'done', attempt: 2, summary: { durationMs: 7, rows: 3 } },
+          { step: 'describe', state: 'failed', attempt: 1, failure: { detail: 'x', action: 'y' } },
+        ],
+      },
+      {
+        resource_id: 'gone',
+        steps: [{ step: 'annotate', state: 'failed', failure: { detail: 'x', action: 'y' } }],
+      },
+    ],
+  };
+  const names = new Map([['r1', 'a.csv']]);
+  const outputs = new Map([['r1 annotate', { name: 'a-metadata.jsonld', href: '/dataset/d/resource/m' }]]);
+  assert.deepEqual(stepViews(status, names, { canRetry: true, outputs }), [
+    {
+      step: 'a.csv: annotate',
+      status: 'done',
+      detail: '5 ms',
+      output: { name: 'a-metadata.jsonld', href: '/dataset/d/resource/m' },
+    },
+    { step: 'a.csv: import', status: 'done', detail: '3 rows; 7 ms; attempt 2' },
+    {
+      step: 'a.csv: describe',
+      status: 'failed',
+      detail: 'x — y',
+      retry: { resourceId: 'r1', step: 'describe' },
+    },
+    // The source is gone: nothing to run again.
+    { step: 'a removed resource: annotate', status: 'failed', detail: 'x — y' },
+  ]);
+  const reader = stepViews(status, names, { outputs });
+  assert.ok(reader.every((v) => v.retry === undefined));
+});
+
+test('dead letters name their source and step', () => {
+  const list = {
+    dead_letters: [
+      {
+        id: 'dlq/0/4',
+        resource_id: 'r1',
+        group: 'chain-convert',
+        error: 'E: <b>',
+        attempts: 5,
+        failed_at: '2026-11-25T10:00:00.000Z',
+      },
+      {
+        id: 'dlq/0/5',
+        resource_id: 'gone',
+        group: 'chain-import',
+        error: 'F',
+        attempts: 1,
+        failed_at: '2026-11-25T10:01:00.000Z',
+      },
+    ],
+  };
+  assert.deepEqual(deadLetterViews(list, new Map([['r1', 'a.csv']])), [
+    {
+      id: 'dlq/0/4',
+      step: 'a.csv: convert',
+      error: 'E: <b>',
+      attempts: 5,
+      failedAt: '2026-11-25T10:00:00.000Z',
+    },
+    {
+      id: 'dlq/0/5',
+      step: 'a removed resource: import',
+      error: 'F',
+      attempts: 1,
+      failedAt: '2026-11-25T10:01:00.000Z',
+    },
+  ]);
+  assert.deepEqual(deadLetterViews({}, new Map()), []);
 });

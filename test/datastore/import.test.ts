@@ -59,6 +59,7 @@ describe('datastore fields from a CSVW descriptor', () => {
 
   it('imports a seed CSV in batches: all its rows, numbers sortable as numbers', async () => {
     const store = await openEmbeddedDatastore(':memory:');
+    const told: number[] = [];
     try {
       const info = await importCsv(
         store,
@@ -66,7 +67,7 @@ describe('datastore fields from a CSVW descriptor', () => {
         json('example2-metadata.json'),
         { body: createReadStream(SEED + 'example2.csv') },
         'example2.csv',
-        { batchSize: 100 },
+        { batchSize: 100, onRows: (rows) => told.push(rows) },
       );
       // Independently: the data rows follow the 2 skipped/header lines, up to the first blank one.
       const lines = readFileSync(SEED + 'example2.csv', 'utf8')
@@ -79,6 +80,11 @@ describe('datastore fields from a CSVW descriptor', () => {
         )
         .map((l) => l.split('\t'));
       assert.equal(info.count, data.length);
+      // Progress after each batch of 100: the rows so far, up to all of them.
+      assert.deepEqual(
+        told,
+        Array.from({ length: Math.ceil(data.length / 100) }, (_, i) => Math.min((i + 1) * 100, data.length)),
+      );
       assert.equal(info.fields[1]?.id, 'Kraft [kN]');
       const forces = data.map((cells) => Number(cells[1]));
       const top = await store.search({ resource_id: 'example2', sort: '"Kraft [kN]" desc', limit: 3 });

@@ -13,6 +13,7 @@ import type {
   UploadView,
 } from '../views.ts';
 import { csrfField, layout } from './layout.ts';
+import { automationPath, renderAutomation } from './automation.ts';
 
 export function datasetPath(name: string): string {
   return `/dataset/${segment(name)}`;
@@ -81,17 +82,6 @@ function resourceRows(dataset: string, resources: ResourceView[]): string {
     .join('\n          ');
 }
 
-function steps(view: DatasetView): string {
-  if (view.steps.length === 0) {
-    return '<p class="empty">No automation steps have run for this dataset yet.</p>';
-  }
-  const items = view.steps.map((s) => {
-    const detail = s.detail ? ` — ${escapeHtml(s.detail)}` : '';
-    return `<li><code>${escapeHtml(s.step)}</code> <span class="status status-${escapeHtml(s.status.replace(/[^a-z]/gi, ''))}">${escapeHtml(s.status)}</span>${detail}</li>`;
-  });
-  return `<ul class="steps">${items.join('')}</ul>`;
-}
-
 export function renderDataset(context: PageContext, view: DatasetView): string {
   const upload = view.canUpload
     ? `<p><a class="button" href="${escapeHtml(datasetPath(view.name))}/upload">Add a resource</a></p>`
@@ -116,11 +106,14 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
         ${resources}
         ${upload}
       </section>
-      <section aria-labelledby="steps-heading" class="steps-area">
-        <h2 id="steps-heading">Automation</h2>
-        ${steps(view)}
+      <section id="automation" aria-labelledby="steps-heading" class="steps-area" data-live="${escapeHtml(automationPath(view.name))}">
+        ${renderAutomation(context, { dataset: view.name, steps: view.steps, ...(view.deadLetters ? { deadLetters: view.deadLetters } : {}) })}
       </section>`;
-  return layout({ ...context, current: context.current ?? 'datasets' }, { title: view.title }, main);
+  return layout(
+    { ...context, current: context.current ?? 'datasets' },
+    { title: view.title, scripts: ['automation.js'] },
+    main,
+  );
 }
 
 export function renderNewDataset(context: PageContext, view: NewDatasetView): string {

@@ -1,7 +1,8 @@
 // What a resource change tells the automation chain. The event is written to the store's
 // outbox in the same transaction as the change (a relay publishes it afterwards,
 // consumers/outbox.ts), so a change that is kept is always announced and one that is rolled
-// back never is. A new run also resets the source's step status to "annotate queued".
+// back never is. A new run also resets the source's step status to "annotate queued" (and
+// forgets the dead letters of its older runs).
 import { randomUUID } from 'node:crypto';
 import { queueStep, startsChain } from '../../chain/index.ts';
 import type { ResourceEvent } from '../../contracts/chain.ts';
@@ -18,7 +19,8 @@ export function fileName(resource: Resource): string {
   }
 }
 
-const payloadOf = (resource: Resource, run: string): ResourceEvent => ({
+/** resource.uploaded's (or resource.deleted's) event of a run of `resource`. */
+export const resourceEvent = (resource: Resource, run: string): ResourceEvent => ({
   dataset_id: resource.package_id,
   resource_id: resource.id,
   run,
@@ -31,6 +33,8 @@ export async function announceUpload(tx: CatalogueStore, resource: Resource): Pr
   if (!startsChain(file)) return undefined;
   const run = randomUUID();
   await tx.deleteStepStatus(resource.id);
+  // The dead letters of an older run would only be dropped as stale if replayed.
+  await tx.deleteDeadLetters({ source_resource_id: resource.id });
   await tx.putStepStatus({
     source_resource_id: resource.id,
     package_id: resource.package_id,
@@ -39,7 +43,7 @@ export async function announceUpload(tx: CatalogueStore, resource: Resource): Pr
   await tx.addEvent({
     event: 'resource.uploaded',
     key: resource.package_id,
-    payload: payloadOf(resource, run),
+    payload: resourceEvent(resource, run),
   });
   return run;
 }
@@ -47,9 +51,10 @@ export async function announceUpload(tx: CatalogueStore, resource: Resource): Pr
 /** Announces that `resource` is gone (its derived resources went with it). */
 export async function announceDelete(tx: CatalogueStore, resource: Resource): Promise<void> {
   await tx.deleteStepStatus(resource.id);
+  await tx.deleteDeadLetters({ source_resource_id: resource.id });
   await tx.addEvent({
     event: 'resource.deleted',
     key: resource.package_id,
-    payload: payloadOf(resource, randomUUID()),
+    payload: resourceEvent(resource, randomUUID()),
   });
 }

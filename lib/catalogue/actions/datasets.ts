@@ -222,6 +222,8 @@ const datasetPermissions: Action = async (deps, viewer, params) => {
     upload: may('resource.create'),
     manage_members: may('member.manage'),
     load: may('triplestore.load'),
+    retry_steps: may('chain.retry'),
+    dead_letters: may('chain.dead-letters'),
   };
 };
 

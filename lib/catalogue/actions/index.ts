@@ -11,6 +11,7 @@ import { groupActions } from './groups.ts';
 import { resourceActions } from './resources.ts';
 import { triplestoreActions } from './triplestore.ts';
 import { statusActions } from './status.ts';
+import { deadLetterActions } from './chain-replay.ts';
 import { userActions } from './users.ts';
 
 export type { ActionDeps, ActionExtras } from './context.ts';
@@ -24,6 +25,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...userActions,
   ...triplestoreActions,
   ...statusActions,
+  ...deadLetterActions,
 } satisfies Record<ActionName, Action>;
 
 /** Runs `name` as `viewer`. */

@@ -7,6 +7,7 @@ import type { SourceStepStatus } from '../store/contract.ts';
 import { datasetFor, resourceFor, type Action } from './context.ts';
 import { optional, required } from './params.ts';
 import { announceUpload } from './chain-events.ts';
+import { retryStep } from './chain-replay.ts';
 
 /** The task_type of the chain's steps in task_status_show. */
 export const TASK_TYPE = 'labld_chain';
@@ -71,12 +72,22 @@ const taskStatusShow: Action = async (deps, viewer, params) => {
 };
 
 /**
- * labld_chain_retry {resource_id}: the Retry button. The source's chain runs again from its
- * first step as a new run (each step replaces its output in place), as a new upload would.
+ * labld_chain_retry {resource_id, step?}: the Retry button. With `step`, that failed step runs
+ * again in its run, and the chain goes on from it (chain-replay.ts); without, the source's
+ * chain runs again from its first step as a new run (each step replaces its output in place),
+ * as a new upload would.
  */
 const chainRetry: Action = async (deps, viewer, params) => {
   const id = required(params, 'resource_id');
-  const { resource } = await resourceFor(deps.store, viewer, 'resource.update', id, 'resource_id');
+  const step = optional(params, 'step');
+  if (step !== undefined && !(CHAIN_STEPS as readonly string[]).includes(step)) {
+    throw invalid(`must be one of ${CHAIN_STEPS.join(', ')}`, 'step');
+  }
+  const { resource } = await resourceFor(deps.store, viewer, 'chain.retry', id, 'resource_id');
+  if (step !== undefined) {
+    const again = await deps.store.transaction((tx) => retryStep(tx, resource, step as ChainStep));
+    return { resource_id: resource.id, run: again, step };
+  }
   const run = await deps.store.transaction((tx) => announceUpload(tx, resource));
   if (run === undefined) {
     throw invalid(

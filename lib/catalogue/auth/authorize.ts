@@ -98,6 +98,10 @@ export const ACTIONS = {
   'sparql.query': { scope: 'dataset', requires: 'reader' },
   'sparql.update': { scope: 'dataset', requires: 'editor' },
   'triplestore.load': { scope: 'dataset', requires: 'editor' },
+  // The automation chain: Retry is an editor's (a write to the resource); the dead letters
+  // (messages and errors of the whole pipeline) and replaying them are the dataset admin's.
+  'chain.retry': { scope: 'dataset', requires: 'editor' },
+  'chain.dead-letters': { scope: 'dataset', requires: 'admin' },
 } as const satisfies Record<string, ActionRule>;
 
 export type Action = keyof typeof ACTIONS;

@@ -26,14 +26,17 @@ import type {
   UserFields,
 } from '../model.ts';
 import type { ChainStep, StepStatus } from '../../chain/status.ts';
-import type { ResourceEvent } from '../../contracts/chain.ts';
+import type { ChainEventName } from '../../chain/events.ts';
+import type { DeadLetter } from '../../chain/dead-letters.ts';
+import type { ChainStepEvent, ResourceEvent } from '../../contracts/chain.ts';
 
 /** An event of a catalogue change, kept in the change's transaction until it is published. */
 export interface OutboxEvent {
-  event: 'resource.uploaded' | 'resource.deleted';
+  /** resource.uploaded/deleted from a change; a step's event from a Retry or a replay. */
+  event: ChainEventName;
   /** The message key (the dataset id: one dataset's events stay in order). */
   key: string;
-  payload: ResourceEvent;
+  payload: ResourceEvent | ChainStepEvent;
 }
 
 /** An event of the outbox with its place in the order of writing. */
@@ -125,6 +128,13 @@ export interface CatalogueStore {
   /** The step statuses of a dataset's resources, or of one resource. */
   listStepStatus(filter: { package_id?: string; source_resource_id?: string }): Promise<SourceStepStatus[]>;
   deleteStepStatus(sourceResourceId: string): Promise<void>;
+  /** Keeps a dead letter of the chain; one kept already (the same id) stays as it is. */
+  addDeadLetter(letter: DeadLetter): Promise<void>;
+  getDeadLetter(id: string): Promise<DeadLetter | undefined>;
+  /** A dataset's dead letters, oldest first. */
+  listDeadLetters(filter: { package_id: string }): Promise<DeadLetter[]>;
+  /** Forgets one dead letter, or a source's (of one consumer group). */
+  deleteDeadLetters(filter: { id: string } | { source_resource_id: string; group?: string }): Promise<void>;
 
   // --- groups ---------------------------------------------------------------------------
   createGroup(fields: GroupFields): Promise<Group>;

@@ -179,11 +179,21 @@ describe('package_*', () => {
       upload: true,
       manage_members: true,
       load: true,
+      retry_steps: true,
+      dead_letters: true,
     });
     const other = await call(bob, 'labld_dataset_permissions', { id: 'perms' });
     assert.deepEqual(
-      [other.update, other.delete, other.upload, other.manage_members, other.load],
-      [false, false, false, false, false],
+      [
+        other.update,
+        other.delete,
+        other.upload,
+        other.manage_members,
+        other.load,
+        other.retry_steps,
+        other.dead_letters,
+      ],
+      [false, false, false, false, false, false, false],
     );
     assert.equal(
       (await refusal(call(bob, 'labld_dataset_permissions', { id: 'tensile' }))).kind,

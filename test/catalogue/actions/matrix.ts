@@ -62,6 +62,8 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   labld_status_show: READ,
   task_status_show: READ,
   labld_chain_retry: EDIT,
+  labld_dead_letter_list: ADMIN,
+  labld_dead_letter_replay: ADMIN,
 };
 
 /** The user's own tokens: anyone logged in. */
@@ -77,6 +79,8 @@ interface Case {
   ownerToken: string;
   actorToken: string;
   unique: string;
+  /** A dead letter of the resource's first step. */
+  deadLetter: string;
 }
 
 const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
@@ -122,6 +126,8 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   labld_status_show: (c) => ({ id: c.dataset.name }),
   task_status_show: (c) => ({ entity_id: c.resource, key: 'annotate' }),
   labld_chain_retry: (c) => ({ resource_id: c.resource }),
+  labld_dead_letter_list: (c) => ({ id: c.dataset.name }),
+  labld_dead_letter_replay: (c) => ({ id: c.deadLetter }),
 };
 
 const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {
@@ -183,6 +189,20 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         package_id: dataset.id,
         status: queueStep(undefined, { step: 'annotate', run: 'r1', at: new Date().toISOString() }),
       });
+      const deadLetter = `dl-${unique}`;
+      await store.addDeadLetter({
+        id: deadLetter,
+        package_id: dataset.id,
+        source_resource_id: resource.id,
+        run: 'r1',
+        group: 'chain-annotate',
+        topic: 'labld.chain.resource-uploaded',
+        error: 'DomainError: file: not a table',
+        attempts: 1,
+        failed_at: new Date().toISOString(),
+        key: dataset.id,
+        payload: { dataset_id: dataset.id, resource_id: resource.id, run: 'r1', name: 'data.csv' },
+      });
       const tokenOf = async (who: Person) =>
         (
           await store.createToken({
@@ -201,6 +221,7 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         ownerToken: await tokenOf(owner),
         actorToken: await tokenOf(actorPerson ?? owner),
         unique,
+        deadLetter,
       };
     }
 

@@ -69,6 +69,8 @@ const EXPECTED: Record<string, Row> = {
   'sparql.query': READ,
   'sparql.update': EDIT,
   'triplestore.load': EDIT,
+  'chain.retry': EDIT,
+  'chain.dead-letters': ADMIN,
 };
 
 const LETTER = { unauthorized: 'U', forbidden: 'F', 'not-found': 'N' } as const;
@@ -170,6 +172,8 @@ const DATASET_WRITES = [
   'group.membership',
   'sparql.update',
   'triplestore.load',
+  'chain.retry',
+  'chain.dead-letters',
 ];
 const SITE_WRITES = ['group.create', 'group.manage', 'user.create'];
 

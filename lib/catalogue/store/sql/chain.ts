@@ -2,6 +2,7 @@
 // the status of each step per source resource (migration 3). Plain rows; what the states mean
 // and which transitions are allowed is lib/chain/status.ts's business.
 import type { ChainStep, StepStatus } from '../../../chain/status.ts';
+import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import type { OutboxEvent, SourceStepStatus, StoredEvent } from '../contract.ts';
 import { num, optStr, str } from './rows.ts';
 import type { Param, Row, SqlSession } from './session.ts';
@@ -135,4 +136,66 @@ export async function listStepStatus(
 
 export async function deleteStepStatus(s: SqlSession, sourceResourceId: string): Promise<void> {
   await s.run(`DELETE FROM chain_step_status WHERE source_resource_id = ?`, [sourceResourceId]);
+}
+
+export async function addDeadLetter(s: SqlSession, d: DeadLetter): Promise<void> {
+  await s.run(
+    `INSERT INTO chain_dead_letters (id, package_id, source_resource_id, run, consumer_group, topic, error,
+       attempts, failed_at, event_key, payload) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+    [
+      d.id,
+      d.package_id,
+      d.source_resource_id,
+      d.run,
+      d.group,
+      d.topic,
+      d.error,
+      d.attempts,
+      d.failed_at,
+      d.key,
+      JSON.stringify(d.payload),
+    ],
+  );
+}
+
+const deadLetterOf = (r: Row): DeadLetter => ({
+  id: str(r.id),
+  package_id: str(r.package_id),
+  source_resource_id: str(r.source_resource_id),
+  run: str(r.run),
+  group: str(r.consumer_group),
+  topic: str(r.topic),
+  error: str(r.error),
+  attempts: num(r.attempts),
+  failed_at: str(r.failed_at),
+  key: optStr(r.event_key),
+  payload: JSON.parse(str(r.payload)) as DeadLetter['payload'],
+});
+
+export async function getDeadLetter(s: SqlSession, id: string): Promise<DeadLetter | undefined> {
+  const [row] = await s.all(`SELECT * FROM chain_dead_letters WHERE id = ?`, [id]);
+  return row ? deadLetterOf(row) : undefined;
+}
+
+export async function listDeadLetters(s: SqlSession, filter: { package_id: string }): Promise<DeadLetter[]> {
+  const rows = await s.all(`SELECT * FROM chain_dead_letters WHERE package_id = ? ORDER BY failed_at, id`, [
+    filter.package_id,
+  ]);
+  return rows.map(deadLetterOf);
+}
+
+export async function deleteDeadLetters(
+  s: SqlSession,
+  filter: { id: string } | { source_resource_id: string; group?: string },
+): Promise<void> {
+  if ('id' in filter) {
+    await s.run(`DELETE FROM chain_dead_letters WHERE id = ?`, [filter.id]);
+  } else if (filter.group === undefined) {
+    await s.run(`DELETE FROM chain_dead_letters WHERE source_resource_id = ?`, [filter.source_resource_id]);
+  } else {
+    await s.run(`DELETE FROM chain_dead_letters WHERE source_resource_id = ? AND consumer_group = ?`, [
+      filter.source_resource_id,
+      filter.group,
+    ]);
+  }
 }

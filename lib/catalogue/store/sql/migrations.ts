@@ -151,6 +151,29 @@ export const MIGRATIONS: readonly Migration[] = [
         ${STEP_STATUS}`,
     },
   },
+  {
+    version: 4,
+    name: 'chain dead letters',
+    // What the chain's dead-letter topics hold, kept where the pages can list it by dataset
+    // (lib/chain/dead-letters.ts); a replay removes its row. The id is the dead letter's place
+    // on its topic, so a redelivered dead letter is kept once.
+    sql: `
+      CREATE TABLE chain_dead_letters (
+        id TEXT PRIMARY KEY,
+        package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+        source_resource_id TEXT NOT NULL,
+        run TEXT NOT NULL,
+        consumer_group TEXT NOT NULL,
+        topic TEXT NOT NULL,
+        error TEXT NOT NULL,
+        attempts INTEGER NOT NULL,
+        failed_at TEXT NOT NULL,
+        event_key TEXT,
+        payload TEXT NOT NULL
+      );
+      CREATE INDEX chain_dead_letters_by_package ON chain_dead_letters (package_id);
+    `,
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -31,6 +31,7 @@ import type {
 import type { ChainStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
+import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import { containing, findId, guarded, paging, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
 import type { Param, Row, SqlSession } from './session.ts';
@@ -316,6 +317,11 @@ export class SqlCatalogueStore implements CatalogueStore {
   listStepStatus = (filter: { package_id?: string; source_resource_id?: string }) =>
     chain.listStepStatus(this.#s, filter);
   deleteStepStatus = (source: string) => chain.deleteStepStatus(this.#s, source);
+  addDeadLetter = (letter: DeadLetter) => chain.addDeadLetter(this.#s, letter);
+  getDeadLetter = (id: string) => chain.getDeadLetter(this.#s, id);
+  listDeadLetters = (filter: { package_id: string }) => chain.listDeadLetters(this.#s, filter);
+  deleteDeadLetters = (filter: { id: string } | { source_resource_id: string; group?: string }) =>
+    chain.deleteDeadLetters(this.#s, filter);
 
   async createGroup(fields: GroupFields): Promise<Group> {
     const name = checkName(fields.name);
