@@ -11,6 +11,7 @@ import yaml from 'js-yaml';
 import { Ajv } from 'ajv';
 import { settings } from '../../lib/process/config.ts';
 import { servableNames } from '../../app/processes.ts';
+import { DEAD_LETTER_COLLECTORS, DEAD_LETTERS_PROCESS } from '../../consumers/chain-dead-letters.ts';
 import { loadTopics } from '../../lib/bus/topics.ts';
 import { SERVICES } from '../../lib/services.ts';
 
@@ -198,16 +199,22 @@ test('compose/scale-out.yaml is in step with topics.yaml: every consumer group h
     const command = Array.isArray(service.command) ? service.command : [];
     const at = command.indexOf('serve');
     if (at < 0) continue;
-    const part = command[at + 1]!;
-    assert.ok(
-      !served.has(part),
-      `${part} is served by one service, not by ${served.get(part)?.service} and ${name}`,
-    );
-    served.set(part, { service: name, replicas: service.deploy?.replicas ?? 1 });
-    assert.ok(
-      gateways.has(part) || groups.has(part),
-      `${name} serves ${part}, not a gateway nor a group of topics.yaml`,
-    );
+    // One process runs every dead-letter collector group (they are small and alike).
+    const parts =
+      command[at + 1] === DEAD_LETTERS_PROCESS
+        ? DEAD_LETTER_COLLECTORS.map((c) => c.group)
+        : [command[at + 1]!];
+    for (const part of parts) {
+      assert.ok(
+        !served.has(part),
+        `${part} is served by one service, not by ${served.get(part)?.service} and ${name}`,
+      );
+      served.set(part, { service: name, replicas: service.deploy?.replicas ?? 1 });
+      assert.ok(
+        gateways.has(part) || groups.has(part),
+        `${name} serves ${part}, not a gateway nor a group of topics.yaml`,
+      );
+    }
   }
   for (const group of groups) {
     assert.ok(served.has(group), `the consumer group ${group} (topics.yaml) has a service`);
