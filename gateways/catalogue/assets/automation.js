@@ -22,7 +22,8 @@
   }
 
   function refresh() {
-    window.fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+    window
+      .fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } })
       .then(function (response) {
         return response.ok ? response.text() : null;
       })
@@ -46,13 +47,14 @@
     event.preventDefault();
     var button = form.querySelector('button');
     if (button) button.disabled = true;
-    window.fetch(form.action, {
-      method: 'POST',
-      credentials: 'same-origin',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new window.URLSearchParams(new FormData(form)),
-    })
+    window
+      .fetch(form.action, {
+        method: 'POST',
+        credentials: 'same-origin',
+        redirect: 'manual',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new window.URLSearchParams(new FormData(form)),
+      })
       .then(function (response) {
         // Done: the answer is the redirect back to this page. A refusal: the form posts as
         // without this script, and the page of the refusal says why.
