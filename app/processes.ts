@@ -32,6 +32,7 @@ import { serverSecret } from '../lib/catalogue/auth/secrets.ts';
 import type { LoginThrottle } from '../lib/catalogue/auth/throttle.ts';
 import { baseUrl } from '../lib/services.ts';
 import { lazy, processStores, type ProcessStores } from './stores.ts';
+import { openSharedStores } from '../lib/shared/open.ts';
 
 export interface ProcessOptions {
   port: number;
@@ -69,8 +70,13 @@ async function run(
     rootAlias?: string;
   },
 ): Promise<Running> {
+  // A malformed LABLD_REDIS_URL stops the start here, before anything is opened.
+  const shared = openSharedStores();
   const catalog = catalogOf(options.bus);
-  const bus = await openBus(options.bus, catalog);
+  const bus = await openBus(options.bus, catalog).catch(async (error: unknown) => {
+    await shared.close();
+    throw error;
+  });
   let server: RunningServer | undefined;
   let pool: WorkerPool | undefined;
   let relay: Relay | undefined;
@@ -83,13 +89,14 @@ async function run(
       catalogueStore: () => stores.catalogue.get(),
       datastore: () => stores.datastore.get(),
       tripleStore: () => stores.tripleStore.get(),
+      shared,
     };
     const { gateways, consumers, mainConsumers = [], chain = [], rootAlias } = parts(runtime);
     // The chain's steps do their work in the same pool as the request operations.
     const sources = [...consumers, ...chain.map((c) => chainOperationsSource(c.group))];
     if (sources.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
-      pool = new WorkerPool({ sources, dataDir: options.bus.dataDir });
+      pool = new WorkerPool({ sources, dataDir: options.bus.dataDir, documents: shared.documents });
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
@@ -123,6 +130,7 @@ async function run(
       readiness: [
         { name: 'bus', check: () => bus.ready() },
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
+        ...(shared.kind === 'redis' ? [{ name: 'redis', check: () => shared.ready() }] : []),
         ...(servesCatalogue(gateways) ? storeChecks(stores) : []),
         ...(mainConsumers.length > 0
           ? [{ name: 'triplestore', check: async () => (await stores.tripleStore.get()).ready() }]
@@ -136,6 +144,7 @@ async function run(
     await bus.close();
     await pool?.close();
     await closeStores(stores);
+    await shared.close();
     throw error;
   }
   const forgetBaseUrl = defaultBaseUrlFromPort(Number(new URL(server.url).port));
@@ -149,6 +158,7 @@ async function run(
       await bus.close();
       await pool?.close();
       await closeStores(stores);
+      await shared.close();
       forgetBaseUrl();
     },
   };
