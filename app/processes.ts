@@ -24,6 +24,7 @@ import { serviceGateway } from '../gateways/services.ts';
 import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
 import {
   createServer,
+  rateLimitFromEnv,
   type Gateway,
   type ReadinessCheck,
   type RunningServer,
@@ -127,6 +128,7 @@ async function run(
       host: options.host,
       // Uploads beside the blobs they are moved into (a rename, so the same file system).
       dataDir: options.bus.dataDir,
+      rateLimit: rateLimitFromEnv(shared.rateLimiter),
       readiness: [
         { name: 'bus', check: () => bus.ready() },
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),

@@ -74,6 +74,18 @@ interface Scripts {
 
 type Client = Redis & Scripts;
 
+/** A connection lost (and being retried) or closed. */
+const LOST = new Set(['reconnecting', 'close', 'end']);
+
+/**
+ * The client, if it is connected or connecting. While the connection is lost, a command fails
+ * at once instead of waiting for the next attempt (the callers go on without the store).
+ */
+function usable(redis: Client): Client {
+  if (LOST.has(redis.status)) throw new Error('Redis is not connected');
+  return redis;
+}
+
 interface Meta {
   url: string;
   contentType?: string;
@@ -99,9 +111,9 @@ export class RedisDocumentCache implements DocumentCache {
 
   async get(key: string): Promise<CachedDocument | undefined> {
     const [entry, lru] = this.#keys(key);
-    const found = await this.#redis.hgetallBuffer(entry);
+    const found = await usable(this.#redis).hgetallBuffer(entry);
     if (!found.meta || !found.body) return undefined;
-    await this.#redis.zadd(lru, 'XX', Date.now(), entry);
+    await usable(this.#redis).zadd(lru, 'XX', Date.now(), entry);
     const meta = JSON.parse(found.meta.toString('utf8')) as Meta;
     return {
       url: meta.url,
@@ -123,7 +135,7 @@ export class RedisDocumentCache implements DocumentCache {
       ...(rest.lastModified === undefined ? {} : { lastModified: rest.lastModified }),
     };
     const { maxEntries, maxBytes } = this.limits;
-    await this.#redis.labldCachePut(
+    await usable(this.#redis).labldCachePut(
       ...this.#keys(key),
       JSON.stringify(meta),
       body,
@@ -135,13 +147,17 @@ export class RedisDocumentCache implements DocumentCache {
 
   async refresh(key: string, freshUntil: number): Promise<void> {
     const [entry] = this.#keys(key);
-    const meta = await this.#redis.hget(entry, 'meta');
+    const meta = await usable(this.#redis).hget(entry, 'meta');
     if (meta === null) return;
-    await this.#redis.hset(entry, 'meta', JSON.stringify({ ...(JSON.parse(meta) as Meta), freshUntil }));
+    await usable(this.#redis).hset(
+      entry,
+      'meta',
+      JSON.stringify({ ...(JSON.parse(meta) as Meta), freshUntil }),
+    );
   }
 
   async delete(key: string): Promise<void> {
-    await this.#redis.labldCacheDelete(...this.#keys(key));
+    await usable(this.#redis).labldCacheDelete(...this.#keys(key));
   }
 }
 
@@ -155,7 +171,7 @@ export class RedisRateLimiter implements RateLimiter {
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateDecision> {
-    const [count, left] = await this.#redis.labldRateHit(`${this.#prefix}rate:${key}`, windowMs);
+    const [count, left] = await usable(this.#redis).labldRateHit(`${this.#prefix}rate:${key}`, windowMs);
     return { allowed: count <= limit, count, resetMs: left };
   }
 }
@@ -171,17 +187,21 @@ export class RedisIdempotencyStore implements IdempotencyStore {
 
   async claim(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {
     const pending: IdempotencyRecord = { state: 'pending', fingerprint };
-    const found = await this.#redis.labldClaim(`${this.#prefix}idem:${key}`, JSON.stringify(pending), ttlMs);
+    const found = await usable(this.#redis).labldClaim(
+      `${this.#prefix}idem:${key}`,
+      JSON.stringify(pending),
+      ttlMs,
+    );
     return found === null ? undefined : (JSON.parse(found) as IdempotencyRecord);
   }
 
   async complete(key: string, fingerprint: string, result: string, ttlMs: number): Promise<void> {
     const done: IdempotencyRecord = { state: 'done', fingerprint, result };
-    await this.#redis.set(`${this.#prefix}idem:${key}`, JSON.stringify(done), 'PX', ttlMs);
+    await usable(this.#redis).set(`${this.#prefix}idem:${key}`, JSON.stringify(done), 'PX', ttlMs);
   }
 
   async release(key: string): Promise<void> {
-    await this.#redis.del(`${this.#prefix}idem:${key}`);
+    await usable(this.#redis).del(`${this.#prefix}idem:${key}`);
   }
 }
 
@@ -198,6 +218,7 @@ export interface RedisOptions {
 export function redisStores(options: RedisOptions): SharedStores {
   const redis = new Redis(options.url, {
     lazyConnect: true,
+    connectTimeout: options.commandTimeoutMs ?? 2000,
     commandTimeout: options.commandTimeoutMs ?? 2000,
     maxRetriesPerRequest: 1,
     // Reconnect quickly, but never faster than every 100 ms, nor slower than every 2 s.
@@ -215,7 +236,7 @@ export function redisStores(options: RedisOptions): SharedStores {
     documents: new RedisDocumentCache(redis, prefix, limits),
     rateLimiter: new RedisRateLimiter(redis, prefix),
     idempotency: new RedisIdempotencyStore(redis, prefix),
-    ready: async () => (await redis.ping()) === 'PONG',
+    ready: async () => (await usable(redis).ping()) === 'PONG',
     close: async () => {
       redis.disconnect();
     },

@@ -3,67 +3,18 @@
 // origin's Cache-Control is obeyed; and the cache never lets a request past the guard. Run on
 // process memory (fetch-cache.test.ts) and on Redis (fetch-cache.redis.ts).
 import assert from 'node:assert/strict';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { createRdf } from '../../lib/converter/index.ts';
 import { fetchDocument } from '../../lib/fetch/cached-fetch.ts';
 import { makePolicy } from '../../lib/fetch/guarded-fetch.ts';
 import { textLoader } from '../../lib/sources.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
-import { serve, type TestServer } from '../support/file-server.ts';
 import { readSeed } from '../support/shared.ts';
 import { removeTempDir, tempDir } from '../support/temp.ts';
 import { rejectsWith, tableResolver, testPolicy } from '../fetch/helpers.ts';
 import type { OpenStores } from './conformance.ts';
+import { CountingOrigin } from './origin.ts';
 import { DESCRIPTOR_URL, SEED_FILES, TEMPLATE_URL, CSVW_MAPPING_URL } from '../converter/support.ts';
-
-interface Served {
-  body: string;
-  etag?: string;
-  cacheControl?: string;
-  type?: string;
-}
-
-/** An origin serving `files`, counting full answers (200) and revalidations (304) per path. */
-class CountingOrigin {
-  readonly files = new Map<string, Served>();
-  readonly full = new Map<string, number>();
-  readonly notModified = new Map<string, number>();
-  readonly authorizations: (string | undefined)[] = [];
-  server!: TestServer;
-
-  async start(): Promise<void> {
-    this.server = await serve((req, res) => this.#answer(req, res));
-  }
-
-  url(path: string): string {
-    return `${this.server.origin}${path}`;
-  }
-
-  count(path: string): { full: number; notModified: number } {
-    return { full: this.full.get(path) ?? 0, notModified: this.notModified.get(path) ?? 0 };
-  }
-
-  #answer(req: IncomingMessage, res: ServerResponse): void {
-    const path = new URL(req.url ?? '/', 'http://x').pathname;
-    const file = this.files.get(path);
-    this.authorizations.push(req.headers.authorization);
-    if (!file) {
-      res.writeHead(404).end();
-      return;
-    }
-    const headers: Record<string, string> = { 'content-type': file.type ?? 'text/plain; charset=utf-8' };
-    if (file.etag) headers.etag = file.etag;
-    if (file.cacheControl) headers['cache-control'] = file.cacheControl;
-    if (file.etag && req.headers['if-none-match'] === file.etag) {
-      this.notModified.set(path, (this.notModified.get(path) ?? 0) + 1);
-      res.writeHead(304, headers).end();
-      return;
-    }
-    this.full.set(path, (this.full.get(path) ?? 0) + 1);
-    res.writeHead(200, headers).end(file.body);
-  }
-}
 
 const LIMITS = { maxEntries: 100, maxBytes: 1 << 22 };
 
