@@ -9,6 +9,7 @@ import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 import type { ActionName, StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { intSetting } from '../../lib/process/config.ts';
 import { conflict, invalid, unreachable } from '../../lib/process/errors.ts';
+import { idempotentReplays } from '../../lib/process/metrics.ts';
 import type { IdempotencyStore } from '../../lib/shared/contract.ts';
 
 export const IDEMPOTENCY_HEADER = 'Idempotency-Key';
@@ -89,7 +90,10 @@ export async function idempotent(
       IDEMPOTENCY_HEADER,
     );
   }
-  if (found?.state === 'done') return JSON.parse(found.result) as unknown;
+  if (found?.state === 'done') {
+    idempotentReplays.inc();
+    return JSON.parse(found.result) as unknown;
+  }
   let result: unknown;
   try {
     result = await work();

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { intSetting } from '../../lib/process/config.ts';
 import type { Logger } from '../../lib/process/log.ts';
+import { rateLimited } from '../../lib/process/metrics.ts';
 import type { RateLimiter } from '../../lib/shared/contract.ts';
 import { answerError } from './errors.ts';
 
@@ -60,6 +61,7 @@ export function rateLimit(options: RateLimitOptions): Middleware {
     const ckan = ACTION_API.test(ctx.path)
       ? { success: false, error: { __type: 'Rate Limit Error', message: detail } }
       : undefined;
+    rateLimited.inc();
     answerError(ctx, { status: 429, detail }, ckan);
     ctx.set('Retry-After', String(seconds));
   };
