@@ -72,7 +72,7 @@ async function run(
   },
 ): Promise<Running> {
   // A malformed LABLD_REDIS_URL stops the start here, before anything is opened.
-  const shared = openSharedStores();
+  const shared = await openSharedStores();
   const catalog = catalogOf(options.bus);
   const bus = await openBus(options.bus, catalog).catch(async (error: unknown) => {
     await shared.close();

@@ -21,7 +21,7 @@ type OperationsModule = {
 const port = parentPort!;
 const { sources, dataDir } = workerData as WorkerData;
 // On Redis each worker has its own connection; in process memory the cache is the main thread's.
-const shared = openSharedStores();
+const shared = await openSharedStores();
 const portCache = shared.kind === 'memory' ? new PortDocumentCache(port, shared.documents.limits) : undefined;
 const env: OperationEnv = {
   blobs: blobStoreIn(dataDir),

@@ -2,7 +2,6 @@
 import { byteSetting, intSetting, setting } from '../process/config.ts';
 import type { DocumentCacheLimits, SharedStores } from './contract.ts';
 import { memoryStores } from './memory.ts';
-import { redisStores } from './redis.ts';
 
 export type { SharedStores } from './contract.ts';
 
@@ -28,10 +27,12 @@ export function sharedConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Share
   };
 }
 
-export function openSharedStores(config: SharedConfig = sharedConfigFromEnv()): SharedStores {
+/** Redis's client is loaded only where LABLD_REDIS_URL is set: every worker thread starts faster without it. */
+export async function openSharedStores(config: SharedConfig = sharedConfigFromEnv()): Promise<SharedStores> {
   if (config.redisUrl === '') return memoryStores(config.limits);
   if (!/^rediss?:\/\//.test(config.redisUrl)) {
     throw new Error(`LABLD_REDIS_URL must be a redis:// or rediss:// URL, got ${config.redisUrl}`);
   }
+  const { redisStores } = await import('./redis.ts');
   return redisStores({ url: config.redisUrl, prefix: config.prefix, limits: config.limits });
 }
