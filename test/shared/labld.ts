@@ -12,6 +12,10 @@ import { readSeed } from '../support/shared.ts';
 import { api, person, type Person } from '../catalogue/actions/support.ts';
 import { CSVW_MAPPING_URL, DESCRIPTOR_URL, SEED_FILES, TEMPLATE_URL } from '../converter/support.ts';
 import { CountingOrigin } from './origin.ts';
+import { hashPassword } from '../../lib/catalogue/auth/passwords.ts';
+import { csrfOf, getPage, logIn, postForm } from '../catalogue/support/login.ts';
+
+const PASSWORD = 'a long password for the upload page';
 
 export function labldSuite(name: string, env: () => Record<string, string | undefined>): void {
   describe(`shared stores in labld: ${name}`, () => {
@@ -32,6 +36,7 @@ export function labldSuite(name: string, env: () => Record<string, string | unde
       const store = await openCatalogueStore({ dataDir: labld.dataDir });
       alice = await person(store, 'alice');
       bob = await person(store, 'bob');
+      await store.createUser({ name: 'ada', password_hash: await hashPassword(PASSWORD) });
       await store.close();
     });
     after(async () => {
@@ -147,6 +152,41 @@ export function labldSuite(name: string, env: () => Record<string, string | unde
       const bobsUpload = await upload('sample,force\na,1\n', 'key-1', bob, bobs);
       assert.equal(bobsUpload.status, 200);
       assert.notEqual(bobsUpload.body.result.id, first.body.result.id);
+    });
+
+    test('the upload page: the same form sent twice makes one resource and leads to it both times', async () => {
+      const { jar } = await logIn(labld.url, 'ada', PASSWORD);
+      const dataset = `page-${randomBytes(4).toString('hex')}`;
+      const page = await getPage(`${labld.url}/dataset/new`, jar);
+      const made = await postForm(`${labld.url}/dataset/new`, jar, {
+        _csrf: csrfOf(page.html),
+        name: dataset,
+        title: dataset,
+      });
+      assert.equal(made.status, 303);
+      const form = await getPage(`${labld.url}/dataset/${dataset}/upload`, jar);
+      const key = /name="_idempotency" value="([^"]+)"/.exec(form.html)?.[1];
+      assert.ok(key, 'the form carries a key of its own');
+      const send = () => {
+        const body = new FormData();
+        body.set('_csrf', csrfOf(form.html));
+        body.set('_idempotency', key);
+        body.set('file', new Blob(['a,b\n1,2\n']), 'twice.dat');
+        return fetch(`${labld.url}/dataset/${dataset}/upload`, {
+          method: 'POST',
+          body,
+          redirect: 'manual',
+          headers: { cookie: jar.header(), origin: labld.url, accept: 'text/html' },
+        });
+      };
+      const [first, second] = [await send(), await send()];
+      assert.deepEqual([first.status, second.status], [303, 303]);
+      assert.equal(second.headers.get('location'), first.headers.get('location'));
+      const mine = await getPage(`${labld.url}/dataset/${dataset}`, jar);
+      assert.equal(mine.html.match(/>twice\.dat<\/a>/g)?.length, 1);
+      // Another form shown is another key: a second upload of the same file is a second resource.
+      const again = await getPage(`${labld.url}/dataset/${dataset}/upload`, jar);
+      assert.notEqual(/name="_idempotency" value="([^"]+)"/.exec(again.html)?.[1], key);
     });
   });
 }
