@@ -25,6 +25,7 @@ import { serviceGateway } from '../gateways/services.ts';
 import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
 import {
   createServer,
+  rateLimitFromEnv,
   type Gateway,
   type ReadinessCheck,
   type RunningServer,
@@ -33,6 +34,7 @@ import { serverSecret } from '../lib/catalogue/auth/secrets.ts';
 import type { LoginThrottle } from '../lib/catalogue/auth/throttle.ts';
 import { baseUrl } from '../lib/services.ts';
 import { lazy, processStores, type ProcessStores } from './stores.ts';
+import { openSharedStores } from '../lib/shared/open.ts';
 
 export interface ProcessOptions {
   port: number;
@@ -71,8 +73,13 @@ async function run(
     rootAlias?: string;
   },
 ): Promise<Running> {
+  // A malformed LABLD_REDIS_URL stops the start here, before anything is opened.
+  const shared = await openSharedStores();
   const catalog = catalogOf(options.bus);
-  const bus = await openBus(options.bus, catalog);
+  const bus = await openBus(options.bus, catalog).catch(async (error: unknown) => {
+    await shared.close();
+    throw error;
+  });
   let server: RunningServer | undefined;
   let pool: WorkerPool | undefined;
   let relay: Relay | undefined;
@@ -85,13 +92,14 @@ async function run(
       catalogueStore: () => stores.catalogue.get(),
       datastore: () => stores.datastore.get(),
       tripleStore: () => stores.tripleStore.get(),
+      shared,
     };
     const { gateways, consumers, mainConsumers = [], chain = [], rootAlias } = parts(runtime);
     // The chain's steps do their work in the same pool as the request operations.
     const sources = [...consumers, ...chain.map((c) => chainOperationsSource(c.group))];
     if (sources.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
-      pool = new WorkerPool({ sources, dataDir: options.bus.dataDir });
+      pool = new WorkerPool({ sources, dataDir: options.bus.dataDir, documents: shared.documents });
       await pool.start();
       for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
@@ -122,10 +130,12 @@ async function run(
       host: options.host,
       // Uploads beside the blobs they are moved into (a rename, so the same file system).
       dataDir: options.bus.dataDir,
+      rateLimit: rateLimitFromEnv(shared.rateLimiter),
       readiness: [
         { name: 'bus', check: () => bus.ready() },
         ...registryCheck(options.bus),
         ...(workers ? [{ name: 'workers', check: () => workers.ready() }] : []),
+        ...(shared.kind === 'redis' ? [{ name: 'redis', check: () => shared.ready() }] : []),
         ...storeChecks(stores, {
           // The catalogue's gateway and consumer, and the chain's steps, read and write both.
           both:
@@ -147,6 +157,7 @@ async function run(
     await bus.close();
     await pool?.close();
     await closeStores(stores);
+    await shared.close();
     throw error;
   }
   const forgetBaseUrl = defaultBaseUrlFromPort(Number(new URL(server.url).port));
@@ -160,6 +171,7 @@ async function run(
       await bus.close();
       await pool?.close();
       await closeStores(stores);
+      await shared.close();
       forgetBaseUrl();
     },
   };

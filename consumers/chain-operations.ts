@@ -21,6 +21,7 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
       datastore: await env.stores.datastore(),
       blobs: env.blobs,
       siteUrl: baseUrl(),
+      documents: env.documents,
     };
     const source = await deps.store.getResource(event.resource_id);
     if (!source) throw notFound(`the resource ${event.resource_id} is gone`, 'resource_id');

@@ -198,7 +198,7 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
   const mapping = { name: event.mapping.name, url: event.mapping.url, blob: mappingResource.blob_key };
   // A mapping's template is read from where the mapping says, through the guarded fetch (LABLD_FETCH_ALLOW).
-  const load = textLoader({ blobs: deps.blobs, policy: policyFromEnv(), signal });
+  const load = textLoader({ blobs: deps.blobs, policy: policyFromEnv(), signal, cache: deps.documents });
   const { joined, summary } = await convertStep(
     { descriptor, csv, mapping },
     { blobs: deps.blobs, signal, load },

@@ -33,6 +33,7 @@ import type { Datastore } from '../lib/datastore/contract.ts';
 import { log } from '../lib/process/log.ts';
 import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
+import type { DocumentCache } from '../lib/shared/contract.ts';
 
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
 export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;
@@ -44,6 +45,8 @@ export interface StepDeps {
   blobs: BlobStore;
   /** labld's public URL: the resources' download URLs, which the outputs name. */
   siteUrl: string;
+  /** Fetched templates, shared (lib/fetch/cached-fetch.ts); none: fetched every time. */
+  documents?: DocumentCache;
 }
 
 export interface ChainDeps extends StepDeps {

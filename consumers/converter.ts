@@ -16,9 +16,9 @@ import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function converterOperations(env: OperationEnv): ServiceOperations<'converter'> {
-  const { blobs } = env;
+  const { blobs, documents: cache } = env;
   const policy = policyFromEnv();
-  const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal });
+  const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal, cache });
   const activity = (operation: string) => `${baseUrl()}/converter/api/${operation}`;
   /**
    * The JSON answer stored as a blob: graphs can be far larger than a bus message should be.

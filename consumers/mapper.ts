@@ -17,10 +17,10 @@ import type { OperationEnv } from './request-consumer.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function mapperOperations(env: OperationEnv): ServiceOperations<'mapper'> {
-  const { blobs } = env;
+  const { blobs, documents: cache } = env;
   const policy = policyFromEnv();
   const load = (url: string, field: string, signal: AbortSignal) =>
-    loadDocument(url.trim(), field, textLoader({ blobs, policy, signal }));
+    loadDocument(url.trim(), field, textLoader({ blobs, policy, signal, cache }));
 
   return {
     types: async (input, { signal }) => listTypes(await load(input.url, 'url', signal)),

@@ -7,6 +7,7 @@ import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import type { OperationStores } from './stores.ts';
+import type { DocumentCache } from '../lib/shared/contract.ts';
 
 export interface ServiceRequest {
   operation: string;
@@ -30,6 +31,8 @@ export interface OperationEnv {
   blobs: BlobStore;
   /** The catalogue store and the datastore, opened on first use in each worker. */
   stores: OperationStores;
+  /** Fetched templates, mappings and shapes, shared by the process (and on Redis by every process). */
+  documents?: DocumentCache;
 }
 
 export interface RequestConsumer {

@@ -9,6 +9,8 @@ import { publish, published } from './blobs/published.ts';
 import { notFound, invalid } from './process/errors.ts';
 import type { Loader } from './loader.ts';
 import { guardedFetch, type FetchPolicy } from './fetch/guarded-fetch.ts';
+import { fetchDocument } from './fetch/cached-fetch.ts';
+import type { DocumentCache } from './shared/contract.ts';
 import { baseUrl } from './services.ts';
 
 /** Where uploads are served, below labld's base URL (the annotator gateway serves them). */
@@ -112,10 +114,31 @@ export async function openSource(url: string, options: SourceOptions): Promise<S
   };
 }
 
+/**
+ * Fields whose documents are the client's data, read fresh on every request: a changed data
+ * file must not wait out a cache's freshness. Templates, mappings and shapes go through `cache`.
+ */
+const UNCACHED_FIELDS = new Set(['data_url', 'rdf_url']);
+
+export interface TextLoaderOptions extends Omit<SourceOptions, 'field'> {
+  /** The shared document cache (lib/fetch/cached-fetch.ts); none: every document is fetched. */
+  cache?: DocumentCache;
+}
+
 /** The Loader the domains are handed: a client URL (or a stored file) read as text. */
-export function textLoader(options: Omit<SourceOptions, 'field'>): Loader {
+export function textLoader(options: TextLoaderOptions): Loader {
   return async (url, field) => {
     if (!URL.canParse(url)) throw invalid(`${field}: ${JSON.stringify(url)} is not a URL`, field);
+    const { cache } = options;
+    if (cache && !UNCACHED_FIELDS.has(field) && storedSegmentsOf(url) === undefined) {
+      const document = await fetchDocument(url, { ...options, cache, field });
+      return {
+        url: document.url,
+        text: document.text(),
+        contentType: document.contentType,
+        fileName: fileNameOf(new URL(document.url)),
+      };
+    }
     const source = await openSource(url, { ...options, field });
     return {
       url: source.url,

@@ -18,6 +18,10 @@ import type { DomainError } from '../../lib/process/errors.ts';
 import { TimeoutError, tooLarge } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
+import type { DocumentCache } from '../../lib/shared/contract.ts';
+import { MemoryDocumentCache } from '../../lib/shared/memory.ts';
+import { sharedConfigFromEnv } from '../../lib/shared/open.ts';
+import { answerCacheCall } from './document-cache.ts';
 import {
   fromWire,
   toWire,
@@ -47,6 +51,11 @@ export interface PoolOptions {
   size?: number;
   /** Old-generation heap per worker in MB (default LABLD_WORKER_MEMORY_MB). */
   memoryMb?: number;
+  /**
+   * The process's in-process document cache, which the workers share through their ports
+   * (default a fresh one; unused when LABLD_REDIS_URL makes the workers use Redis).
+   */
+  documents?: DocumentCache;
 }
 
 export interface RunOptions {
@@ -87,6 +96,7 @@ export class WorkerPool {
   readonly size: number;
   readonly memoryMb: number;
   readonly #data: WorkerData;
+  readonly #documents: DocumentCache;
   readonly #slots = new Set<Slot>();
   readonly #queue: Job[] = [];
   readonly #exits = new Set<Promise<void>>();
@@ -102,6 +112,7 @@ export class WorkerPool {
     if (this.memoryMb < 32)
       throw new Error(`LABLD_WORKER_MEMORY_MB must be at least 32, got ${this.memoryMb}`);
     this.#data = { sources: options.sources, dataDir: options.dataDir };
+    this.#documents = options.documents ?? new MemoryDocumentCache(sharedConfigFromEnv().limits);
   }
 
   /** Start every worker; resolves when all have loaded their operations. */
@@ -201,6 +212,10 @@ export class WorkerPool {
   }
 
   #receive(slot: Slot, message: FromWorker): void {
+    if (message.type === 'cache') {
+      answerCacheCall(slot.worker, this.#documents, message);
+      return;
+    }
     if (message.type === 'ready') {
       slot.ready = true;
       if (this.#starting && --this.#starting.waiting === 0) {

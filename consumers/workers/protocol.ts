@@ -3,6 +3,7 @@
 // domain error's kind and field, timeout or internal) and is rebuilt on the main thread as the
 // bus expects it.
 import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/process/errors.ts';
+import type { CacheCall } from './document-cache.ts';
 
 /** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
 export interface OperationsSource {
@@ -39,6 +40,7 @@ export type WireError =
 
 export type FromWorker =
   | { type: 'ready' }
+  | CacheCall
   | { type: 'done'; id: number; ok: true; value: unknown }
   | { type: 'done'; id: number; ok: false; error: WireError };
 

@@ -9,6 +9,8 @@ import { notFound } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { lazyStores } from '../stores.ts';
+import { openSharedStores } from '../../lib/shared/open.ts';
+import { PortDocumentCache, type CacheReply } from './document-cache.ts';
 import { toWire, type CloseWorker, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 
 type OperationsModule = {
@@ -18,7 +20,14 @@ type OperationsModule = {
 
 const port = parentPort!;
 const { sources, dataDir } = workerData as WorkerData;
-const env: OperationEnv = { blobs: blobStoreIn(dataDir), stores: lazyStores(dataDir) };
+// On Redis each worker has its own connection; in process memory the cache is the main thread's.
+const shared = await openSharedStores();
+const portCache = shared.kind === 'memory' ? new PortDocumentCache(port, shared.documents.limits) : undefined;
+const env: OperationEnv = {
+  blobs: blobStoreIn(dataDir),
+  stores: lazyStores(dataDir),
+  documents: portCache ?? shared.documents,
+};
 const groups = new Map<string, Record<string, Operation<never>>>();
 for (const source of sources) {
   const module = (await import(source.module)) as OperationsModule;
@@ -39,10 +48,14 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
   return checkIn(env.blobs, value);
 }
 
-port.on('message', (job: RunJob | CloseWorker) => {
+port.on('message', (job: RunJob | CloseWorker | CacheReply) => {
+  if (job.type === 'cache-reply') {
+    portCache?.receive(job);
+    return;
+  }
   if (job.type === 'close') {
     // A stop: the databases are closed (WAL checkpointed, connections ended) before the thread ends.
-    void env.stores.close().finally(() => process.exit(0));
+    void Promise.allSettled([env.stores.close(), shared.close()]).finally(() => process.exit(0));
     return;
   }
   const seen = { fields: job.input };

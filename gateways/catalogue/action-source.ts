@@ -7,6 +7,7 @@ import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { callAction } from './actions.ts';
+import { idempotent } from './idempotency.ts';
 import type { Asker, CatalogueSource, NewDataset, TableQuery, UploadedResource } from './source.ts';
 import type {
   ColumnType,
@@ -220,15 +221,21 @@ export class ActionSource implements CatalogueSource {
     if (asker.userName === undefined) throw unauthorized('Log in to add a resource.', 'user');
     const d = await this.#package(asker, name);
     const blob = await this.#runtime.blobs.putFile(file.keep());
-    const created = (await this.#call(
-      asker,
-      'resource_create',
-      {
-        package_id: text(d.id),
-        name: file.filename,
-        ...(file.description ? { description: file.description } : {}),
-      },
-      { blob, filename: file.filename, mimetype: file.mimetype, size: file.size },
+    const params = {
+      package_id: text(d.id),
+      name: file.filename,
+      ...(file.description ? { description: file.description } : {}),
+    };
+    const upload = { blob, filename: file.filename, mimetype: file.mimetype, size: file.size };
+    const once = {
+      key: file.idempotencyKey,
+      action: 'resource_create' as const,
+      credential: asker.credential,
+      params,
+      upload,
+    };
+    const created = (await idempotent(this.#runtime.shared?.idempotency, once, () =>
+      this.#call(asker, 'resource_create', params, upload),
     )) as Dict;
     return text(created.id);
   }

@@ -22,6 +22,7 @@ import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
 import { route, type Route, type RouteInput } from '../kit/index.ts';
 import { afterAction, datasetBefore } from './triplestore-events.ts';
+import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 
 export interface CallOptions {
   /** A file the gateway stored (resource_create/update/patch). */
@@ -133,7 +134,10 @@ const RESPONSES = {
   400: { description: 'unknown action, or a write action called with GET' },
   403: { description: 'Authorization Error' },
   404: { description: 'Not Found Error' },
-  409: { description: 'Validation Error: {"<field>": ["message"]}' },
+  409: {
+    description:
+      'Validation Error: {"<field>": ["message"]}; also an `Idempotency-Key` (resource_create) reused for another request',
+  },
 };
 
 const PARAMS = {
@@ -157,12 +161,23 @@ export function actionRoutes(runtime: Runtime): Route[] {
     const correlationId = input.correlationId;
     const call = (n: ActionName, p: Record<string, unknown>, c: Credential) =>
       callAction(runtime, n, p, c, { correlationId });
-    const before = await datasetBefore(call, name, params, caller);
-    const result = await callAction(runtime, name, params, caller, {
-      correlationId,
-      ...(upload ? { upload } : {}),
+    const once = {
+      key: ctx.get(IDEMPOTENCY_HEADER) || undefined,
+      action: name,
+      credential: caller,
+      params,
+      upload,
+    };
+    // A replay answers the first result: the action and its triple store events ran then.
+    const result = await idempotent(runtime.shared?.idempotency, once, async () => {
+      const before = await datasetBefore(call, name, params, caller);
+      const made = await callAction(runtime, name, params, caller, {
+        correlationId,
+        ...(upload ? { upload } : {}),
+      });
+      await afterAction(runtime, name, made, before, correlationId);
+      return made;
     });
-    await afterAction(runtime, name, result, before, correlationId);
     return { json: { help: helpUrl(name), success: true, result } };
   };
   return ['/api/3/action/{name}', '/api/action/{name}'].flatMap((path) => [

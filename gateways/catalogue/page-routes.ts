@@ -212,7 +212,7 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       async ({ context, asker }, { params }) =>
         renderUpload(context, await source.upload(asker, params.name)),
     ),
-    route<Query, { description?: string; _csrf?: string }, Named>({
+    route<Query, { description?: string; _csrf?: string; _idempotency?: string }, Named>({
       method: 'POST',
       path: '/dataset/{name}/upload',
       params: paramsSchema(['name']),
@@ -223,7 +223,11 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
           fileField: 'file',
           fields: {
             type: 'object',
-            properties: { description: { type: 'string', maxLength: 2000 }, _csrf: { type: 'string' } },
+            properties: {
+              description: { type: 'string', maxLength: 2000 },
+              _csrf: { type: 'string' },
+              _idempotency: { type: 'string', maxLength: 255 },
+            },
           },
         },
       },
@@ -233,7 +237,11 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
         try {
           await checkForm(ctx, a, v.visit, body._csrf);
           if (!file) throw invalid('file: choose a file to upload', 'file');
-          const id = await source.addResource(v.asker, p.name, { ...file, description: body.description });
+          const id = await source.addResource(v.asker, p.name, {
+            ...file,
+            description: body.description,
+            idempotencyKey: body._idempotency || undefined,
+          });
           const location = resourcePath(p.name, id);
           if (ctx.accepts('html', 'json') === 'json') return { status: 201, json: { location } };
           return { redirect: location };

@@ -31,6 +31,8 @@ export interface UploadedResource {
   size: number;
   mimetype: string;
   description?: string;
+  /** The upload form's `_idempotency`: the same form sent twice makes one resource. */
+  idempotencyKey?: string;
   /** Takes the file over from the kit (it is not removed after the answer); its path. */
   keep(): string;
 }

@@ -12,6 +12,7 @@ import { answerError, errorHandler } from './errors.ts';
 import type { Gateway } from './gateway.ts';
 import { healthRoutes, type ReadinessCheck } from './health.ts';
 import { observe } from './observe.ts';
+import { rateLimit, type RateLimitOptions } from './rate-limit.ts';
 import { sweepUploads } from './upload.ts';
 
 export interface AppOptions {
@@ -29,6 +30,8 @@ export interface AppOptions {
   dataDir?: string;
   /** Default lib/log's logger. */
   logger?: Logger;
+  /** Per-caller limit of every route but /healthz, /readyz and /metrics; none: no limit. */
+  rateLimit?: RateLimitOptions;
 }
 
 export interface ServerOptions extends AppOptions {
@@ -101,6 +104,7 @@ export function createApp(options: AppOptions): Koa {
   app.use(observe(logger));
   app.use(errorHandler());
   app.use(healthRoutes(() => readiness));
+  if (options.rateLimit) app.use(rateLimit(options.rateLimit));
   app.use(dispatch(mounts));
   return app;
 }

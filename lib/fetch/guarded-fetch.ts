@@ -2,7 +2,7 @@
 // shapes_url, rdf_url, metadata_url): http(s) only, time and size limits, redirects followed
 // by hand and re-checked, and no connection to private or loopback addresses unless allowed.
 import { isIP } from 'node:net';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import { request, type Agent } from 'undici';
 import { DomainError, type ErrorKind } from '../process/errors.ts';
 import { normalHost } from './address-policy.ts';
@@ -41,10 +41,13 @@ export interface GuardedFetchOptions {
   body?: string | Readable;
   /** Content-Type of `body`. */
   contentType?: string;
+  /** Revalidating a cached copy (lib/fetch/cached-fetch.ts): a 304 is then an answer, not an error. */
+  ifNoneMatch?: string;
+  ifModifiedSince?: string;
 }
 
 export interface FetchedResource {
-  /** Always 2xx: anything else is an error. */
+  /** 2xx, or 304 to a conditional request (with an empty body): anything else is an error. */
   status: number;
   /** The URL finally answered, after redirects, without credentials. */
   url: string;
@@ -276,6 +279,8 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
           'accept-encoding': 'identity',
           'user-agent': 'labld',
           ...(authorization === undefined ? {} : { authorization }),
+          ...(options.ifNoneMatch === undefined ? {} : { 'if-none-match': options.ifNoneMatch }),
+          ...(options.ifModifiedSince === undefined ? {} : { 'if-modified-since': options.ifModifiedSince }),
         },
       });
       const { statusCode, headers } = response;
@@ -301,7 +306,10 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
         hop = next;
         continue;
       }
-      if (statusCode < 200 || statusCode > 299) {
+      const revalidated =
+        statusCode === 304 && (options.ifNoneMatch !== undefined || options.ifModifiedSince !== undefined);
+      if (revalidated) discard(response.body);
+      if (!revalidated && (statusCode < 200 || statusCode > 299)) {
         discard(response.body);
         const text = response.statusText ? ` ${response.statusText}` : '';
         const detail = session.detail('could not be fetched', `upstream answered ${statusCode}${text}`);
@@ -309,11 +317,12 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
       }
       const declared = single(headers['content-length']);
       const contentLength = declared !== undefined && /^\d+$/.test(declared) ? Number(declared) : undefined;
-      if (contentLength !== undefined && contentLength > policy.maxBytes) {
+      if (!revalidated && contentLength !== undefined && contentLength > policy.maxBytes) {
         discard(response.body);
         throw new TooLargeError(policy.maxBytes, contentLength);
       }
-      return resource(session, policy, hop, statusCode, headers, response.body, contentLength);
+      const body = revalidated ? Readable.from([]) : response.body;
+      return resource(session, policy, hop, statusCode, headers, body, contentLength);
     }
   } catch (error) {
     session.close();

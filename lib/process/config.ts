@@ -57,6 +57,34 @@ export const settings = [
       'Redis (`redis://host:6379/0`) for what processes share: fetch cache, rate limits, idempotency keys; empty: process memory',
   },
   {
+    name: 'LABLD_FETCH_CACHE_ENTRIES',
+    default: '1000',
+    description: 'fetch cache: most documents (templates, mappings) kept; the least recently used go first',
+  },
+  {
+    name: 'LABLD_FETCH_CACHE_BYTES',
+    default: '256mb',
+    description: 'fetch cache: most bytes kept, all documents together (a larger one is not kept)',
+  },
+  {
+    name: 'LABLD_FETCH_CACHE_FRESH_S',
+    default: '60',
+    description:
+      'fetch cache: seconds a document without `Cache-Control: max-age` is used before asking its origin again (ETag / Last-Modified)',
+  },
+  {
+    name: 'LABLD_RATE_LIMIT',
+    default: '0',
+    description:
+      'requests per caller (API token, else client address) in each window at every gateway; more: 429 with Retry-After (0: no limit)',
+  },
+  { name: 'LABLD_RATE_LIMIT_WINDOW_S', default: '60', description: 'rate limit: window length in seconds' },
+  {
+    name: 'LABLD_IDEMPOTENCY_TTL_S',
+    default: '86400',
+    description: "how long an upload's `Idempotency-Key` answers its retries with the first result",
+  },
+  {
     name: 'KAFKA_BROKERS',
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',

@@ -50,3 +50,15 @@ export const workerStopped = new Counter({
   labelNames: ['reason'] as const,
   registers: [registry],
 });
+
+export const rateLimited = new Counter({
+  name: 'labld_rate_limited_total',
+  help: 'requests refused with 429 by the per-caller rate limit (LABLD_RATE_LIMIT)',
+  registers: [registry],
+});
+
+export const idempotentReplays = new Counter({
+  name: 'labld_idempotent_replays_total',
+  help: 'uploads sent again with the same Idempotency-Key, answered with the first result',
+  registers: [registry],
+});

@@ -5,6 +5,7 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import type { CatalogueStore } from '../catalogue/store/contract.ts';
 import type { Datastore } from '../datastore/contract.ts';
 import type { TripleStore } from '../triplestore/contract.ts';
+import type { SharedStores } from '../shared/contract.ts';
 
 export interface Runtime {
   bus: Bus;
@@ -20,4 +21,6 @@ export interface Runtime {
    * store's consumers (the embedded one has one owner, and runs oxigraph in its own thread).
    */
   tripleStore?: () => Promise<TripleStore>;
+  /** Rate limits, idempotency keys and fetched documents: on Redis (LABLD_REDIS_URL) or in memory. */
+  shared?: SharedStores;
 }

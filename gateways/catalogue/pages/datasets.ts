@@ -1,5 +1,6 @@
 // The dataset list (search, paging), a dataset's page (resources, who made each, chain steps),
 // its upload form, and the `mappings` group page.
+import { randomUUID } from 'node:crypto';
 import { escapeHtml, formatDate, formatSize, pager, segment } from '../html.ts';
 import type {
   DatasetListView,
@@ -140,12 +141,14 @@ export function renderUpload(context: PageContext, view: UploadView): string {
   const action = `${datasetPath(view.dataset.name)}/upload`;
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '';
   // Without JavaScript the form posts and the server redirects; upload.js sends the same form
-  // with XMLHttpRequest to show progress.
+  // with XMLHttpRequest to show progress. `_idempotency`, one per form shown, makes a second
+  // submit of the same form (a double click, a resent POST) answer the first upload's resource.
   const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> / <a href="${escapeHtml(datasetPath(view.dataset.name))}">${escapeHtml(view.dataset.title)}</a> /</p>
       <h1>Add a resource</h1>
       ${error}
       <form id="upload-form" class="stacked" method="post" action="${escapeHtml(action)}" enctype="multipart/form-data">
         ${csrfField(context)}
+        <input type="hidden" name="_idempotency" value="${randomUUID()}">
         <label for="upload-description">Description <span class="hint">(optional)</span></label>
         <input id="upload-description" name="description" type="text">
         <label for="upload-file">File <span class="hint">(CSV, JSON, YARRRML, …)</span></label>

@@ -1,0 +1,77 @@
+// What several gateway and consumer processes must share, behind small interfaces: the cache of
+// fetched documents, the per-caller request counts of the rate limit, and the idempotency keys
+// of uploads. Two implementations keep the same contract (test/shared/conformance.ts): one in
+// process memory (the default, and all an embedded labld needs) and one on Redis
+// (LABLD_REDIS_URL), which every process of a scale-out deployment reaches.
+
+/** A fetched document as the cache keeps it: its bytes and what revalidating it needs. */
+export interface CachedDocument {
+  /** The URL finally answered (after redirects), without credentials. */
+  url: string;
+  contentType: string | undefined;
+  /** Validators for If-None-Match / If-Modified-Since; neither: refetched once stale. */
+  etag: string | undefined;
+  lastModified: string | undefined;
+  body: Buffer;
+  /** Epoch ms until which the copy is used without asking the origin. */
+  freshUntil: number;
+}
+
+export interface DocumentCacheLimits {
+  /** Most documents kept; the least recently used go first. */
+  maxEntries: number;
+  /** Most bytes of bodies kept, all documents together; one larger than this is not kept. */
+  maxBytes: number;
+}
+
+export interface DocumentCache {
+  readonly limits: DocumentCacheLimits;
+  /** The copy under `key` (counted as a use), or undefined. */
+  get(key: string): Promise<CachedDocument | undefined>;
+  /** Keeps `document` under `key`, replacing any copy, then drops the least used past the limits. */
+  put(key: string, document: CachedDocument): Promise<void>;
+  /** After a 304: the copy is fresh until `freshUntil` (nothing happens if it was dropped meanwhile). */
+  refresh(key: string, freshUntil: number): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** The outcome of counting one request against a caller's limit. */
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests counted in the current window, this one included. */
+  count: number;
+  /** Ms until the window ends and the count starts again. */
+  resetMs: number;
+}
+
+/** Fixed windows per key: the first request opens a window of `windowMs`; at most `limit` pass in it. */
+export interface RateLimiter {
+  hit(key: string, limit: number, windowMs: number): Promise<RateDecision>;
+}
+
+/** What an idempotency key stands for: a request in progress, or one that finished with `result`. */
+export type IdempotencyRecord =
+  { state: 'pending'; fingerprint: string } | { state: 'done'; fingerprint: string; result: string };
+
+export interface IdempotencyStore {
+  /**
+   * Claims `key` for a request with `fingerprint` (pending for `ttlMs`): undefined when this
+   * call claimed it, else the record already there (the same request again, or another one).
+   */
+  claim(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined>;
+  /** The request finished: its `result` answers every retry for `ttlMs`. */
+  complete(key: string, fingerprint: string, result: string, ttlMs: number): Promise<void>;
+  /** The request failed: the key is free again, so a retry runs it anew. */
+  release(key: string): Promise<void>;
+}
+
+export interface SharedStores {
+  /** `memory` or `redis`, for /readyz and the log. */
+  readonly kind: 'memory' | 'redis';
+  readonly documents: DocumentCache;
+  readonly rateLimiter: RateLimiter;
+  readonly idempotency: IdempotencyStore;
+  /** Throws (or answers false) when the store cannot be reached. */
+  ready(): Promise<boolean>;
+  close(): Promise<void>;
+}
