@@ -34,7 +34,8 @@ test('labld serve annotator --port N answers /info and stops cleanly on SIGTERM'
   });
   try {
     let info: Record<string, string> | undefined;
-    const deadline = Date.now() + 15_000;
+    // Start-up on a loaded machine can take a while; SIGTERM before the handlers exist would kill it.
+    const deadline = Date.now() + 60_000;
     while (!info && Date.now() < deadline) {
       info = await fetch(`http://127.0.0.1:${port}/info`)
         .then((r) => r.json() as Promise<Record<string, string>>)

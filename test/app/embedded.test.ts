@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { startEmbedded, serveOne, type Running } from '../../app/processes.ts';
 import { SERVICES } from '../../lib/services.ts';
 import { tempDir } from '../support/temp.ts';
+import { eventually } from '../support/wait.ts';
 
 const busConfig = () => ({
   transport: 'embedded' as const,
@@ -21,8 +22,13 @@ describe('embedded labld (npm start)', () => {
 
   test('health, readiness and metrics answer', async () => {
     assert.deepEqual(await (await fetch(`${labld.url}/healthz`)).json(), { status: 'ok' });
-    const ready = await fetch(`${labld.url}/readyz`);
-    assert.equal(ready.status, 200);
+    // Ready once every consumer has joined its topics: 503 (saying what is not) until then.
+    const ready = await eventually(
+      () => fetch(`${labld.url}/readyz`),
+      (r) => r.status === 200,
+      30_000,
+    );
+    assert.equal(ready.status, 200, await ready.clone().text());
     const metrics = await (await fetch(`${labld.url}/metrics`)).text();
     assert.match(metrics, /labld_http_request_seconds/);
   });

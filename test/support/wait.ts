@@ -9,4 +9,18 @@ export async function waitFor(what: string, predicate: () => boolean, timeoutMs 
   }
 }
 
+/** Calls `get` until `done` holds of its answer or `timeoutMs` passes; the last answer either way. */
+export async function eventually<T>(
+  get: () => Promise<T>,
+  done: (value: T) => boolean,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await get();
+    if (done(value) || Date.now() > deadline) return value;
+    await sleep(100);
+  }
+}
+
 export { sleep };

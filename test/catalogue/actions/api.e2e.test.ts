@@ -100,8 +100,13 @@ test('resource_create with a multipart upload; the file is stored and the resour
 });
 
 test('datastore_search by GET with filters and sort as JSON text', async () => {
-  const pkg = await api(labld.url, 'package_show', { query: { id: 'bare' } });
-  const rid = pkg.body.result.resources[0].id as string;
+  // A link, not an upload: an uploaded CSV's table is the chain's import to fill (it would race this one).
+  const link = await api(labld.url, 'resource_create', {
+    body: { package_id: 'bare', url: 'https://example.org/forces.csv', name: 'forces (link)' },
+    headers: auth(alice),
+  });
+  assert.equal(link.status, 200);
+  const rid = link.body.result.id as string;
   const made = await api(labld.url, 'datastore_create', {
     body: {
       resource_id: rid,
