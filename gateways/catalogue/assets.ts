@@ -23,12 +23,25 @@ export interface Asset {
 export const ASSET_PREFIX = '/assets/';
 export const LONG_CACHE = 'public, max-age=31536000, immutable';
 
+/** Files of installed packages the pages load, by the name pages use (never from a CDN). */
+const PACKAGE_FILES: Record<string, string> = {
+  'uPlot.iife.min.js': 'uplot/dist/uPlot.iife.min.js',
+  'uPlot.min.css': 'uplot/dist/uPlot.min.css',
+};
+const PACKAGES = join(import.meta.dirname, '..', '..', 'node_modules');
+
 function load(): Map<string, Asset> {
   const assets = new Map<string, Asset>();
-  for (const name of readdirSync(DIRECTORY).sort()) {
+  const files = [
+    ...readdirSync(DIRECTORY)
+      .sort()
+      .map((name) => [name, join(DIRECTORY, name)]),
+    ...Object.entries(PACKAGE_FILES).map(([name, path]) => [name, join(PACKAGES, path)]),
+  ];
+  for (const [name, path] of files as [string, string][]) {
     const type = TYPES[extname(name)];
     if (!type) continue;
-    const bytes = readFileSync(join(DIRECTORY, name));
+    const bytes = readFileSync(path);
     const hash = createHash('sha256').update(bytes).digest('hex').slice(0, 10);
     const ext = extname(name);
     assets.set(name, {

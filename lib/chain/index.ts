@@ -35,6 +35,7 @@ export {
 } from './select.ts';
 export {
   CHAIN_STEPS,
+  LOAD_STEP,
   failStep,
   finishStep,
   progressStep,
@@ -47,4 +48,5 @@ export {
   type StepState,
   type StepStatus,
   type StepSummary,
+  type StatusStep,
 } from './status.ts';

@@ -51,6 +51,12 @@ export const settings = [
     description: 'embedded triple store: triples kept in memory before datasets not queried are let go',
   },
   {
+    name: 'LABLD_TRIPLESTORE_AUTOLOAD',
+    default: 'false',
+    description:
+      'triple store: `true` loads a dataset by itself each time convert made its joined graph (as pressing Load)',
+  },
+  {
     name: 'KAFKA_BROKERS',
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',

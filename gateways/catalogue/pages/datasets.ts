@@ -13,6 +13,7 @@ import type {
   UploadView,
 } from '../views.ts';
 import { csrfField, layout } from './layout.ts';
+import { plotSection, tripleStoreSection } from './dataset-data.ts';
 
 export function datasetPath(name: string): string {
   return `/dataset/${segment(name)}`;
@@ -118,8 +119,17 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
       <section aria-labelledby="steps-heading" class="steps-area">
         <h2 id="steps-heading">Automation</h2>
         ${steps(view)}
-      </section>`;
-  return layout({ ...context, current: context.current ?? 'datasets' }, { title: view.title }, main);
+      </section>
+      ${view.triplestore ? tripleStoreSection(context, datasetPath(view.name), view.triplestore) : ''}
+      ${view.plot ? plotSection(datasetPath(view.name), view.plot) : ''}`;
+  const options = view.plot?.pointsUrl
+    ? {
+        title: view.title,
+        scripts: ['uPlot.iife.min.js', 'plot.js', 'triplestore.js'],
+        styles: ['uPlot.min.css'],
+      }
+    : { title: view.title, scripts: ['triplestore.js'] };
+  return layout({ ...context, current: context.current ?? 'datasets' }, options, main);
 }
 
 export function renderNewDataset(context: PageContext, view: NewDatasetView): string {

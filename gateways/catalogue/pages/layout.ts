@@ -14,6 +14,8 @@ export interface PageOptions {
   title: string;
   /** Asset names of scripts this page loads (deferred). */
   scripts?: string[];
+  /** Asset names of stylesheets besides the catalogue's (a package's, e.g. uPlot's). */
+  styles?: string[];
 }
 
 const NAV: { key: NonNullable<PageContext['current']>; path: string; text: string }[] = [
@@ -51,6 +53,9 @@ export function layout(context: PageContext, options: PageOptions, main: string)
   const scripts = (options.scripts ?? [])
     .map((name) => `\n    <script src="${assetUrl(name)}" defer></script>`)
     .join('');
+  const styles = (options.styles ?? [])
+    .map((name) => `\n    <link rel="stylesheet" href="${assetUrl(name)}">`)
+    .join('');
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -58,7 +63,7 @@ export function layout(context: PageContext, options: PageOptions, main: string)
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${escapeHtml(options.title)} · labld</title>
     <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
-    <link rel="stylesheet" href="${assetUrl('catalogue.css')}">${scripts}
+    <link rel="stylesheet" href="${assetUrl('catalogue.css')}">${styles}${scripts}
   </head>
   <body>
     <a class="skip-link" href="#main">Skip to content</a>

@@ -221,6 +221,7 @@ const datasetPermissions: Action = async (deps, viewer, params) => {
     delete: may('dataset.delete'),
     upload: may('resource.create'),
     manage_members: may('member.manage'),
+    load_triplestore: may('triplestore.load'),
   };
 };
 

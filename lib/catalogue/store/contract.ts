@@ -25,7 +25,7 @@ import type {
   UserChanges,
   UserFields,
 } from '../model.ts';
-import type { ChainStep, StepStatus } from '../../chain/status.ts';
+import type { StatusStep, StepStatus } from '../../chain/status.ts';
 import type { ResourceEvent } from '../../contracts/chain.ts';
 
 /** An event of a catalogue change, kept in the change's transaction until it is published. */
@@ -115,7 +115,7 @@ export interface CatalogueStore {
   removeEvents(seqs: readonly number[]): Promise<void>;
   /** Writes the status of a step of a source resource, replacing the one it had. */
   putStepStatus(row: SourceStepStatus): Promise<void>;
-  getStepStatus(sourceResourceId: string, step: ChainStep): Promise<SourceStepStatus | undefined>;
+  getStepStatus(sourceResourceId: string, step: StatusStep): Promise<SourceStepStatus | undefined>;
   /** The step statuses of a dataset's resources, or of one resource. */
   listStepStatus(filter: { package_id?: string; source_resource_id?: string }): Promise<SourceStepStatus[]>;
   deleteStepStatus(sourceResourceId: string): Promise<void>;

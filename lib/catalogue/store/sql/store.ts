@@ -28,7 +28,7 @@ import type {
   SearchResult,
   SourceStepStatus,
 } from '../contract.ts';
-import type { ChainStep } from '../../../chain/status.ts';
+import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
 import { containing, findId, guarded, paging, requireId, text } from './common.ts';
@@ -309,7 +309,7 @@ export class SqlCatalogueStore implements CatalogueStore {
   pendingEvents = (limit: number) => chain.pendingEvents(this.#s, limit);
   removeEvents = (seqs: readonly number[]) => chain.removeEvents(this.#s, seqs);
   putStepStatus = (row: SourceStepStatus) => chain.putStepStatus(this.#s, row);
-  getStepStatus = (source: string, step: ChainStep) => chain.getStepStatus(this.#s, source, step);
+  getStepStatus = (source: string, step: StatusStep) => chain.getStepStatus(this.#s, source, step);
   listStepStatus = (filter: { package_id?: string; source_resource_id?: string }) =>
     chain.listStepStatus(this.#s, filter);
   deleteStepStatus = (source: string) => chain.deleteStepStatus(this.#s, source);
