@@ -44,7 +44,7 @@ export function loadSummary(outcome: LoadOutcome, durationMs: number): StepSumma
   const parts = [
     graphs === 0
       ? 'nothing to load: the dataset has no joined graph (*-joined.ttl) or Turtle file yet'
-      : `${graphs} graph${graphs === 1 ? '' : 's'} loaded`,
+      : `${graphs} graph${graphs === 1 ? '' : 's'}`,
     ...outcome.failed.map((f) => `not loaded: ${f.error}`),
   ];
   return { durationMs, triples, note: parts.join('; ') };
