@@ -178,11 +178,12 @@ describe('package_*', () => {
       delete: true,
       upload: true,
       manage_members: true,
+      load_triplestore: true,
     });
     const other = await call(bob, 'labld_dataset_permissions', { id: 'perms' });
     assert.deepEqual(
-      [other.update, other.delete, other.upload, other.manage_members],
-      [false, false, false, false],
+      [other.update, other.delete, other.upload, other.manage_members, other.load_triplestore],
+      [false, false, false, false, false],
     );
     assert.equal(
       (await refusal(call(bob, 'labld_dataset_permissions', { id: 'tensile' }))).kind,
