@@ -77,6 +77,8 @@ function resourceViewOf(dataset: string, r: Dict, names: ReadonlyMap<string, str
     created: time(r.created),
     downloadUrl: `${resourcePath(dataset, id)}/download`,
     previewable: r.datastore_active === true,
+    // CKAN's dicts give a link an empty url_type and its own URL.
+    ...(r.url_type !== 'upload' && /^https?:\/\//i.test(text(r.url)) ? { link: text(r.url) } : {}),
   };
 }
 

@@ -47,6 +47,8 @@ export interface ResourceView {
   created: string;
   /** Same-site path of the bytes. */
   downloadUrl: string;
+  /** A link resource's web address (e.g. the SPARQL endpoint): opened, not downloaded. */
+  link?: string;
   /** Whether the datastore holds its rows, so that a table preview exists. */
   previewable: boolean;
 }

@@ -76,7 +76,11 @@ function resourceRows(dataset: string, resources: ResourceView[]): string {
             <td>${escapeHtml(r.format)}</td>
             <td class="num">${formatSize(r.size)}</td>
             <td>${makerText(r.madeBy)}, ${formatDate(r.created)}</td>
-            <td><a href="${escapeHtml(r.downloadUrl)}" download>Download<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a></td>
+            <td>${
+              r.link
+                ? `<a href="${escapeHtml(r.link)}">Open<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a>`
+                : `<a href="${escapeHtml(r.downloadUrl)}" download>Download<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a>`
+            }</td>
           </tr>`,
     )
     .join('\n          ');

@@ -83,6 +83,8 @@ describe('Load and plot in Chromium on a whole labld', () => {
     );
     // The endpoint resource is listed with the others, and it answers the loaded triples.
     await page.getByRole('rowheader', { name: 'SPARQL' }).waitFor();
+    // A link resource is opened where it points, not downloaded.
+    assert.equal(await page.getByRole('link', { name: 'Open SPARQL' }).getAttribute('href'), endpoint);
     assert.equal(await countOnEndpoint(seeded.labld.url, 'tensile'), expected);
     await section.scrollIntoViewIfNeeded();
     await shot('load-after');
