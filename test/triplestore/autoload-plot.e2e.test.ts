@@ -123,3 +123,26 @@ test('property: random plot parameters answer 200 or a 4xx whose detail names th
     { numRuns: 60 },
   );
 });
+
+test('the Load form: refused without the CSRF token, refused to a reader, done for an editor', async () => {
+  const url = `${seeded.labld.url}/dataset/manual/triplestore/load`;
+  const post = (headers: Record<string, string>) =>
+    fetch(url, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: '',
+    });
+  assert.equal((await post({})).status, 403);
+  await seeded.call('package_collaborator_create', { id: 'manual', user_id: 'reader', capacity: 'member' });
+  assert.equal((await post({ authorization: reader.token })).status, 403);
+  const pressed = await post({ authorization: seeded.admin.token });
+  assert.equal(pressed.status, 303);
+  assert.equal(pressed.headers.get('location'), '/dataset/manual#triplestore');
+  const expected = await joinedTriples(seeded, 'manual');
+  const deadline = Date.now() + 30_000;
+  while ((await countOnEndpoint(seeded.labld.url, 'manual')) !== expected) {
+    if (Date.now() > deadline) throw new Error('Load did not load the dataset');
+    await sleep(200);
+  }
+});
