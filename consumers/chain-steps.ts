@@ -127,7 +127,8 @@ const load = async ({ deps, event, source }: StepWork) => {
   const summary = {
     durationMs: Math.round(performance.now() - started),
     rows: info.count,
-    note: `${info.count} row(s), ${info.fields.length} column(s)`,
+    // The rows are a count of the summary already (shown as "N rows"); the note says the rest.
+    note: `${info.fields.length} column(s)`,
   };
   return { summary, next: { step: 'describe' as const, group: 'chain-describe', event: stepEvent(event) } };
 };

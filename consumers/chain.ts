@@ -9,7 +9,8 @@
 // replaces the derived resource of the same (source, step) → the next step queued and its
 // event published → done. A crash before "done" redelivers the message and the step runs
 // again, replacing its output in place. A failure is recorded on the step in words and
-// rethrown, so that the bus retries it (an upstream that was down) or dead-letters it.
+// rethrown, so that the bus retries it (an upstream that was down: lib/chain/failed-step.ts
+// forTheBus) or dead-letters it.
 import type { Bus, Subscription } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
@@ -17,6 +18,7 @@ import {
   CHAIN_STEPS,
   failStep,
   finishStep,
+  forTheBus,
   progressStep,
   queueStep,
   startStep,
@@ -180,7 +182,7 @@ export async function runStep(
     if (signal.aborted) throw error;
     if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
     await put(deps, event, failStep(status, event.run, now(), error));
-    throw error;
+    throw forTheBus(error);
   }
   await progress.flush();
   // The source was deleted or replaced while the step ran: its newer run owns the status now.

@@ -31,6 +31,7 @@ import { randomUUID } from 'node:crypto';
 import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { pointsPath } from './pages/dataset-data.ts';
+import { FILTER_PREFIX } from './pages/resource.ts';
 import { stepViews } from './step-views.ts';
 import { afterAction } from './triplestore-events.ts';
 
@@ -292,24 +293,52 @@ export class ActionSource implements CatalogueSource {
     return view;
   }
 
+  /**
+   * The page's `sort` and `f.<column>` as datastore_search parameters, checked against the table's
+   * columns first, so that a refusal names the page's parameter, not the action's: a text column
+   * is searched (`q`), a number column matched exactly (`filters`).
+   */
+  async #narrowing(asker: Asker, id: string, table: TableQuery): Promise<Dict> {
+    const filtered = Object.entries(table.filters);
+    if (!table.sort && filtered.length === 0) return {};
+    const head = (await this.#call(asker, 'datastore_search', { resource_id: id, limit: 0 })) as {
+      fields: Dict[];
+    };
+    const types = new Map(head.fields.filter((f) => f.id !== '_id').map((f) => [text(f.id), f.type]));
+    const params: Dict = {};
+    if (table.sort) {
+      const { column, order } = table.sort;
+      if (!types.has(column))
+        throw invalid(`sort: no column ${JSON.stringify(column)} in this table`, 'sort');
+      params.sort = `${quoted(column)} ${order}`;
+    }
+    const q: Dict = {};
+    const filters: Dict = {};
+    for (const [column, value] of filtered) {
+      const parameter = `${FILTER_PREFIX}${column}`;
+      if (!types.has(column))
+        throw invalid(`${parameter}: no column ${JSON.stringify(column)} in this table`, parameter);
+      if (columnType(types.get(column)) === 'text') q[column] = value;
+      else if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value)) filters[column] = Number(value);
+      else throw invalid(`${parameter}: column ${JSON.stringify(column)} holds numbers: give one`, parameter);
+    }
+    if (Object.keys(q).length > 0) params.q = q;
+    if (Object.keys(filters).length > 0) params.filters = filters;
+    return params;
+  }
+
   async #table(asker: Asker, id: string, table: TableQuery): Promise<TablePreviewView> {
     const params: Dict = {
       resource_id: id,
       limit: TABLE_PAGE_SIZE,
       offset: (table.page - 1) * TABLE_PAGE_SIZE,
+      ...(await this.#narrowing(asker, id, table)),
     };
-    if (table.sort) params.sort = `${quoted(table.sort.column)} ${table.sort.order}`;
-    if (Object.keys(table.filters).length > 0) params.q = table.filters;
-    let found: { fields: Dict[]; records: Dict[]; total?: number };
-    try {
-      found = (await this.#call(asker, 'datastore_search', params)) as typeof found;
-    } catch (error) {
-      // The page's parameters are `sort` and `f.<column>`; say which one names no column.
-      if (error instanceof Error && 'field' in error && (error.field === 'sort' || error.field === 'q')) {
-        throw invalid(error.message, error.field === 'sort' ? 'sort' : 'filter');
-      }
-      throw error;
-    }
+    const found = (await this.#call(asker, 'datastore_search', params)) as {
+      fields: Dict[];
+      records: Dict[];
+      total?: number;
+    };
     const fields = found.fields.filter((f) => f.id !== '_id');
     return {
       columns: fields.map((f) => ({ name: text(f.id), type: columnType(f.type) })),

@@ -32,3 +32,16 @@ export function failedStep(error: unknown): FailedStep {
   // The bus has already retried and dead-lettered it; the details are in the log, not the chain.
   return { state: 'failed', kind: 'internal', detail: 'internal error', retryable: false };
 }
+
+/**
+ * The error a step hands back to the bus. The bus gives a DomainError up at once (a bad input
+ * stays bad) and retries anything else with backoff; a failure that trying again can help (an
+ * upstream that was down) is therefore handed on as a plain error carrying it, so that it is
+ * retried before it is dead-lettered.
+ */
+export function forTheBus(error: unknown): unknown {
+  if (!(error instanceof DomainError) || !RETRYABLE.has(error.kind)) return error;
+  const retry = new Error(error.detail, { cause: error });
+  retry.name = `RetryableStepError (${error.kind})`;
+  return retry;
+}

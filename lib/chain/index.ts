@@ -17,6 +17,7 @@ export {
   type DerivedName,
   type UploadedFile,
 } from './names.ts';
+export { forTheBus } from './failed-step.ts';
 export { chainLoaders, type ChainFile, type ChainLoaders, type KnownFile, type TextFile } from './files.ts';
 export { annotateStep, convertStep, describeStep, type StepContext, type StepOutput } from './steps.ts';
 export {

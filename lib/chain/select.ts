@@ -3,7 +3,8 @@
 // checkmapping, rated `rules_applicable − rules_skipped` and ranked best first, ties in library
 // order. `exact` (default) picks the best-ranked mapping with no skipped rule and at least one
 // applicable; `best_match` the best-ranked with a rating above 0. A mapping that cannot be read
-// is a candidate ranked out with its error, never a failure of the step.
+// is a candidate ranked out with its error; it fails the step only when nothing was selected
+// (the broken one may be the mapping meant, so the step waits for the library to be fixed).
 import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { checkMapping, readData, readYarrrmlMapping, type CheckResult } from '../converter/index.ts';
@@ -188,10 +189,28 @@ export async function selectMapping(
     checked.push(await checkEntry(entry, data.json, context.blobs));
   }
   const selection = chooseMapping(checked, input.strategy ?? mappingStrategy(), input.top);
+  if (!selection.selected && selection.broken > 0) throw unreadable(selection);
   const note = selection.selected
     ? `mapping ${JSON.stringify(selection.selected.name)} selected (${selection.selected.rules_applicable} rules applicable, ${selection.selected.rules_skipped} skipped)`
     : `no mapping selected: ${selection.reason}`;
   return { selection, summary: { durationMs: elapsedMs(started), note } };
+}
+
+/**
+ * Nothing selected while some mappings could not be read: the step fails (and its message
+ * is kept in the dead-letter topic), since the mapping meant for this data may be a broken
+ * one; once the library is corrected, Retry or a replay selects again. With a winner, the
+ * broken ones are only rows of the ranking.
+ */
+function unreadable(selection: Selection): DomainError {
+  const broken = selection.ranking
+    .filter((r) => r.rank === undefined)
+    .map((r) => `${quoted(r)}: ${r.error}`)
+    .join('; ');
+  return invalid(
+    `no mapping selected (${selection.reason}), and ${selection.broken} mapping(s) of the group mappings could not be read: ${broken}`,
+    'mappings',
+  );
 }
 
 /** A library entry as a file the converter's loader can read. */

@@ -92,7 +92,12 @@ export async function annotateStep(
   const name = derivedNames(input.csv.name).descriptor;
   const rendered = await renderDescriptor(result.descriptor, 'json-ld');
   const descriptor = await storeDownload(blobs, rendered.body, name.contentType, name.name);
-  const columns = result.descriptor.tables.reduce((n, table) => n + table.tableSchema.columns.length, 0);
+  // The file's own columns: the annotator adds a suppressed row identifier (GID) to each table,
+  // which is not in the file and not imported, so it is not counted (import says the same number).
+  const columns = result.descriptor.tables.reduce(
+    (n, table) => n + table.tableSchema.columns.filter((c) => !c.virtual && !c.suppressOutput).length,
+    0,
+  );
   const summary: StepSummary = {
     durationMs: elapsedMs(started),
     bytes: result.bytes,

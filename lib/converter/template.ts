@@ -4,7 +4,8 @@
 // relative to the output document (`template:SpecimenID` → `<#SpecimenID>`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
-import { invalid } from '../process/errors.ts';
+import { DomainError, invalid, type ErrorKind } from '../process/errors.ts';
+import { UpstreamError } from '../fetch/errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import type { Loaded, Loader } from './data.ts';
 
@@ -16,6 +17,20 @@ export interface TemplateGraph {
 }
 
 const TURTLE_FAMILY = new Set(['turtle', 'longturtle', 'trig', 'n3', 'nt']);
+
+/**
+ * Why a template could not be loaded, as a kind: its host down or slow (no answer, a 5xx, 408
+ * or 429) stays `unreachable` or `upstream-timeout`, which trying again later may mend (the
+ * chain retries those); anything else (a 404, a refused address) is the mapping's to correct.
+ */
+function templateKind(error: unknown): ErrorKind {
+  if (!(error instanceof DomainError)) return 'invalid';
+  if (error.kind === 'upstream-timeout') return error.kind;
+  if (error.kind !== 'unreachable') return 'invalid';
+  if (!(error instanceof UpstreamError)) return 'unreachable';
+  const status = error.upstreamStatus;
+  return status >= 500 || status === 408 || status === 429 ? 'unreachable' : 'invalid';
+}
 
 /**
  * Fetches the template. The prefix value usually ends in `/` (the template URL plus '/'); the
@@ -39,7 +54,8 @@ export async function loadTemplate(
   }
   if (!loaded) {
     const why = firstError instanceof Error ? firstError.message : String(firstError);
-    throw invalid(`${field}: could not load the template graph from ${namespace}: ${why}`, field);
+    const detail = `${field}: could not load the template graph from ${namespace}: ${why}`;
+    throw new DomainError(templateKind(firstError), detail, field);
   }
   const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text: loaded.text });
   const prefixes: Record<string, string> = {};

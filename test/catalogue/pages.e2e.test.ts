@@ -148,7 +148,23 @@ describe('the table preview on the datastore', () => {
     assert.deepEqual([...filtered.html.matchAll(/<td>(A\d+)<\/td>/g)].map((m) => m[1]).sort(), ['A1', 'A10']);
     const unknown = await getPage(url(`${base}?sort=nothing`), jar);
     assert.equal(unknown.status, 422);
-    assert.match(unknown.html, /nothing/, 'the page names the column that does not exist');
+    assert.match(
+      unknown.html,
+      /sort: no column &quot;nothing&quot;/,
+      'names the page parameter and the column',
+    );
+    // A number column is matched by value; words in it are refused naming the page's parameter.
+    const exact = await getPage(url(`${base}?f.Kraft=9`), jar);
+    assert.deepEqual(
+      [...exact.html.matchAll(/<td>(A\d+)<\/td>/g)].map((m) => m[1]),
+      ['A3'],
+    );
+    const words = await getPage(url(`${base}?f.Kraft=heavy`), jar);
+    assert.equal(words.status, 422);
+    assert.match(words.html, /f\.Kraft: column &quot;Kraft&quot; holds numbers/);
+    const missing = await getPage(url(`${base}?f.Mass=1`), jar);
+    assert.equal(missing.status, 422);
+    assert.match(missing.html, /f\.Mass: no column &quot;Mass&quot;/);
   });
 });
 

@@ -4,107 +4,23 @@
 // labld_status_show, as a client would.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, test } from 'node:test';
-import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
-import { startLabld, type Running } from '../support/labld.ts';
-import { readSeed, seedFixture } from '../support/shared.ts';
+import { test } from 'node:test';
+import { seedFixture } from '../support/shared.ts';
 import { sleep } from '../support/wait.ts';
-import { api, person, type Person } from '../catalogue/actions/support.ts';
-import { startFixtureServer, type FixtureServer } from '../converter/fixture-server.ts';
-import { HARDNESS_MAPPING_TEXT, PARTIAL_MAPPING_TEXT } from './support.ts';
+import { api } from '../catalogue/actions/support.ts';
+import { PARTIAL_MAPPING_TEXT } from './support.ts';
+import { FOUR, useChainE2e, type Dict } from './e2e.ts';
+import { parse } from '../../lib/rdf/index.ts';
+import { assertIsomorphic } from '../support/rdf.ts';
 
-/** The source and the three resources the chain derives from it, in that order. */
-const FOUR = ['example.csv', 'example-metadata.jsonld', 'example.ttl', 'example-joined.ttl'];
-
-let labld: Running & { dataDir: string };
-let alice: Person;
-let files: FixtureServer;
-let seedMappingId: string;
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Dict = Record<string, any>;
-
-const auth = () => ({ authorization: alice.token });
-
-async function call(action: string, body: Dict): Promise<Dict> {
-  const answer = await api(labld.url, action, { body, headers: auth() });
-  assert.equal(answer.status, 200, `${action}: ${JSON.stringify(answer.body.error)}`);
-  return answer.body.result as Dict;
-}
-
-async function upload(action: string, fields: Dict, file: string | Blob, name: string): Promise<Dict> {
-  const form = new FormData();
-  for (const [k, v] of Object.entries(fields)) form.set(k, String(v));
-  form.set('upload', typeof file === 'string' ? new Blob([readFileSync(file)]) : file, name);
-  const answer = await api(labld.url, action, { form, headers: auth() });
-  assert.equal(answer.status, 200, `${action}: ${JSON.stringify(answer.body.error)}`);
-  return answer.body.result as Dict;
-}
-
-/** The steps of a resource once its chain has come to rest: every step done or failed, none queued or running. */
-async function settled(resourceId: string, timeoutMs = 60_000): Promise<Dict[]> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await call('labld_status_show', { resource_id: resourceId });
-    const steps = (status.resources as Dict[]).find((r) => r.resource_id === resourceId)?.steps as
-      Dict[] | undefined;
-    const resting = steps?.every((s) => s.state === 'done' || s.state === 'failed');
-    const ended = steps?.some((s) => s.state === 'failed') || steps?.some((s) => s.step === 'convert');
-    const selectDone = steps?.find((s) => s.step === 'select-mapping' && s.state === 'done');
-    const noMapping = selectDone && !steps?.some((s) => s.step === 'convert');
-    if (steps && resting && (ended || noMapping)) return steps;
-    if (Date.now() > deadline) throw new Error(`the chain did not settle: ${JSON.stringify(steps)}`);
-    await sleep(100);
-  }
-}
-
-const names = async (dataset: string) =>
-  ((await call('package_show', { id: dataset })).resources as Dict[]).map((r) => r.name as string);
-
-before(async () => {
-  // The seed mapping's template is read from a local stand-in for GitHub.
-  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
-  files = await startFixtureServer();
-  labld = await startLabld();
-  const store = await openCatalogueStore({ dataDir: labld.dataDir });
-  alice = await person(store, 'alice', true);
-  await store.close();
-  await call('group_create', { name: 'mappings' });
-  await call('package_create', { name: 'mapping-library' });
-  await call('member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
-  // A decoy first in library order: a mapping for another kind of data.
-  await upload(
-    'resource_create',
-    { package_id: 'mapping-library' },
-    new Blob([HARDNESS_MAPPING_TEXT]),
-    'hardness-map.yaml',
-  );
-  seedMappingId = (
-    await upload(
-      'resource_create',
-      { package_id: 'mapping-library' },
-      new Blob([files.local(readSeed('rdfconverter/csvw-template-map.yaml'))]),
-      'csvw-template-map.yaml',
-    )
-  ).id as string;
-});
-after(async () => {
-  await labld?.stop();
-  await files?.stop();
-});
+const e = useChainE2e();
+const { call, upload, uploadSeed, settled, names, auth } = e;
 
 let csvId: string;
 let firstDerived: string[];
 
 test('an upload of example.csv ends with its four resources, the table typed in the datastore', async () => {
-  await call('package_create', { name: 'tensile' });
-  const csv = await upload(
-    'resource_create',
-    { package_id: 'tensile' },
-    seedFixture('csvtocsvw/example.csv'),
-    'example.csv',
-  );
-  csvId = csv.id as string;
+  csvId = await uploadSeed('tensile');
   const steps = await settled(csvId);
   assert.deepEqual(
     steps.map((s) => [s.step, s.state]),
@@ -131,11 +47,15 @@ test('an upload of example.csv ends with its four resources, the table typed in 
     ],
   );
   assert.deepEqual(await names('tensile'), FOUR);
+  // Annotate and import count the same five columns of the file; the rows are said once.
+  const note = (step: string) => steps.find((s) => s.step === step)!.summary.note as string;
+  assert.match(note('annotate'), /^1 table\(s\), 5 column\(s\), read as /);
+  assert.equal(note('import'), '5 column(s)');
   const resources = (await call('package_show', { id: 'tensile' })).resources as Dict[];
   firstDerived = resources.slice(1).map((r) => r.id as string);
   // The pages' download route (the resource's URL names BASE_URL; the test's labld listens elsewhere).
   const joinedId = resources[3]!.id as string;
-  const joined = await fetch(`${labld.url}/dataset/tensile/resource/${joinedId}/download`, {
+  const joined = await fetch(`${e.labld.url}/dataset/tensile/resource/${joinedId}/download`, {
     headers: auth(),
   });
   assert.equal(joined.status, 200);
@@ -160,7 +80,7 @@ test('an upload of example.csv ends with its four resources, the table typed in 
 });
 
 test("the dataset page's Automation section shows each step of the upload", async () => {
-  const page = await fetch(`${labld.url}/dataset/tensile`);
+  const page = await fetch(`${e.labld.url}/dataset/tensile`);
   assert.equal(page.status, 200);
   const html = await page.text();
   const automation = html.slice(html.indexOf('id="steps-heading"'));
@@ -173,6 +93,38 @@ test("the dataset page's Automation section shows each step of the upload", asyn
   assert.match(automation, /mapping &quot;csvw-template-map\.yaml&quot; selected/);
 });
 
+const PROV_TIME = 'http://www.w3.org/ns/prov#generatedAtTime';
+
+test('the joined graph is, up to its timestamp, what /converter/api/createrdf gives for the same inputs', async () => {
+  const resources = (await call('package_show', { id: 'tensile' })).resources as Dict[];
+  const descriptor = resources.find((r) => r.name === 'example-metadata.jsonld')!;
+  const joined = resources.find((r) => r.name === 'example-joined.ttl')!;
+  const mapping = await call('resource_show', { id: e.seedMappingId });
+  const download = await fetch(`${e.labld.url}/dataset/tensile/resource/${joined.id}/download`, {
+    headers: auth(),
+  });
+  assert.equal(download.status, 200);
+  // The service over HTTP, given the catalogue's URLs of the same mapping and descriptor.
+  const answer = await fetch(`${e.labld.url}/converter/api/createrdf`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mapping_url: mapping.url, data_url: descriptor.url }),
+  });
+  const body = (await answer.json()) as Dict;
+  assert.equal(answer.status, 200, JSON.stringify(body));
+  assert.equal(body.filename, 'example-joined.ttl');
+  const graphs = await Promise.all(
+    [await download.text(), body.graph as string].map((text) =>
+      parse(text, 'turtle', { baseIRI: descriptor.url as string }),
+    ),
+  );
+  // Each run stamps its own time: one stamp each, compared without it.
+  for (const graph of graphs) assert.equal(graph.filter((q) => q.predicate.value === PROV_TIME).length, 1);
+  const [chain, service] = graphs.map((g) => g.filter((q) => q.predicate.value !== PROV_TIME));
+  assert.ok(chain!.length > 100, `a joined graph, not a stub: ${chain!.length} triples`);
+  await assertIsomorphic(chain!, service!, "the chain's joined graph against createrdf");
+});
+
 test('a redelivered event of a finished run changes nothing; a new version replaces in place', async () => {
   const first = (await call('labld_status_show', { resource_id: csvId })).resources[0].steps as Dict[];
   const run = first[0]!.run as string;
@@ -180,7 +132,7 @@ test('a redelivered event of a finished run changes nothing; a new version repla
   // The same upload event again (at-least-once delivery, or a replay of the topic).
   const { loadTopics } = await import('../../lib/bus/topics.ts');
   const uploaded = loadTopics('topics.yaml').topicReadBy('chain-annotate').name;
-  await labld.bus.publish(
+  await e.labld.bus.publish(
     uploaded,
     { dataset_id: dataset, resource_id: csvId, run, name: 'example.csv' },
     { key: dataset },
@@ -208,7 +160,7 @@ test('a redelivered event of a finished run changes nothing; a new version repla
 
 test('a link of a trigger format runs the chain on the linked file, fetched through the guarded fetch', async () => {
   await call('package_create', { name: 'linked' });
-  const url = files.put('/data/example.csv', readFileSync(seedFixture('csvtocsvw/example.csv')));
+  const url = e.files.put('/data/example.csv', readFileSync(seedFixture('csvtocsvw/example.csv')));
   const link = await call('resource_create', { package_id: 'linked', url });
   const steps = await settled(link.id as string);
   assert.deepEqual(
@@ -222,51 +174,27 @@ test('a link of a trigger format runs the chain on the linked file, fetched thro
   assert.ok((table.total as number) > 100);
 });
 
-test('a file that cannot be annotated records a failed step in words; others are unaffected', async () => {
-  await call('package_create', { name: 'broken' });
-  const form = new FormData();
-  form.set('package_id', 'broken');
-  form.set('upload', new Blob([new Uint8Array([0, 159, 146, 150, 0, 0, 1, 2, 255, 0])]), 'binary.csv');
-  const answer = await api(labld.url, 'resource_create', { form, headers: auth() });
-  assert.equal(answer.status, 200);
-  const steps = await settled(answer.body.result.id as string);
-  assert.equal(steps.length, 1);
-  assert.equal(steps[0]!.step, 'annotate');
-  assert.equal(steps[0]!.state, 'failed');
-  assert.ok((steps[0]!.failure.detail as string).length > 10, steps[0]!.failure.detail);
-  assert.match(steps[0]!.failure.action, /upload a corrected version|cannot be read/);
-  const task = await call('task_status_show', { entity_id: answer.body.result.id, key: 'annotate' });
-  assert.equal(task.state, 'error');
-  assert.deepEqual(await names('broken'), ['binary.csv'], 'nothing derived from it');
-});
-
 test('deleting the CSV removes its derived resources, its table and its status', async () => {
   await call('resource_delete', { id: csvId });
   assert.deepEqual(await names('tensile'), []);
-  const table = await api(labld.url, 'datastore_search', { body: { resource_id: csvId }, headers: auth() });
+  const table = await api(e.labld.url, 'datastore_search', { body: { resource_id: csvId }, headers: auth() });
   assert.equal(table.status, 404);
-  const status = await api(labld.url, 'labld_status_show', { body: { id: 'tensile' }, headers: auth() });
+  const status = await api(e.labld.url, 'labld_status_show', { body: { id: 'tensile' }, headers: auth() });
   assert.deepEqual(status.body.result.resources, []);
 });
 
 const STRATEGY = 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY';
 
 test('only a partial mapping: exact converts nothing and says why; best_match (Retry) converts with it', async () => {
-  await call('resource_delete', { id: seedMappingId });
+  await call('resource_delete', { id: e.seedMappingId });
   await upload(
     'resource_create',
     { package_id: 'mapping-library' },
-    new Blob([files.local(PARTIAL_MAPPING_TEXT)]),
+    new Blob([e.files.local(PARTIAL_MAPPING_TEXT)]),
     'partial-map.yaml',
   );
-  await call('package_create', { name: 'strategies' });
-  const csv = await upload(
-    'resource_create',
-    { package_id: 'strategies' },
-    seedFixture('csvtocsvw/example.csv'),
-    'example.csv',
-  );
-  const exact = await settled(csv.id as string);
+  const strategies = await uploadSeed('strategies');
+  const exact = await settled(strategies);
   assert.deepEqual(
     exact.map((s) => [s.step, s.state]),
     [
@@ -283,8 +211,8 @@ test('only a partial mapping: exact converts nothing and says why; best_match (R
 
   process.env[STRATEGY] = 'best_match';
   try {
-    const retried = await call('labld_chain_retry', { resource_id: csv.id });
-    const steps = await settled(csv.id as string);
+    const retried = await call('labld_chain_retry', { resource_id: strategies });
+    const steps = await settled(strategies);
     assert.equal(steps[0]!.run, retried.run);
     assert.deepEqual(
       steps.map((s) => s.state),

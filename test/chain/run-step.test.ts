@@ -12,7 +12,7 @@ import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import type { Datastore } from '../../lib/datastore/contract.ts';
 import { openDatastore } from '../../lib/datastore/open.ts';
-import { invalid } from '../../lib/process/errors.ts';
+import { invalid, isDomainError, unreachable } from '../../lib/process/errors.ts';
 import { runStep, type ChainDeps, type StepResult } from '../../consumers/chain.ts';
 
 let store: CatalogueStore;
@@ -124,6 +124,18 @@ test('a failing step records the failure in words and rethrows it (for the retry
   assert.equal(failed.failure.detail, 'file: line 3: not a table');
   assert.equal(failed.failure.retryable, false);
   assert.match(failed.failure.action, /upload a corrected version/);
+});
+
+test('an upstream that was down fails the step as retryable and reaches the bus as an error it retries', async () => {
+  await queue('run-3b');
+  const error = unreachable('template_url: https://example.org/t.ttl answered 503', 'template_url');
+  await assert.rejects(
+    runStep(deps, 'annotate', { ...event, run: 'run-3b' }, new AbortController().signal, work(error)),
+    (e) => !isDomainError(e) && e instanceof Error && e.cause === error && /answered 503/.test(e.message),
+  );
+  const failed = await status('annotate');
+  assert.equal(failed?.state === 'failed' && failed.failure.retryable, true);
+  assert.match(failed?.state === 'failed' ? failed.failure.action : '', /retried by itself/);
 });
 
 test('a source deleted while its step ran: what the step wrote goes, nothing is published', async () => {

@@ -1,6 +1,6 @@
-// Mapping selection: a broken YAML is a ranked-out candidate, not a failed step; the ranking
-// orders by rules_applicable − rules_skipped with ties in library order (property test); the
-// strategy comes from the variable the spec names.
+// Mapping selection: a broken YAML is a ranked-out candidate, and fails the step only when
+// nothing is selected; the ranking orders by rules_applicable − rules_skipped with ties in
+// library order (property test); the strategy comes from the variable the spec names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fc from 'fast-check';
@@ -13,6 +13,7 @@ import {
   type ChainFile,
   type MappingStrategy,
 } from '../../lib/chain/index.ts';
+import { isDomainError } from '../../lib/process/errors.ts';
 import { readSeed } from '../support/shared.ts';
 import {
   BROKEN_MAPPING,
@@ -43,6 +44,21 @@ test('a broken YAML in the library is ranked out with its error; the seed mappin
   assert.equal(last.rank, undefined);
   assert.equal(last.qualifies, false);
   assert.match(last.error ?? '', /not valid YAML/);
+});
+
+test('nothing selected while a mapping could not be read: the step fails naming it (it may be the one meant)', async () => {
+  const library = [HARDNESS_MAPPING, BROKEN_MAPPING];
+  await assert.rejects(
+    selectMapping({ descriptor, library, strategy: 'exact' }, { blobs }),
+    (e) =>
+      isDomainError(e) &&
+      e.kind === 'invalid' &&
+      e.field === 'mappings' &&
+      /no mapping selected \(no mapping has an applicable rule/.test(e.detail) &&
+      /1 mapping\(s\) of the group mappings could not be read: "broken-map\.yaml": .*not valid YAML/.test(
+        e.detail,
+      ),
+  );
 });
 
 test('a library entry whose stored file is gone, or that is YAML but no mapping, is ranked out too', async () => {

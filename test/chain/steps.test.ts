@@ -65,6 +65,15 @@ test('annotate: example.csv → example-metadata.jsonld, a descriptor naming the
   assert.ok(annotated.summary.durationMs >= 0);
 });
 
+test("annotate's summary counts the file's own columns, not the row identifier the annotator adds", async () => {
+  const twoColumns = { url: resourceUrl('r-two', 'two.csv'), name: 'two.csv', blob: '' };
+  twoColumns.blob = await blobs.putBytes('Zeit [s];Kraft [N]\n0,1;5,2\n0,2;5,3\n0,3;5,4\n');
+  const { summary } = await annotateStep({ csv: twoColumns }, { blobs });
+  assert.match(summary.note ?? '', /^1 table\(s\), 2 column\(s\), read as /);
+  // The seed: five columns (Prüfzeit, Standardweg, Standardkraft, Dehnung, Traverse abs.).
+  assert.match(annotated.summary.note ?? '', /^1 table\(s\), 5 column\(s\), /);
+});
+
 test('describe: example.ttl holds the descriptor and a csvw:Row per data line, streamed with progress', async () => {
   const progress: Progress[] = [];
   const described = await describeStep(

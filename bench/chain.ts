@@ -1,0 +1,401 @@
+// The automation chain end to end (issue 14), against a labld started as its own process
+// (`labld start`: every gateway and consumer on the embedded bus, the steps in its worker
+// threads), on seed-like CSVs: the seed example.csv's 18 metadata and header lines, then its
+// data rows over and over (the time column counting on) up to the size asked for.
+//
+//   small — upload → joined graph (`<base>-joined.ttl` stored, every step done) for a ~1 MB
+//           file, p50/p99 over --runs uploads (goal p50 ≤ 1 s), next to the sum of the five
+//           steps' domain functions called directly in this process on the same file
+//           (annotateStep, importCsv, describeStep, selectMapping, convertStep); goal: the
+//           chain's p50 ≤ 2× the sum's.
+//   large — one --large-mb file (default 1024 MB) through the chain in a fresh labld, with
+//           each step's time and the peak RSS (VmHWM) of every process: labld and this client,
+//           which streams the upload from disk (goal < 512 MB each).
+//
+// The mapping library (the seed mapping and a decoy) is served as the e2e test serves it;
+// the seed mapping's template comes from a local stand-in for GitHub.
+//
+// Usage: node bench/chain.ts [--runs 10] [--small-mb 1] [--large-mb 1024] [--skip-small] [--skip-large] [--keep]
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { text as readText } from 'node:stream/consumers';
+import { parseArgs } from 'node:util';
+import { BlobStore } from '../lib/blobs/blob-store.ts';
+import {
+  CHAIN_STEPS,
+  annotateStep,
+  convertStep,
+  describeStep,
+  selectMapping,
+  type ChainFile,
+  type MappingEntry,
+} from '../lib/chain/index.ts';
+import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
+import { importCsv } from '../lib/datastore/import.ts';
+import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
+import { textLoader } from '../lib/sources.ts';
+import { startFixtureServer } from '../test/converter/fixture-server.ts';
+import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
+import { readSeed, seedFixture } from '../test/support/shared.ts';
+import { percentile } from './percentile.ts';
+
+const { values } = parseArgs({
+  options: {
+    runs: { type: 'string', default: '10' },
+    'small-mb': { type: 'string', default: '1' },
+    'large-mb': { type: 'string', default: '1024' },
+    'skip-small': { type: 'boolean' },
+    'skip-large': { type: 'boolean' },
+    keep: { type: 'boolean' },
+  },
+});
+const runs = Number(values.runs);
+const MB = 1024 * 1024;
+
+process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
+const files = await startFixtureServer();
+const seedMapping = files.local(readSeed('rdfconverter/csvw-template-map.yaml'));
+
+// ---- the seed-like file ----
+
+/** The seed's lines as bytes (it is latin-1: kept as is). */
+function seedLines(): { head: Buffer[]; rows: string[] } {
+  const bytes = readFileSync(seedFixture('csvtocsvw/example.csv'));
+  const lines: Buffer[] = [];
+  for (let start = 0; start < bytes.length;) {
+    const end = bytes.indexOf(0x0a, start);
+    lines.push(bytes.subarray(start, end < 0 ? bytes.length : end));
+    start = end < 0 ? bytes.length : end + 1;
+  }
+  // 16 metadata lines, the header and the unit row; the rest are ASCII numbers.
+  return { head: lines.slice(0, 18), rows: lines.slice(18).map((l) => l.toString('latin1')) };
+}
+
+async function generate(path: string, bytes: number): Promise<number> {
+  const { head, rows } = seedLines();
+  const out = createWriteStream(path);
+  const write = async (chunk: Buffer | string) => {
+    if (!out.write(chunk)) await once(out, 'drain');
+  };
+  for (const line of head) await write(Buffer.concat([line, Buffer.from('\n')]));
+  let written = head.reduce((n, l) => n + l.length + 1, 0);
+  for (let i = 0; written < bytes;) {
+    let chunk = '';
+    for (let k = 0; k < 1000 && written + chunk.length < bytes; k++, i++) {
+      const cells = rows[i % rows.length]!.split('\t');
+      cells[0] = (0.02 * (i + 1)).toFixed(2); // the test time goes on
+      chunk += `${cells.join('\t')}\n`;
+    }
+    written += chunk.length;
+    await write(chunk);
+  }
+  out.end();
+  await once(out, 'finish');
+  return statSync(path).size;
+}
+
+// ---- labld as a child process ----
+
+interface Child {
+  url: string;
+  process: ChildProcess;
+  token: string;
+  /** Resident set of the process now, and its peak so far, in bytes. */
+  rss(): number;
+  peakRss(): number;
+  stop(): Promise<void>;
+}
+
+const LABLD = fileURLToPath(new URL('../bin/labld.js', import.meta.url));
+
+/** A process's resident set now (VmRSS) or at its peak so far (VmHWM), in bytes. */
+function rssOf(pid: number, which: 'VmRSS' | 'VmHWM'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+}
+
+async function startChild(dataDir: string): Promise<Child> {
+  const env = {
+    ...process.env,
+    LABLD_DATA: dataDir,
+    LABLD_LOG_LEVEL: 'info',
+    LABLD_FETCH_ALLOW: '127.0.0.1',
+    // A 1 GiB file is past the default limit by its multipart framing.
+    LABLD_UPLOAD_LIMIT: '4gb',
+  };
+  const cli = (...args: string[]) =>
+    execFileSync(process.execPath, [LABLD, ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
+      .toString('utf8')
+      .trim();
+  cli('user', 'add', 'bench', '--admin');
+  const token = cli('user', 'token', 'bench');
+  const child = spawn(process.execPath, [LABLD, 'start', '--port', '0'], {
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const lines = createInterface({ input: child.stdout! });
+  const url = await new Promise<string>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`labld exited (${code}) before listening`)));
+    lines.on('line', (line) => {
+      try {
+        const entry = JSON.parse(line) as { msg?: string; url?: string };
+        if (entry.msg === 'labld is listening' && entry.url) resolve(entry.url);
+      } catch {
+        // not a log line
+      }
+    });
+  });
+  const pid = child.pid!;
+  return {
+    url,
+    process: child,
+    token,
+    rss: () => rssOf(pid, 'VmRSS'),
+    peakRss: () => rssOf(pid, 'VmHWM'),
+    stop: async () => {
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+// ---- the Action API ----
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Dict = Record<string, any>;
+
+async function action(labld: Child, name: string, body: Dict | FormData): Promise<Dict> {
+  const form = body instanceof FormData;
+  const res = await fetch(`${labld.url}/api/3/action/${name}`, {
+    method: 'POST',
+    headers: { authorization: labld.token, ...(form ? {} : { 'content-type': 'application/json' }) },
+    body: form ? body : JSON.stringify(body),
+  });
+  const answer = (await res.json()) as Dict;
+  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(answer.error)}`);
+  return answer.result as Dict;
+}
+
+async function upload(labld: Child, dataset: string, file: Blob, name: string): Promise<string> {
+  const form = new FormData();
+  form.set('package_id', dataset);
+  form.set('upload', file, name);
+  return (await action(labld, 'resource_create', form)).id as string;
+}
+
+async function library(labld: Child): Promise<void> {
+  await action(labld, 'group_create', { name: 'mappings' });
+  await action(labld, 'package_create', { name: 'mapping-library' });
+  await action(labld, 'member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
+  await upload(labld, 'mapping-library', new Blob([HARDNESS_MAPPING_TEXT]), 'hardness-map.yaml');
+  await upload(labld, 'mapping-library', new Blob([seedMapping]), 'csvw-template-map.yaml');
+}
+
+/** Polls the resource's steps until convert is done; a failed step ends the bench. */
+async function joined(
+  labld: Child,
+  resourceId: string,
+  pollMs: number,
+  onPoll?: (steps: Dict[]) => void,
+): Promise<Dict[]> {
+  for (;;) {
+    const status = await action(labld, 'labld_status_show', { resource_id: resourceId });
+    const steps = (status.resources as Dict[])[0]?.steps as Dict[] | undefined;
+    if (steps) onPoll?.(steps);
+    const failed = steps?.find((s) => s.state === 'failed');
+    if (failed) throw new Error(`${failed.step} failed: ${JSON.stringify(failed.failure)}`);
+    if (steps?.find((s) => s.step === 'convert')?.state === 'done') return steps;
+    const selected = steps?.find((s) => s.step === 'select-mapping' && s.state === 'done');
+    if (selected && !steps?.some((s) => s.step === 'convert')) {
+      throw new Error(`no mapping selected: ${selected.summary.note}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+}
+
+// ---- the steps' domain functions, called directly ----
+
+type Step = (typeof CHAIN_STEPS)[number];
+const total = (times: Record<Step, number>) => CHAIN_STEPS.reduce((n, step) => n + times[step], 0);
+
+/** One pass of the five steps' domain functions over the file, each step timed. */
+async function directSteps(path: string, dir: string) {
+  const blobs = new BlobStore(join(dir, 'blobs'));
+  const datastore = await openEmbeddedDatastore(join(dir, 'datastore.sqlite'));
+  const site = 'http://localhost:8000/dataset/d/resource';
+  const csv: ChainFile = {
+    url: `${site}/r-csv/download/seed-like.csv`,
+    blob: await blobs.putStream((await openAsBlob(path)).stream()),
+    name: 'seed-like.csv',
+  };
+  const mappings: MappingEntry[] = [
+    { name: 'hardness-map.yaml', url: `${site}/m1/download/hardness-map.yaml`, text: HARDNESS_MAPPING_TEXT },
+    { name: 'csvw-template-map.yaml', url: `${site}/m2/download/csvw-template-map.yaml`, text: seedMapping },
+  ];
+  const load = textLoader({ blobs, policy: policyFromEnv() });
+  const once = async (): Promise<Record<Step, number>> => {
+    const times = {} as Record<Step, number>;
+    let mark = performance.now();
+    const lap = (step: Step) => {
+      times[step] = performance.now() - mark;
+      mark = performance.now();
+    };
+    const { descriptor: stored } = await annotateStep({ csv }, { blobs });
+    lap('annotate');
+    const descriptor: ChainFile = {
+      url: `${site}/r-desc/download/seed-like-metadata.jsonld`,
+      blob: stored.blob,
+      name: 'seed-like-metadata.jsonld',
+    };
+    const parsed: unknown = JSON.parse(await readText(blobs.open(descriptor.blob)));
+    await importCsv(datastore, 'r-csv', parsed, { body: blobs.open(csv.blob) }, csv.url);
+    lap('import');
+    await describeStep({ descriptor, csv }, { blobs });
+    lap('describe');
+    const { selection } = await selectMapping(
+      { descriptor, library: mappings, strategy: 'exact' },
+      { blobs },
+    );
+    lap('select-mapping');
+    const mapping = mappings.find((m) => m.url === selection.selected?.url);
+    if (!mapping) throw new Error(`no mapping selected: ${selection.reason}`);
+    await convertStep({ descriptor, csv, mapping }, { blobs, load });
+    lap('convert');
+    return times;
+  };
+  return { once, close: () => datastore.close() };
+}
+
+// ---- the runs ----
+
+const mb = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 2 : 0)} MB`;
+const ms = (t: number) => `${Math.round(t)} ms`;
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+const workDir = mkdtempSync(join(tmpdir(), 'labld-bench-chain-'));
+
+async function small(): Promise<void> {
+  const path = join(workDir, 'small.csv');
+  const size = await generate(path, Number(values['small-mb']) * MB);
+  const direct = await directSteps(path, join(workDir, 'domain'));
+  const labld = await startChild(join(workDir, 'small-labld'));
+  try {
+    await library(labld);
+    await action(labld, 'package_create', { name: 'bench' });
+    const file = await openAsBlob(path);
+    let uploads = 0;
+    const viaChain = async () => {
+      const start = performance.now();
+      const name = `seed-like-${++uploads}.csv`;
+      const steps = await joined(labld, await upload(labld, 'bench', file, name), 10);
+      const took = performance.now() - start;
+      return {
+        took,
+        steps: Object.fromEntries(steps.map((s) => [s.step, s.summary.durationMs])) as Record<Step, number>,
+      };
+    };
+    // Untimed first: the worker threads start and compile on their first steps, and this
+    // process reads the unit vocabulary and the template once.
+    await direct.once();
+    await viaChain();
+    await viaChain();
+    // Interleaved, so that load from other processes on the machine hits both alike.
+    const chain: number[] = [];
+    const inChain: Record<Step, number>[] = [];
+    const domain: Record<Step, number>[] = [];
+    const pairs: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const times = await direct.once();
+      const run = await viaChain();
+      domain.push(times);
+      chain.push(run.took);
+      inChain.push(run.steps);
+      pairs.push(run.took / total(times));
+    }
+    await direct.close();
+    chain.sort((a, b) => a - b);
+    const p50 = percentile(chain, 50);
+    const sums = domain.map(total).sort((a, b) => a - b);
+    const sum = percentile(sums, 50);
+    const perStep = (list: Record<Step, number>[]) =>
+      CHAIN_STEPS.map((step) => `${step} ${ms(median(list.map((t) => t[step])))}`).join(', ');
+    console.log(
+      `small: ${mb(size)} seed-like CSV, upload → joined graph through labld (embedded): p50 ${ms(p50)}, p99 ${ms(percentile(chain, 99))} over ${runs} runs (goal p50 ≤ 1000 ms)`,
+    );
+    console.log(`small:   the steps inside the chain, p50 each: ${perStep(inChain)}`);
+    console.log(
+      `small: the five steps' domain functions called directly, their sum: p50 ${ms(sum)}, p99 ${ms(percentile(sums, 99))}`,
+    );
+    console.log(`small:   each, p50: ${perStep(domain)}`);
+    pairs.sort((a, b) => a - b);
+    console.log(
+      `small: ratio chain/domain ${(p50 / sum).toFixed(2)}x p50 vs p50, ${percentile(pairs, 50).toFixed(2)}x median of ${runs} interleaved pairs (goal ≤ 2x)`,
+    );
+  } finally {
+    await labld.stop();
+  }
+}
+
+async function large(): Promise<void> {
+  const path = join(workDir, 'large.csv');
+  const size = await generate(path, Number(values['large-mb']) * MB);
+  const labld = await startChild(join(workDir, 'large-labld'));
+  try {
+    await library(labld);
+    await action(labld, 'package_create', { name: 'large' });
+    // labld's resident set, sampled at each poll, by the step running then (the upload: none yet).
+    const byStep = new Map<string, number>();
+    const sample = (steps: Dict[]) => {
+      const running = steps.find((s) => s.state === 'running')?.step ?? 'between steps (queued)';
+      byStep.set(running, Math.max(byStep.get(running) ?? 0, labld.rss()));
+    };
+    const idle = labld.rss();
+    const start = performance.now();
+    const id = await upload(labld, 'large', await openAsBlob(path), 'large.csv');
+    const uploaded = performance.now() - start;
+    byStep.set('up to the end of the upload', labld.peakRss());
+    const steps = await joined(labld, id, 1000, sample);
+    const total = performance.now() - start;
+    const took = steps.map((s) => `${s.step} ${(s.summary.durationMs / 1000).toFixed(1)} s`).join(', ');
+    console.log(
+      `large: ${mb(size)} seed-like CSV, upload → joined graph in ${(total / 1000).toFixed(1)} s (upload ${(uploaded / 1000).toFixed(1)} s, ${took})`,
+    );
+    const rows = steps.find((s) => s.step === 'import')?.summary.rows as number;
+    const triples = steps.find((s) => s.step === 'describe')?.summary.triples as number;
+    console.log(`large: ${rows} rows imported, ${triples} triples in the Turtle`);
+    const client = process.resourceUsage().maxRSS * 1024;
+    console.log(
+      `large: peak RSS labld (pid ${labld.process.pid}, every gateway, consumer and worker thread) ${mb(labld.peakRss())}, this client (upload from disk, polling) ${mb(client)} (goal < 512 MB each)`,
+    );
+    const during = [...byStep].map(([step, rss]) => `${step} ${mb(rss)}`).join(', ');
+    console.log(
+      `large: labld's RSS idle before the upload ${mb(idle)}; highest sample (1/s) while each step ran: ${during}`,
+    );
+  } finally {
+    await labld.stop();
+  }
+}
+
+try {
+  if (!values['skip-small']) await small();
+  // The large file in a process of its own, so that this client's peak RSS is the uploader's.
+  if (!values['skip-large'] && values['skip-small']) await large();
+  else if (!values['skip-large']) {
+    const args = ['--skip-small', '--large-mb', values['large-mb']!, ...(values.keep ? ['--keep'] : [])];
+    const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
+    const [code] = (await once(child, 'exit')) as [number | null];
+    if (code !== 0) throw new Error(`the large run exited with ${code}`);
+  }
+} finally {
+  await files.stop();
+  if (!values.keep) rmSync(workDir, { recursive: true, force: true });
+}
