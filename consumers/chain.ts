@@ -34,6 +34,9 @@ import { log } from '../lib/process/log.ts';
 import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';
+import { LOAD_GROUP, type LoadEvent } from '../lib/contracts/triplestore.ts';
+import { setting } from '../lib/process/config.ts';
+import { queueLoad } from '../lib/triplestore/load-status.ts';
 
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
 export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;
@@ -106,6 +109,17 @@ async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>): Pro
   if (!busy) await put(deps, event, queueStep(previous, { step: next.step, run: event.run, at: now() }));
   const topic = deps.catalog.topicReadBy(next.group).name;
   await deps.bus.publish(topic, event, { key: event.dataset_id });
+}
+
+/**
+ * Spec step 7 by itself (LABLD_TRIPLESTORE_AUTOLOAD): convert made the joined graph, so the
+ * dataset is loaded as if Load were pressed. Before "done", so that a crash in between loads
+ * again rather than never.
+ */
+async function autoload(deps: ChainDeps, event: ChainEvent): Promise<void> {
+  await queueLoad(deps.store, event.dataset_id);
+  const load: LoadEvent = { dataset_id: event.dataset_id, reason: 'load' };
+  await deps.bus.publish(deps.catalog.topicReadBy(LOAD_GROUP).name, load, { key: event.dataset_id });
 }
 
 /**
@@ -182,6 +196,7 @@ export async function runStep(
   // The source was deleted or replaced while the step ran: its newer run owns the status now.
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
   if (result.next) await pass(deps, result.next);
+  if (step === 'convert' && setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true') await autoload(deps, event);
   await put(deps, event, finishStep(status, event.run, now(), result.summary));
 }
 

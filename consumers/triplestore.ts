@@ -17,6 +17,7 @@ import { log } from '../lib/process/log.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
 import { loadDataset } from '../lib/triplestore/load.ts';
+import { withLoadStatus } from '../lib/triplestore/load-status.ts';
 
 /** A consumer group run in the main thread on the process's runtime. */
 export interface MainThreadConsumer {
@@ -41,7 +42,7 @@ export const loadConsumer: MainThreadConsumer = {
     return runtime.bus.subscribe<LoadEvent>(topic.name, LOAD_GROUP, async (message) => {
       const { dataset_id: id, reason } = message.value;
       const deps = { ...(await stores()), blobs: runtime.blobs, siteUrl: baseUrl() };
-      const outcome = await loadDataset(deps, id, reason);
+      const outcome = await withLoadStatus(deps.store, id, reason, () => loadDataset(deps, id, reason));
       log.info(
         {
           dataset: id,

@@ -8,19 +8,30 @@ import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/er
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { callAction } from './actions.ts';
 import { idempotent } from './idempotency.ts';
-import type { Asker, CatalogueSource, NewDataset, TableQuery, UploadedResource } from './source.ts';
+import type {
+  Asker,
+  CatalogueSource,
+  NewDataset,
+  PlotQuery,
+  TableQuery,
+  UploadedResource,
+} from './source.ts';
 import type {
   ColumnType,
   DatasetSummary,
   DatasetView,
   GroupView,
   Maker,
+  PlotView,
   ResourcePageView,
   ResourceView,
   TablePreviewView,
   TokenView,
+  TripleStoreView,
 } from './views.ts';
+import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { resourcePath } from './pages/datasets.ts';
+import { pointsPath } from './pages/dataset-data.ts';
 import { FILTER_PREFIX } from './pages/resource.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
 import { QuerySource } from './query-source.ts';
@@ -71,7 +82,32 @@ function resourceViewOf(dataset: string, r: Dict, names: ReadonlyMap<string, str
     created: time(r.created),
     downloadUrl: `${resourcePath(dataset, id)}/download`,
     previewable: r.datastore_active === true,
+    // CKAN's dicts give a link an empty url_type and its own URL.
+    ...(r.url_type !== 'upload' && /^https?:\/\//i.test(text(r.url)) ? { link: text(r.url) } : {}),
   };
+}
+
+/** The load status (labld_status_show's `triplestore`) and the endpoint resource, as the page tells them. */
+function tripleStoreViewOf(load: unknown, resources: Dict[], canLoad: boolean): TripleStoreView {
+  const endpoint = resources.find((r) => r.name === ENDPOINT_NAME && r.format === ENDPOINT_FORMAT);
+  const view: TripleStoreView = { state: 'not-loaded', canLoad };
+  if (endpoint && typeof endpoint.url === 'string') view.endpoint = endpoint.url;
+  if (load === null || typeof load !== 'object') return view;
+  const status = load as Dict;
+  const state = status.state;
+  if (state !== 'queued' && state !== 'running' && state !== 'done' && state !== 'failed') return view;
+  view.state = state;
+  if (state === 'done') {
+    const summary = (status.summary ?? {}) as Dict;
+    if (typeof summary.note === 'string') view.note = summary.note;
+    if (typeof summary.triples === 'number') view.triples = summary.triples;
+    if (typeof status.finishedAt === 'string') view.when = status.finishedAt;
+  } else if (state === 'failed') {
+    const failure = (status.failure ?? {}) as Dict;
+    view.error = text(failure.detail);
+    view.action = text(failure.action);
+  }
+  return view;
 }
 
 /** The datastore's types as the table preview sorts and aligns them. */
@@ -131,12 +167,13 @@ export class ActionSource implements CatalogueSource {
     return names;
   }
 
-  async dataset(asker: Asker, name: string): Promise<DatasetView> {
+  async dataset(asker: Asker, name: string, plot: PlotQuery = {}): Promise<DatasetView> {
     const d = await this.#package(asker, name);
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     const names = await this.#names(asker, resources);
     const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
-    const automation = await this.#automation(asker, d, may);
+    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
+    const automation = await this.#automation(asker, d, may, status);
     return {
       name: text(d.name),
       title: text(d.title) || text(d.name),
@@ -146,6 +183,8 @@ export class ActionSource implements CatalogueSource {
       steps: automation.steps,
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
       canUpload: may.upload === true,
+      triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
+      ...(await this.#plotView(asker, text(d.name), resources, plot)),
     };
   }
 
@@ -156,9 +195,9 @@ export class ActionSource implements CatalogueSource {
     return this.#automation(asker, d, may);
   }
 
-  async #automation(asker: Asker, d: Dict, may: Dict): Promise<AutomationView> {
+  async #automation(asker: Asker, d: Dict, may: Dict, known?: Dict): Promise<AutomationView> {
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
-    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
+    const status = known ?? ((await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict);
     const names = new Map(resources.map((r) => [text(r.id), text(r.name)]));
     // What each step made, by its source and step (labld_derivation), linked from the step.
     const outputs = new Map<string, { name: string; href: string }>();
@@ -197,6 +236,61 @@ export class ActionSource implements CatalogueSource {
     if (!letters.some((l) => l.id === id))
       throw notFound(`id: dataset ${name} has no dead letter ${id}`, 'id');
     await this.#call(asker, 'labld_dead_letter_replay', { id });
+  }
+
+  /** The plot section: the chosen (or first) table and columns; none without a table. */
+  async #plotView(
+    asker: Asker,
+    dataset: string,
+    resources: Dict[],
+    q: PlotQuery,
+  ): Promise<{ plot?: PlotView }> {
+    const tables = resources
+      .filter((r) => r.datastore_active === true)
+      .map((r) => ({ id: text(r.id), name: text(r.name) || text(r.id) }));
+    if (tables.length === 0) {
+      if (q.resource !== undefined) throw invalid('plot: this dataset has no table to plot', 'plot');
+      return {};
+    }
+    const resource = q.resource ?? tables[0]!.id;
+    if (!tables.some((t) => t.id === resource)) {
+      throw invalid(`plot: ${JSON.stringify(resource)} is not a table of this dataset`, 'plot');
+    }
+    const found = (await this.#call(asker, 'labld_datastore_plot', { resource_id: resource })) as Dict;
+    const columns = (Array.isArray(found.columns) ? (found.columns as Dict[]) : []).map((c) => ({
+      id: text(c.id),
+      label: text(c.label),
+    }));
+    const view: PlotView = { resources: tables, resource, columns };
+    const x = q.x ?? columns[0]?.id;
+    const y = q.y ?? (columns[1] ?? columns[0])?.id;
+    for (const [param, id] of [
+      ['x', x],
+      ['y', y],
+    ] as const) {
+      if (id !== undefined && !columns.some((c) => c.id === id)) {
+        throw invalid(`${param}: ${JSON.stringify(id)} is not a numeric column of that table`, param);
+      }
+    }
+    if (x !== undefined && y !== undefined) {
+      view.x = x;
+      view.y = y;
+      view.pointsUrl = pointsPath(resourcePath(dataset, resource), x, y);
+    }
+    return { plot: view };
+  }
+
+  async loadTripleStore(asker: Asker, name: string): Promise<void> {
+    if (asker.userName === undefined) throw unauthorized('Log in to load the dataset.', 'user');
+    const d = await this.#package(asker, name);
+    const result = await this.#call(asker, 'triplestore_load', { id: text(d.id) });
+    // As the Action API does after triplestore_load: the load-triplestore consumer's event.
+    await afterAction(this.#runtime, 'triplestore_load', result, undefined, randomUUID());
+  }
+
+  async plot(asker: Asker, name: string, id: string, params: Record<string, string>): Promise<unknown> {
+    await this.#resource(asker, name, id);
+    return this.#call(asker, 'labld_datastore_plot', { ...params, resource_id: id });
   }
 
   async createDataset(asker: Asker, fields: NewDataset): Promise<string> {
@@ -379,11 +473,5 @@ export class ActionSource implements CatalogueSource {
 
   queryPage(asker: Asker, name: string, sentence: Sentence) {
     return new QuerySource(this.#runtime).page(asker, name, sentence);
-  }
-
-  async loadTriplestore(asker: Asker, name: string): Promise<void> {
-    const result = await this.#call(asker, 'triplestore_load', { id: name });
-    // As the Action API does after the action: the load itself is the load-triplestore consumer's.
-    await afterAction(this.#runtime, 'triplestore_load', result, undefined, randomUUID());
   }
 }

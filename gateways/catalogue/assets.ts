@@ -10,6 +10,8 @@ const DIRECTORY = join(import.meta.dirname, 'assets');
 const PACKAGED: Record<string, string> = {
   'yasgui.min.js': '@zazuko/yasgui/build/yasgui.min.js',
   'yasgui.min.css': '@zazuko/yasgui/build/yasgui.min.css',
+  'uPlot.iife.min.js': 'uplot/dist/uPlot.iife.min.js',
+  'uPlot.min.css': 'uplot/dist/uPlot.min.css',
 };
 const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',

@@ -20,7 +20,14 @@ import { renderResource } from './pages/resource.ts';
 import { parseSentence, queryPagePath } from './query-params.ts';
 import { renderAutomation } from './pages/automation.ts';
 import { errorPage, page } from './respond.ts';
-import { parsePage, parseTableQuery, type Asker, type CatalogueSource } from './source.ts';
+import {
+  parsePage,
+  parsePlotParams,
+  parsePlotQuery,
+  parseTableQuery,
+  type Asker,
+  type CatalogueSource,
+} from './source.ts';
 import type { PageContext } from './views.ts';
 
 const HTML = { 200: { description: 'HTML page', content: { 'text/html': null } } };
@@ -174,10 +181,32 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
     pageRoute<Named>(
       visitor,
       '/dataset/{name}',
-      'A dataset: its resources, who made each, the automation steps',
-      async ({ context, asker }, { params }) =>
-        renderDataset(context, await source.dataset(asker, params.name)),
+      'A dataset: its resources, who made each, the automation steps, the triple store, a plot (`plot`, `x`, `y`)',
+      async ({ context, asker }, { params, query }) =>
+        renderDataset(context, await source.dataset(asker, params.name, parsePlotQuery(query))),
     ),
+    formRoute<Named>(
+      visitor,
+      a,
+      '/dataset/{name}/triplestore/load',
+      'Load the dataset into the triple store (form: `_csrf`; editors), as the action triplestore_load',
+      async ({ asker }, _form, params) => {
+        await source.loadTripleStore(asker, params.name);
+        return { redirect: `${datasetPath(params.name)}#triplestore` };
+      },
+    ),
+    route<Query, unknown, NamedId>({
+      method: 'GET',
+      path: '/dataset/{name}/resource/{id}/plot',
+      params: paramsSchema(['name', 'id']),
+      summary:
+        'A plot of a table: its numeric columns; with `x` and `y` (columns) the points, at most `points` (10–10000, default 2000), as labld_datastore_plot',
+      responses: { 200: { description: '{columns, x, y, points: {x: [], y: []}}' } },
+      handler: async ({ params: p, query }, ctx) => {
+        const v = await visitor(ctx);
+        return { json: await source.plot(v.asker, p.name, p.id, parsePlotParams(query)), headers: v.headers };
+      },
+    }),
     pageRoute<Named>(
       visitor,
       '/dataset/{name}/automation',
@@ -293,7 +322,7 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       '/dataset/{name}/query/load',
       'The Load button of the query page (triplestore_load; form: `_csrf`); back to the query page',
       async ({ asker }, _form, params) => {
-        await source.loadTriplestore(asker, params.name);
+        await source.loadTripleStore(asker, params.name);
         return { redirect: `${queryPagePath(params.name)}?loading=1` };
       },
     ),

@@ -95,7 +95,7 @@ export class QuerySource {
       dataset: { name: text(d.name), title: text(d.title) || text(d.name) },
       endpoint: `/dataset/${encodeURIComponent(text(d.name))}/triplestore/sparql`,
       loaded: loaded.type === 'ask' && loaded.boolean,
-      canLoad: may.load === true,
+      canLoad: may.load_triplestore === true,
       defaultQuery: classesQuery(CHOICES),
     };
     if (view.loaded) view.builder = await this.#builder(asker, id, sentence);

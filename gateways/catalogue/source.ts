@@ -53,10 +53,21 @@ export interface NewDataset {
 
 type Maybe<T> = Promise<T> | T;
 
+/** The plot a dataset page shows: a resource and two columns, from the query string. */
+export interface PlotQuery {
+  resource?: string;
+  x?: string;
+  y?: string;
+}
+
 export interface CatalogueSource {
   datasets(asker: Asker, query: string, page: number): Maybe<DatasetListView>;
   /** Throws not-found for a dataset the viewer cannot see. */
-  dataset(asker: Asker, name: string): Maybe<DatasetView>;
+  dataset(asker: Asker, name: string, plot?: PlotQuery): Maybe<DatasetView>;
+  /** Presses Load: the dataset's graphs into the triple store (editors). */
+  loadTripleStore(asker: Asker, name: string): Maybe<void>;
+  /** A plot's points (labld_datastore_plot's answer) of a resource of the dataset. */
+  plot(asker: Asker, name: string, id: string, params: Record<string, string>): Maybe<unknown>;
   /** Answers the new dataset's name. */
   createDataset(asker: Asker, fields: NewDataset): Maybe<string>;
   upload(asker: Asker, name: string): Maybe<UploadView>;
@@ -84,8 +95,6 @@ export interface CatalogueSource {
   revokeToken(asker: Asker, id: string): Maybe<void>;
   /** The query page: YASGUI's endpoint and the builder's view of `sentence`. */
   queryPage(asker: Asker, name: string, sentence: Sentence): Maybe<QueryPageView>;
-  /** The Load button: the dataset's graphs brought in step with its resources (triplestore_load). */
-  loadTriplestore(asker: Asker, name: string): Maybe<void>;
 }
 
 type Raw = Record<string, string | string[] | undefined>;
@@ -102,6 +111,29 @@ export function parsePage(raw: Raw): number {
   if (text === undefined || text === '') return 1;
   if (!/^[1-9][0-9]{0,8}$/.test(text)) throw invalid('page: must be a whole number from 1', 'page');
   return Number(text);
+}
+
+export function parsePlotQuery(raw: Raw): PlotQuery {
+  const query: PlotQuery = {};
+  for (const [key, param] of [
+    ['resource', 'plot'],
+    ['x', 'x'],
+    ['y', 'y'],
+  ] as const) {
+    const value = one(raw, param);
+    if (value !== undefined && value !== '') query[key] = value;
+  }
+  return query;
+}
+
+/** The plot route's parameters, each given at most once. */
+export function parsePlotParams(raw: Raw): Record<string, string> {
+  const params: Record<string, string> = {};
+  for (const key of ['x', 'y', 'points']) {
+    const value = one(raw, key);
+    if (value !== undefined) params[key] = value;
+  }
+  return params;
 }
 
 export function parseTableQuery(raw: Raw): TableQuery {

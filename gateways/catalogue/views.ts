@@ -49,6 +49,8 @@ export interface ResourceView {
   created: string;
   /** Same-site path of the bytes. */
   downloadUrl: string;
+  /** A link resource's web address (e.g. the SPARQL endpoint): opened, not downloaded. */
+  link?: string;
   /** Whether the datastore holds its rows, so that a table preview exists. */
   previewable: boolean;
 }
@@ -75,6 +77,37 @@ export interface DeadLetterView {
   failedAt: string;
 }
 
+/** The dataset in the triple store (spec step 7), as its page tells it. */
+export interface TripleStoreView {
+  state: 'not-loaded' | 'queued' | 'running' | 'done' | 'failed';
+  /** done: what was loaded, in words (graphs, resources that could not be loaded). */
+  note?: string;
+  triples?: number;
+  /** ISO 8601: when the last load ended. */
+  when?: string;
+  /** failed: what went wrong, and what to do. */
+  error?: string;
+  action?: string;
+  /** The dataset's SPARQL endpoint, once the load registered it. */
+  endpoint?: string;
+  /** Whether the viewer may press Load. */
+  canLoad: boolean;
+}
+
+/** The plot of one numeric column over another of a resource's datastore table. */
+export interface PlotView {
+  /** The dataset's resources whose rows are in the datastore. */
+  resources: { id: string; name: string }[];
+  /** The one plotted (a resources' id). */
+  resource: string;
+  /** Its numeric columns with their axis titles (`Standardkraft [N]`). */
+  columns: { id: string; label: string }[];
+  x?: string;
+  y?: string;
+  /** Same-site URL of the points as JSON, when x and y are chosen. */
+  pointsUrl?: string;
+}
+
 export interface DatasetView {
   name: string;
   title: string;
@@ -88,6 +121,9 @@ export interface DatasetView {
   deadLetters?: DeadLetterView[];
   /** Whether the viewer may add resources (the upload form is shown). */
   canUpload: boolean;
+  triplestore?: TripleStoreView;
+  /** Undefined when no resource of the dataset has rows in the datastore. */
+  plot?: PlotView;
 }
 
 export type ColumnType = 'number' | 'text';

@@ -23,6 +23,8 @@ interface UnitIndex {
   byUcum: Map<string, string[]>;
   ucumOf: Map<string, Set<string>>;
   typeOf: Map<string, string>;
+  /** A unit's first plain symbol (`kN` for …/unit/KiloN): for axis titles. */
+  symbolOf: Map<string, string>;
 }
 
 let index: UnitIndex | undefined;
@@ -36,7 +38,13 @@ function push(map: Map<string, string[]>, key: string, unit: string): void {
 /** Parses the vocabulary once, on first use; lookups afterwards are map reads. */
 export function unitIndex(): UnitIndex {
   if (index) return index;
-  const built: UnitIndex = { bySymbol: new Map(), byUcum: new Map(), ucumOf: new Map(), typeOf: new Map() };
+  const built: UnitIndex = {
+    bySymbol: new Map(),
+    byUcum: new Map(),
+    ucumOf: new Map(),
+    typeOf: new Map(),
+    symbolOf: new Map(),
+  };
   const add = ({ subject, predicate, object }: Quad): void => {
     const unit = subject.value;
     if (predicate.value === RDF_TYPE) {
@@ -44,6 +52,7 @@ export function unitIndex(): UnitIndex {
     } else if (predicate.value === `${QUDT}symbol` && object.termType === 'Literal') {
       const plain = object.language === '' && object.datatype.value.endsWith('#string');
       if (plain) push(built.bySymbol, object.value, unit);
+      if (plain && !built.symbolOf.has(unit)) built.symbolOf.set(unit, object.value);
     } else if (predicate.value === `${QUDT}ucumCode` && object.termType === 'Literal') {
       if (object.datatype.value === `${QUDT}UCUMcs`) {
         push(built.byUcum, object.value, unit);
@@ -96,6 +105,11 @@ function preferAgreeingCase(text: string, candidates: string[], units: UnitIndex
   const swapped = (head === head.toLowerCase() ? head.toUpperCase() : head.toLowerCase()) + text.slice(1);
   if (swapped === text || !units.ucumOf.get(first)?.has(swapped)) return first;
   return candidates.find((unit) => units.ucumOf.get(unit)?.has(text)) ?? first;
+}
+
+/** The symbol of a QUDT unit IRI (`mm` for …/unit/MilliM), if the vocabulary gives one. */
+export function unitSymbol(iri: string): string | undefined {
+  return unitIndex().symbolOf.get(iri);
 }
 
 /** get_unit: the QUDT unit a header word or cell word names, if any. */

@@ -36,6 +36,7 @@ export {
 } from './select.ts';
 export {
   CHAIN_STEPS,
+  LOAD_STEP,
   failStep,
   finishStep,
   progressStep,
@@ -48,6 +49,7 @@ export {
   type StepState,
   type StepStatus,
   type StepSummary,
+  type StatusStep,
 } from './status.ts';
 export {
   CHAIN_EVENTS,

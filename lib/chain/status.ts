@@ -20,6 +20,13 @@ import { conflict, type ErrorKind } from '../process/errors.ts';
 /** The chain's steps in order (spec steps 2–6). */
 export const CHAIN_STEPS = ['annotate', 'import', 'describe', 'select-mapping', 'convert'] as const;
 export type ChainStep = (typeof CHAIN_STEPS)[number];
+/**
+ * Spec step 7, loading the dataset into the triple store: a status of the dataset, not of one
+ * source, kept beside the others with the dataset's id as its source (lib/triplestore/load-status.ts).
+ */
+export const LOAD_STEP = 'load';
+/** What a stored status can be of: a chain step of a source, or the dataset's load. */
+export type StatusStep = ChainStep | typeof LOAD_STEP;
 
 /** How far a long step has come. */
 export interface Progress {
@@ -53,7 +60,7 @@ export interface StepFailure {
 }
 
 interface Common {
-  step: ChainStep;
+  step: StatusStep;
   run: string;
   /** How many times the step has started in this run (0 while first queued). */
   attempt: number;
@@ -87,7 +94,7 @@ function sameRun(status: StepStatus, run: string, what: string): void {
 /** Queue the step for `run`: a first upload, a new version of the source, Retry, or a replay. */
 export function queueStep(
   previous: StepStatus | undefined,
-  next: { step: ChainStep; run: string; at: string },
+  next: { step: StatusStep; run: string; at: string },
 ): StepStatus {
   if (previous?.state === 'running' && previous.run === next.run) {
     throw refuse(previous, 'be queued again', 'it is running');
@@ -144,7 +151,8 @@ export function failStep(status: StepStatus, run: string, at: string, error: unk
 const FIX_MAPPING = 'correct the mapping in the group mappings (the detail names it), then press Retry';
 
 /** What the user can do, by the kind of failure and the step. */
-function actionFor(step: ChainStep, failure: Omit<StepFailure, 'action'>): string {
+function actionFor(step: StatusStep, failure: Omit<StepFailure, 'action'>): string {
+  if (step === LOAD_STEP) return loadActionFor(failure.kind);
   switch (failure.kind) {
     case 'invalid':
     case 'malformed':
@@ -169,8 +177,23 @@ function actionFor(step: ChainStep, failure: Omit<StepFailure, 'action'>): strin
   }
 }
 
+function loadActionFor(kind: StepFailure['kind']): string {
+  switch (kind) {
+    case 'invalid':
+    case 'malformed':
+    case 'unsupported':
+      return 'a graph of the dataset is not valid RDF (the detail names it): correct or delete that resource, then press Load';
+    case 'unreachable':
+    case 'upstream-timeout':
+    case 'timeout':
+      return 'the triple store did not answer; the load is retried by itself, and Load runs it again once it is back';
+    default:
+      return 'press Load again; if it fails again, the log of labld has the details';
+  }
+}
+
 /** A step's failure in words, from what it threw (lib/chain/failed-step.ts maps the kinds). */
-export function stepFailure(step: ChainStep, error: unknown): StepFailure {
+export function stepFailure(step: StatusStep, error: unknown): StepFailure {
   const { state: _state, ...failed } = failedStep(error);
   return { ...failed, action: actionFor(step, failed) };
 }

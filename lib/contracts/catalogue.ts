@@ -45,6 +45,8 @@ export const CATALOGUE_ACTIONS = {
   // what the caller may do to a dataset, for the pages to offer only what will be allowed.
   labld_resource_download: true,
   labld_dataset_permissions: true,
+  // A plot's points from a resource's datastore table, reduced in the database (issue 15).
+  labld_datastore_plot: true,
   // The original's name (ckanext-fuseki's load button; DESIGN §7 keeps it unprefixed).
   triplestore_load: false,
   // The automation chain's step status (issue 14): labld's whole view, and CKAN's task_status_show.

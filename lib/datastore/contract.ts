@@ -2,6 +2,7 @@
 // descriptor, queried like CKAN's `datastore_search` (paging, sorting on any column, per-column
 // filters, full-text `q`, the total). Cut along CKAN's concepts (resource, field, record,
 // filter, sort) so that the Action API passes its parameters through; no SQL here.
+import type { Bucketed } from './plot.ts';
 
 /** CKAN's field types that labld stores (CKAN's aliases are read by `fieldType`). */
 export const FIELD_TYPES = ['text', 'numeric', 'int', 'float', 'bool', 'date', 'timestamp'] as const;
@@ -84,6 +85,11 @@ export interface Datastore {
   delete(resourceId: string, filters?: Record<string, unknown>): Promise<number>;
   search(params: SearchParams): Promise<SearchResult>;
   info(resourceId: string): Promise<DatastoreInfo>;
+  /**
+   * The rows with both fields (numeric) reduced to `count` equal slices of the x range, for a
+   * plot (lib/datastore/plot.ts); slices without rows are left out.
+   */
+  buckets(resourceId: string, x: string, y: string, count: number): Promise<Bucketed>;
   /** Throws when the database cannot answer (for /readyz). */
   ready(): Promise<void>;
   close(): Promise<void>;

@@ -18,6 +18,8 @@ import {
   type SearchResult,
   type Value,
 } from './contract.ts';
+import { bucketRows } from './buckets-sql.ts';
+import type { Bucketed } from './plot.ts';
 import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
 import {
   checkFields,
@@ -451,6 +453,21 @@ export class SqlDatastore implements Datastore {
       result.total = Number(row?.n ?? 0);
     }
     return result;
+  }
+
+  async buckets(resourceId: string, x: string, y: string, count: number): Promise<Bucketed> {
+    const table = await this.get(resourceId);
+    const column = (id: string, param: 'x' | 'y') => {
+      const position = table.fields.findIndex((f) => f.id === id);
+      if (position < 0) throw invalid(`${param}: ${JSON.stringify(id)} is not a column of this table`, param);
+      return columnOf(position);
+    };
+    return bucketRows(this.client, this.dialect, {
+      table: this.table(table.name),
+      x: column(x, 'x'),
+      y: column(y, 'y'),
+      count,
+    });
   }
 
   async ready(): Promise<void> {

@@ -85,6 +85,12 @@ export const settings = [
     description: "how long an upload's `Idempotency-Key` answers its retries with the first result",
   },
   {
+    name: 'LABLD_TRIPLESTORE_AUTOLOAD',
+    default: 'false',
+    description:
+      'triple store: `true` loads a dataset by itself each time convert made its joined graph (as pressing Load)',
+  },
+  {
     name: 'KAFKA_BROKERS',
     default: '127.0.0.1:9092',
     description: 'Kafka bootstrap servers, comma-separated',

@@ -65,6 +65,25 @@ function allPages(s: string): string[] {
       steps: [{ step: s, status: s, detail: s }],
       canUpload: true,
     }),
+    ...(['failed', 'done'] as const).map((state) =>
+      renderDataset(context, {
+        name: s,
+        title: s,
+        private: false,
+        resources: [{ ...resource, link: s }],
+        steps: [],
+        canUpload: false,
+        triplestore: { state, note: s, triples: 3, when: s, error: s, action: s, endpoint: s, canLoad: true },
+        plot: {
+          resources: [{ id: s, name: s }],
+          resource: s,
+          columns: [{ id: s, label: s }],
+          x: s,
+          y: s,
+          pointsUrl: s,
+        },
+      }),
+    ),
     renderUpload(context, { dataset: { name: s, title: s }, error: s }),
     renderResource(context, { dataset: { name: s, title: s }, resource, table }),
     renderLogin({ csrfToken: s }, { next: s, username: s, error: s }),
@@ -121,6 +140,35 @@ describe('catalogue pages', () => {
     assert.equal(posts.length, 3); // log out, revoke, create
     for (const form of posts)
       assert.ok(form.includes('<input type="hidden" name="_csrf" value="tok&amp;1">'), form);
+  });
+
+  test('the triple store section: each state in words, the endpoint once loaded, Load for editors only', () => {
+    const page = (triplestore: Parameters<typeof renderDataset>[1]['triplestore']) =>
+      renderDataset(
+        { user: { name: 'ada' }, csrfToken: 't' },
+        { name: 'd', title: 'D', private: false, resources: [], steps: [], canUpload: false, triplestore },
+      );
+    const none = page({ state: 'not-loaded', canLoad: false });
+    assert.match(none, /not loaded yet<\/span> — queries on this dataset answer an empty result/);
+    assert.ok(!none.includes('triplestore/load'), 'no Load for a reader');
+    const failed = page({ state: 'failed', error: 'b.ttl: bad', action: 'press Load', canLoad: true });
+    assert.match(failed, /loading failed<\/span> <span class="error-text">b\.ttl: bad<\/span> — press Load/);
+    assert.match(failed, /<form method="post" action="\/dataset\/d\/triplestore\/load"/);
+    const done = page({
+      state: 'done',
+      note: '1 graph',
+      triples: 12345,
+      when: '2026-11-25T12:00:00.000Z',
+      endpoint: 'http://x/dataset/i/triplestore/sparql',
+      canLoad: true,
+    });
+    assert.match(
+      done,
+      /loaded<\/span> 1 graph · 12,345 triples · <time datetime="2026-11-25T12:00:00.000Z">2026-11-25<\/time> 12:00 UTC/,
+    );
+    assert.match(done, /SPARQL endpoint: <a href="http:\/\/x\/dataset\/i\/triplestore\/sparql"/);
+    assert.match(done, />Load again</);
+    assert.match(page({ state: 'running', canLoad: true }), /<button type="submit" disabled>/);
   });
 
   const table: TablePreviewView = {

@@ -13,6 +13,7 @@ import type {
 } from '../../lib/datastore/contract.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { referenceSearch } from './reference.ts';
+import { bucketCases } from './buckets-conformance.ts';
 
 export interface Namespace {
   connect(): Promise<Datastore>;
@@ -467,5 +468,7 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
         { numRuns: 40 },
       );
     });
+
+    bucketCases(open);
   });
 }

@@ -3,41 +3,22 @@
 // never loaded alone; the endpoint resource is made once; a deleted dataset loses its graphs.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Dataset } from '../../lib/catalogue/model.ts';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
 import { ENDPOINT_NAME, loadDataset, type LoadDeps } from '../../lib/triplestore/load.ts';
-import { openTripleStore } from '../../lib/triplestore/open.ts';
-import { embeddedCatalogue, SITE, type Catalogue } from '../catalogue/actions/support.ts';
+import { SITE } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';
+import { loadFixture, type LoadFixture } from './load-support.ts';
 
-let catalogue: Catalogue;
+let fixture: LoadFixture;
 let tripleStore: TripleStore;
 let deps: LoadDeps;
+let withTurtle: LoadFixture['withTurtle'];
 
 before(async () => {
-  catalogue = await embeddedCatalogue();
-  tripleStore = await openTripleStore({
-    url: '',
-    dataDir: catalogue.dataDir,
-    limits: { timeoutMs: 10_000, maxResults: 1000 },
-    memoryTriples: 100_000,
-  });
-  deps = { store: catalogue.deps.store, tripleStore, blobs: catalogue.deps.blobs, siteUrl: SITE };
+  fixture = await loadFixture();
+  ({ tripleStore, deps, withTurtle } = fixture);
 });
-after(async () => {
-  await tripleStore?.close();
-  await catalogue?.dispose();
-});
-
-async function withTurtle(dataset: Dataset, name: string, text: string) {
-  return deps.store.createResource(dataset.id, {
-    name,
-    url: name,
-    url_type: 'upload',
-    format: 'TTL',
-    blob_key: await deps.blobs.putBytes(text),
-  });
-}
+after(() => fixture?.dispose());
 
 test('a bad document is skipped and named; the good one is loaded; the endpoint resource is made once', async () => {
   const dataset = await deps.store.createDataset({ name: 'mixed' });

@@ -15,6 +15,7 @@ import type {
 } from '../views.ts';
 import { csrfField, layout } from './layout.ts';
 import { automationPath, renderAutomation } from './automation.ts';
+import { plotSection, tripleStoreSection } from './dataset-data.ts';
 
 export function datasetPath(name: string): string {
   return `/dataset/${segment(name)}`;
@@ -77,7 +78,11 @@ function resourceRows(dataset: string, resources: ResourceView[]): string {
             <td>${escapeHtml(r.format)}</td>
             <td class="num">${formatSize(r.size)}</td>
             <td>${makerText(r.madeBy)}, ${formatDate(r.created)}</td>
-            <td><a href="${escapeHtml(r.downloadUrl)}" download>Download<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a></td>
+            <td>${
+              r.link
+                ? `<a href="${escapeHtml(r.link)}">Open<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a>`
+                : `<a href="${escapeHtml(r.downloadUrl)}" download>Download<span class="visually-hidden"> ${escapeHtml(r.name)}</span></a>`
+            }</td>
           </tr>`,
     )
     .join('\n          ');
@@ -109,12 +114,17 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
       </section>
       <section id="automation" aria-labelledby="steps-heading" class="steps-area" data-live="${escapeHtml(automationPath(view.name))}">
         ${renderAutomation(context, { dataset: view.name, steps: view.steps, ...(view.deadLetters ? { deadLetters: view.deadLetters } : {}) })}
-      </section>`;
-  return layout(
-    { ...context, current: context.current ?? 'datasets' },
-    { title: view.title, scripts: ['automation.js'] },
-    main,
-  );
+      </section>
+      ${view.triplestore ? tripleStoreSection(context, datasetPath(view.name), view.triplestore) : ''}
+      ${view.plot ? plotSection(datasetPath(view.name), view.plot) : ''}`;
+  const options = view.plot?.pointsUrl
+    ? {
+        title: view.title,
+        scripts: ['automation.js', 'uPlot.iife.min.js', 'plot.js', 'triplestore.js'],
+        styles: ['uPlot.min.css'],
+      }
+    : { title: view.title, scripts: ['automation.js', 'triplestore.js'] };
+  return layout({ ...context, current: context.current ?? 'datasets' }, options, main);
 }
 
 export function renderNewDataset(context: PageContext, view: NewDatasetView): string {

@@ -221,7 +221,7 @@ const datasetPermissions: Action = async (deps, viewer, params) => {
     delete: may('dataset.delete'),
     upload: may('resource.create'),
     manage_members: may('member.manage'),
-    load: may('triplestore.load'),
+    load_triplestore: may('triplestore.load'),
     retry_steps: may('chain.retry'),
     dead_letters: may('chain.dead-letters'),
   };

@@ -8,6 +8,7 @@ import type { Action, ActionDeps, ActionExtras } from './context.ts';
 import { datasetActions } from './datasets.ts';
 import { datastoreActions } from './datastore.ts';
 import { groupActions } from './groups.ts';
+import { plotActions } from './plot.ts';
 import { resourceActions } from './resources.ts';
 import { triplestoreActions } from './triplestore.ts';
 import { statusActions } from './status.ts';
@@ -22,6 +23,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...resourceActions,
   ...groupActions,
   ...datastoreActions,
+  ...plotActions,
   ...userActions,
   ...triplestoreActions,
   ...statusActions,

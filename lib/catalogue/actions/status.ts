@@ -1,7 +1,13 @@
 // The automation chain's step status through the Action API: labld_status_show (per source
 // resource, every step of its last run) and CKAN's task_status_show (one step of one resource,
 // in the shape of CKAN's task_status rows, with the original's states: research §1.6).
-import { CHAIN_STEPS, type ChainStep, type StepStatus } from '../../chain/index.ts';
+import {
+  CHAIN_STEPS,
+  LOAD_STEP,
+  type ChainStep,
+  type StatusStep,
+  type StepStatus,
+} from '../../chain/index.ts';
 import { invalid, notFound } from '../../process/errors.ts';
 import type { SourceStepStatus } from '../store/contract.ts';
 import { datasetFor, resourceFor, type Action } from './context.ts';
@@ -12,8 +18,9 @@ import { retryStep } from './chain-replay.ts';
 /** The task_type of the chain's steps in task_status_show. */
 export const TASK_TYPE = 'labld_chain';
 
+const ORDER: readonly StatusStep[] = CHAIN_STEPS;
 const byStepOrder = (a: SourceStepStatus, b: SourceStepStatus) =>
-  CHAIN_STEPS.indexOf(a.status.step) - CHAIN_STEPS.indexOf(b.status.step);
+  ORDER.indexOf(a.status.step) - ORDER.indexOf(b.status.step);
 
 /** Status rows as the API shows them: the status itself, with its resource. */
 function shown(rows: SourceStepStatus[]) {
@@ -34,11 +41,14 @@ const statusShow: Action = async (deps, viewer, params) => {
   }
   const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
   const rows = await deps.store.listStepStatus({ package_id: dataset.id });
+  // The dataset's own row: its load into the triple store (lib/triplestore/load-status.ts).
+  const isLoad = (row: SourceStepStatus) =>
+    row.status.step === LOAD_STEP && row.source_resource_id === dataset.id;
   const order = new Map((await deps.store.listResources(dataset.id)).map((r, i) => [r.id, i]));
-  const resources = shown(rows).sort(
+  const resources = shown(rows.filter((row) => !isLoad(row))).sort(
     (a, b) => (order.get(a.resource_id) ?? 0) - (order.get(b.resource_id) ?? 0),
   );
-  return { dataset_id: dataset.id, resources };
+  return { dataset_id: dataset.id, resources, triplestore: rows.find(isLoad)?.status ?? null };
 };
 
 /** CKAN's task states, as the original's jobs reported them. */

@@ -3,10 +3,13 @@
 // step, which the gateway starts with the event this answer names (the dataset's id).
 import { datasetFor, type Action } from './context.ts';
 import { required } from './params.ts';
+import { queueLoad } from '../../triplestore/load-status.ts';
 
 const triplestoreLoad: Action = async (deps, viewer, params) => {
   const dataset = await datasetFor(deps.store, viewer, 'triplestore.load', required(params, 'id'));
-  return { dataset_id: dataset.id, status: 'pending' };
+  // Queued here, where the decision is made, so that the page says so at once.
+  const queued = await queueLoad(deps.store, dataset.id);
+  return { dataset_id: dataset.id, status: 'pending', run: queued.run };
 };
 
 export const triplestoreActions = { triplestore_load: triplestoreLoad };

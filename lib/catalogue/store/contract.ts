@@ -25,7 +25,7 @@ import type {
   UserChanges,
   UserFields,
 } from '../model.ts';
-import type { ChainStep, StepStatus } from '../../chain/status.ts';
+import type { StatusStep, StepStatus } from '../../chain/status.ts';
 import type { ChainEventName } from '../../chain/events.ts';
 import type { DeadLetter } from '../../chain/dead-letters.ts';
 import type { ChainStepEvent, ResourceEvent } from '../../contracts/chain.ts';
@@ -124,7 +124,7 @@ export interface CatalogueStore {
   claimOutbox<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T | undefined>;
   /** Writes the status of a step of a source resource, replacing the one it had. */
   putStepStatus(row: SourceStepStatus): Promise<void>;
-  getStepStatus(sourceResourceId: string, step: ChainStep): Promise<SourceStepStatus | undefined>;
+  getStepStatus(sourceResourceId: string, step: StatusStep): Promise<SourceStepStatus | undefined>;
   /** The step statuses of a dataset's resources, or of one resource. */
   listStepStatus(filter: { package_id?: string; source_resource_id?: string }): Promise<SourceStepStatus[]>;
   deleteStepStatus(sourceResourceId: string): Promise<void>;

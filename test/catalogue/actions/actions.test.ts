@@ -178,7 +178,7 @@ describe('package_*', () => {
       delete: true,
       upload: true,
       manage_members: true,
-      load: true,
+      load_triplestore: true,
       retry_steps: true,
       dead_letters: true,
     });
@@ -189,7 +189,7 @@ describe('package_*', () => {
         other.delete,
         other.upload,
         other.manage_members,
-        other.load,
+        other.load_triplestore,
         other.retry_steps,
         other.dead_letters,
       ],

@@ -57,6 +57,7 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   api_token_revoke: SYSADMIN,
   labld_resource_download: READ,
   labld_dataset_permissions: READ,
+  labld_datastore_plot: READ,
   // The load button: an editor's change to the dataset.
   triplestore_load: EDIT,
   labld_status_show: READ,
@@ -122,6 +123,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   api_token_revoke: (c) => ({ jti: c.ownerToken }),
   labld_resource_download: (c) => ({ id: c.resource }),
   labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
+  labld_datastore_plot: (c) => ({ resource_id: c.resource }),
   triplestore_load: (c) => ({ id: c.dataset.name }),
   labld_status_show: (c) => ({ id: c.dataset.name }),
   task_status_show: (c) => ({ entity_id: c.resource, key: 'annotate' }),

@@ -1,7 +1,7 @@
 // The chain's tables of the catalogue store: the outbox of events waiting to be published, and
 // the status of each step per source resource (migration 3). Plain rows; what the states mean
 // and which transitions are allowed is lib/chain/status.ts's business.
-import type { ChainStep, StepStatus } from '../../../chain/status.ts';
+import type { StatusStep, StepStatus } from '../../../chain/status.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import type { OutboxEvent, SourceStepStatus, StoredEvent } from '../contract.ts';
 import { num, optStr, str } from './rows.ts';
@@ -51,7 +51,7 @@ const parsed = (value: unknown): unknown => (value == null ? undefined : JSON.pa
 /** A stored row as the status it was made from. */
 function statusOf(r: Row): SourceStepStatus {
   const common = {
-    step: str(r.step) as ChainStep,
+    step: str(r.step) as StatusStep,
     run: str(r.run),
     attempt: num(r.attempt),
     queuedAt: str(r.queued_at),
@@ -114,7 +114,7 @@ export async function putStepStatus(s: SqlSession, row: SourceStepStatus): Promi
 export async function getStepStatus(
   s: SqlSession,
   sourceResourceId: string,
-  step: ChainStep,
+  step: StatusStep,
 ): Promise<SourceStepStatus | undefined> {
   const [row] = await s.all(`SELECT * FROM chain_step_status WHERE source_resource_id = ? AND step = ?`, [
     sourceResourceId,

@@ -28,7 +28,7 @@ import type {
   SearchResult,
   SourceStepStatus,
 } from '../contract.ts';
-import type { ChainStep } from '../../../chain/status.ts';
+import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
@@ -313,7 +313,7 @@ export class SqlCatalogueStore implements CatalogueStore {
     return this.#atomic(async (tx, store) => ((await chain.lockOutbox(tx)) ? work(store) : undefined));
   }
   putStepStatus = (row: SourceStepStatus) => chain.putStepStatus(this.#s, row);
-  getStepStatus = (source: string, step: ChainStep) => chain.getStepStatus(this.#s, source, step);
+  getStepStatus = (source: string, step: StatusStep) => chain.getStepStatus(this.#s, source, step);
   listStepStatus = (filter: { package_id?: string; source_resource_id?: string }) =>
     chain.listStepStatus(this.#s, filter);
   deleteStepStatus = (source: string) => chain.deleteStepStatus(this.#s, source);
