@@ -24,6 +24,9 @@ export async function startLibraryLabld(): Promise<LibraryLabld> {
   const template = { up: true };
   const host = await startFileServer({ fallback: (path) => (template.up ? files.get(path) : undefined) });
   process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
+  // The template is asked for at every conversion (as from a host that answers `no-cache`), so
+  // that taking its host down is seen at once rather than after the fetch cache's freshness.
+  process.env['LABLD_FETCH_CACHE_FRESH_S'] = '0';
   const labld = await startLabld();
   const store = await openCatalogueStore({ dataDir: labld.dataDir });
   const root = await person(store, 'root', true);
