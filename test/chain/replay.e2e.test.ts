@@ -9,6 +9,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { test } from 'node:test';
+import { BROKERS } from '../kafka/broker.ts';
 import { startLabld, testTransport } from '../support/labld.ts';
 import { seedFixture } from '../support/shared.ts';
 import { useChainE2e, type Dict } from './e2e.ts';
@@ -49,7 +50,11 @@ async function labldReplay(args: string[], where: { dataDir: string; topicPrefix
     LABLD_DATA: where.dataDir,
     LABLD_LOG_LEVEL: 'silent',
   };
-  if (where.topicPrefix) env['LABLD_KAFKA_TOPIC_PREFIX'] = where.topicPrefix;
+  if (where.topicPrefix) {
+    // The broker and topics the test's labld used (KAFKA_BROKERS may be unset: the tests' default).
+    env['KAFKA_BROKERS'] = BROKERS.join(',');
+    env['LABLD_KAFKA_TOPIC_PREFIX'] = where.topicPrefix;
+  }
   return promisify(execFile)(process.execPath, ['bin/labld.js', 'replay', ...args], { env });
 }
 
