@@ -26,6 +26,7 @@ import {
   forgotten,
   runStep,
   type ChainConsumer,
+  type RunAgain,
   type ChainDeps,
   type StepDeps,
   type StepResult,
@@ -222,23 +223,38 @@ const forget: ChainConsumer = {
   },
 };
 
+/**
+ * Selection stores nothing: a replay of the group chooses again (the library may have a new
+ * mapping), and convert runs again only for a source whose chosen mapping is another one.
+ */
+const chooseAgain: RunAgain = {
+  changed: (before, after) => before.mapping?.resource_id !== after.mapping?.resource_id,
+};
+
 /** Each step's work, by the consumer group that runs it (the worker threads look it up here). */
-export const STEP_WORK: Record<string, { step: ChainStep; work: (input: StepWork) => Promise<StepResult> }> =
-  {
-    'chain-annotate': { step: 'annotate', work: annotate },
-    'chain-import': { step: 'import', work: load },
-    'chain-describe': { step: 'describe', work: describe },
-    'chain-select-mapping': { step: 'select-mapping', work: select },
-    'chain-convert': { step: 'convert', work: convert },
-  };
+export const STEP_WORK: Record<
+  string,
+  { step: ChainStep; work: (input: StepWork) => Promise<StepResult>; again?: RunAgain }
+> = {
+  'chain-annotate': { step: 'annotate', work: annotate },
+  'chain-import': { step: 'import', work: load },
+  'chain-describe': { step: 'describe', work: describe },
+  'chain-select-mapping': { step: 'select-mapping', work: select, again: chooseAgain },
+  'chain-convert': { step: 'convert', work: convert },
+};
 
 const stepConsumer = (group: string): ChainConsumer => {
-  const { step, work } = STEP_WORK[group]!;
+  const { step, work, again } = STEP_WORK[group]!;
   return {
     group,
     handle: (deps: ChainDeps, event, signal) =>
-      runStep(deps, step, event, signal, (input) =>
-        deps.offload ? deps.offload(group, event, signal) : work(input),
+      runStep(
+        deps,
+        step,
+        event,
+        signal,
+        (input) => (deps.offload ? deps.offload(group, event, signal) : work(input)),
+        again,
       ),
   };
 };

@@ -5,7 +5,8 @@
 // of copies may run in any process, and a message that comes twice does no harm.
 //
 // Per message: a status of another run (the source was replaced or deleted meanwhile) →
-// dropped as stale; a step already done → acknowledged; else running → work → the output
+// dropped as stale; a step already done → acknowledged (select-mapping: chosen again, and acted
+// on only when the choice changed — a replay after the library changed); else running → work → the output
 // replaces the derived resource of the same (source, step) → the next step queued and its
 // event published → done. A crash before "done" redelivers the message and the step runs
 // again, replacing its output in place. A failure is recorded on the step in words and
@@ -101,11 +102,25 @@ async function put(deps: StepDeps, event: ChainEvent, status: StepStatus): Promi
   });
 }
 
-/** Queues the next step (unless this run's is under way or done already) and publishes its event. */
-async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>): Promise<void> {
+/**
+ * A step that writes no output and whose result decides the next (select-mapping) runs again
+ * when a message of a run it has done comes: a redelivery, or a replay after what it reads
+ * changed. `changed` says whether the new result differs; only then is it recorded and the next
+ * step run again, so that a replay changes only the results it should.
+ */
+export interface RunAgain {
+  changed(before: StepSummary, after: StepSummary): boolean;
+}
+
+/**
+ * Queues the next step (unless this run's is under way, or done already and not `again`) and
+ * publishes its event.
+ */
+async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>, again = false): Promise<void> {
   const { event } = next;
   const previous = (await deps.store.getStepStatus(event.resource_id, next.step))?.status;
-  const busy = previous?.run === event.run && (previous.state === 'running' || previous.state === 'done');
+  const busy =
+    previous?.run === event.run && (previous.state === 'running' || (previous.state === 'done' && !again));
   if (!busy) await put(deps, event, queueStep(previous, { step: next.step, run: event.run, at: now() }));
   const topic = deps.catalog.topicReadBy(next.group).name;
   await deps.bus.publish(topic, event, { key: event.dataset_id });
@@ -163,6 +178,24 @@ async function isCurrent(deps: StepDeps, event: ChainEvent): Promise<boolean> {
   return (await deps.store.getStepStatus(event.resource_id, CHAIN_STEPS[0]))?.status.run === event.run;
 }
 
+/**
+ * A step's work failed: recorded on the step (unless the source is gone or replaced) and rethrown
+ * for the bus to retry or dead-letter.
+ */
+async function recordFailure(
+  deps: ChainDeps,
+  event: ChainEvent,
+  status: StepStatus,
+  signal: AbortSignal,
+  error: unknown,
+): Promise<void> {
+  // Stopping (the subscription closed): the step stays as it was and comes again after the restart.
+  if (signal.aborted) throw error;
+  if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
+  await put(deps, event, failStep(status, event.run, now(), error));
+  throw forTheBus(error);
+}
+
 /** Runs one step for `event` with the status bookkeeping described above. */
 export async function runStep(
   deps: ChainDeps,
@@ -170,6 +203,7 @@ export async function runStep(
   event: ChainEvent,
   signal: AbortSignal,
   work: (input: StepWork) => Promise<StepResult>,
+  again?: RunAgain,
 ): Promise<void> {
   const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
   const source = await deps.store.getResource(event.resource_id);
@@ -177,7 +211,11 @@ export async function runStep(
     log.info({ step, resource: event.resource_id, run: event.run }, 'chain: stale event dropped');
     return;
   }
-  if (current.state === 'done') return; // a redelivery: its next event went out before "done"
+  if (current.state === 'done') {
+    // A redelivery (its next event went out before "done") or a replay.
+    if (again) await runAgain(deps, current, { event, source, signal }, work, again);
+    return;
+  }
   const status = startStep(current, event.run, now());
   await put(deps, event, status);
   const progress = progressWriter(deps, event, step);
@@ -186,11 +224,8 @@ export async function runStep(
     result = await work({ deps, event, source, signal, onProgress: progress.report });
   } catch (error) {
     await progress.flush();
-    // Stopping (the subscription closed): the step stays running and comes again after the restart.
-    if (signal.aborted) throw error;
-    if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
-    await put(deps, event, failStep(status, event.run, now(), error));
-    throw forTheBus(error);
+    await recordFailure(deps, event, status, signal, error);
+    return;
   }
   await progress.flush();
   // The source was deleted or replaced while the step ran: its newer run owns the status now.
@@ -198,6 +233,35 @@ export async function runStep(
   if (result.next) await pass(deps, result.next);
   if (step === 'convert' && setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true') await autoload(deps, event);
   await put(deps, event, finishStep(status, event.run, now(), result.summary));
+}
+
+/** A done step run again (RunAgain): its new result recorded and passed on only when it changed. */
+async function runAgain(
+  deps: ChainDeps,
+  done: Extract<StepStatus, { state: 'done' }>,
+  input: Pick<StepWork, 'event' | 'source' | 'signal'>,
+  work: (input: StepWork) => Promise<StepResult>,
+  again: RunAgain,
+): Promise<void> {
+  const { event } = input;
+  const startedAt = now();
+  const running = startStep(
+    queueStep(done, { step: done.step, run: event.run, at: startedAt }),
+    event.run,
+    startedAt,
+  );
+  let result: StepResult;
+  try {
+    result = await work({ deps, ...input, onProgress: () => undefined });
+  } catch (error) {
+    // E.g. nothing selected and a broken mapping in the library: recorded as a first run's is.
+    await recordFailure(deps, event, running, input.signal, error);
+    return;
+  }
+  if (!again.changed(done.summary, result.summary)) return;
+  if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
+  if (result.next) await pass(deps, result.next, true);
+  await put(deps, event, finishStep(running, event.run, now(), result.summary));
 }
 
 /** Subscribes each consumer's group to its topic (one key's messages in order: concurrency 1). */

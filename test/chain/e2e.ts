@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before } from 'node:test';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
-import { startLabld, type Running } from '../support/labld.ts';
+import { startLabld } from '../support/labld.ts';
 import { readSeed, seedFixture } from '../support/shared.ts';
 import { sleep } from '../support/wait.ts';
 import { api, person, type Person } from '../catalogue/actions/support.ts';
@@ -20,7 +20,8 @@ export const FOUR = ['example.csv', 'example-metadata.jsonld', 'example.ttl', 'e
 export type Dict = Record<string, any>;
 
 export interface ChainE2e {
-  labld: Running & { dataDir: string };
+  /** Replaced by a test that stops it (`halt`) and starts it again. */
+  labld: Awaited<ReturnType<typeof startLabld>>;
   files: FixtureServer;
   alice: Person;
   /**

@@ -7,7 +7,7 @@ import { openBus } from '../../lib/bus/open.ts';
 import type { TransportBus } from '../../lib/bus/bus.ts';
 import { loadTopics } from '../../lib/bus/topics.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
-import { queueStep, startStep } from '../../lib/chain/index.ts';
+import { finishStep, queueStep, startStep, type StepSummary } from '../../lib/chain/index.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import type { Datastore } from '../../lib/datastore/contract.ts';
@@ -95,6 +95,44 @@ test('a redelivery of a done step, or an event of another run, runs nothing', as
   await runStep(deps, 'annotate', { ...event, run: 'run-0' }, new AbortController().signal, passing());
   assert.deepEqual(calls, []);
   assert.deepEqual(sent, []);
+});
+
+test('a done step that may run again (RunAgain, a replay) acts only when its result changed', async () => {
+  calls.length = 0;
+  sent.length = 0;
+  const again = { changed: (was: StepSummary, now: StepSummary) => was.note !== now.note };
+  const signal = new AbortController().signal;
+  const before = await status('annotate');
+  await runStep(deps, 'annotate', event, signal, passing(), again);
+  assert.deepEqual(calls, ['run-1'], 'it ran again');
+  assert.deepEqual(sent, [], 'the same result: nothing published');
+  assert.deepEqual(await status('annotate'), before, 'nor recorded');
+  // The next step is done in this run: a changed result queues it again all the same.
+  const queued = (await status('import'))!;
+  await store.putStepStatus({
+    source_resource_id: event.resource_id,
+    package_id: event.dataset_id,
+    status: finishStep(startStep(queued, 'run-1', at()), 'run-1', at(), { durationMs: 1 }),
+  });
+  const other = work({
+    summary: { durationMs: 1, note: 'other' },
+    next: { step: 'import', group: 'chain-import', event },
+  });
+  await runStep(deps, 'annotate', event, signal, other, again);
+  const redone = await status('annotate');
+  assert.equal(redone?.state === 'done' && redone.summary.note, 'other');
+  assert.equal(redone?.attempt, before!.attempt + 1);
+  assert.equal((await status('import'))?.state, 'queued');
+  assert.deepEqual(sent, [
+    { topic: catalog.topicReadBy('chain-import').name, value: event, key: event.dataset_id },
+  ]);
+  // Running again may fail (e.g. a broken mapping now): recorded on the step, and rethrown.
+  await assert.rejects(
+    runStep(deps, 'annotate', event, signal, work(invalid('the mapping is broken', 'mapping')), again),
+    /broken/,
+  );
+  const failed = await status('annotate');
+  assert.equal(failed?.state === 'failed' && failed.failure.detail, 'the mapping is broken');
 });
 
 test('a step left running by a crash runs again when its message comes again', async () => {

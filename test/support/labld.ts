@@ -12,20 +12,43 @@ export type { Running };
 export const testTransport = (): 'embedded' | 'kafka' =>
   process.env['LABLD_TEST_TRANSPORT'] === 'kafka' ? 'kafka' : 'embedded';
 
-/** A fresh labld on port 0 with its own data directory (and, on Kafka, its own topic prefix). */
+/** Where a labld stopped by `halt` left its data, to start it again there (`again`). */
+export interface Halted {
+  dataDir: string;
+  port: number;
+  /** On Kafka: its topics' prefix. */
+  topicPrefix?: string;
+}
+
+/**
+ * A fresh labld on port 0 with its own data directory (and, on Kafka, its own topic prefix);
+ * or, with `again`, the one `halt` stopped, on its data, topics and port. `halt` stops it and
+ * keeps them (e.g. for `labld replay` while it is down); `stop` removes them.
+ */
 export async function startLabld(
-  options: Pick<ProcessOptions, 'loginThrottle'> = {},
-): Promise<Running & { dataDir: string }> {
-  const dataDir = tempDir('labld-e2e-');
+  options: Pick<ProcessOptions, 'loginThrottle'> & { again?: Halted } = {},
+): Promise<Running & { dataDir: string; halt(): Promise<Halted> }> {
+  const { again, ...processOptions } = options;
+  const dataDir = again?.dataDir ?? tempDir('labld-e2e-');
+  const port = again?.port ?? 0;
+  const halt = (running: Running, topicPrefix?: string) => async (): Promise<Halted> => {
+    await running.stop();
+    return { dataDir, port: Number(new URL(running.url).port), topicPrefix };
+  };
   if (testTransport() === 'embedded') {
     const running = await startAll({
-      ...options,
-      port: 0,
+      ...processOptions,
+      port,
       bus: { transport: 'embedded', dataDir, topicsFile: 'topics.yaml' },
     });
-    return { ...running, dataDir, stop: () => running.stop().then(() => removeTempDir(dataDir)) };
+    return {
+      ...running,
+      dataDir,
+      halt: halt(running),
+      stop: () => running.stop().then(() => removeTempDir(dataDir)),
+    };
   }
-  const topicPrefix = `e2e-${randomUUID().slice(0, 8)}.`;
+  const topicPrefix = again?.topicPrefix ?? `e2e-${randomUUID().slice(0, 8)}.`;
   const bus: BusConfig = {
     transport: 'kafka',
     dataDir,
@@ -37,11 +60,12 @@ export async function startLabld(
       registryUrl: process.env['LABLD_SCHEMA_REGISTRY_URL'] || undefined,
     },
   };
-  const running = await startAll({ ...options, port: 0, bus });
+  const running = await startAll({ ...processOptions, port, bus });
   // The broker is shared by every e2e file: each removes its topics when it stops.
   return {
     ...running,
     dataDir,
+    halt: halt(running, topicPrefix),
     stop: () =>
       running
         .stop()
