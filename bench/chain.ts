@@ -16,12 +16,11 @@
 // the seed mapping's template comes from a local stand-in for GitHub.
 //
 // Usage: node bench/chain.ts [--runs 10] [--small-mb 1] [--large-mb 1024] [--skip-small] [--skip-large] [--keep]
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { text as readText } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
@@ -42,6 +41,7 @@ import { textLoader } from '../lib/sources.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
 import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
+import { action, joined, library, startChild, upload, type Dict } from './labld-child.ts';
 import { percentile } from './percentile.ts';
 
 const { values } = parseArgs({
@@ -97,126 +97,6 @@ async function generate(path: string, bytes: number): Promise<number> {
   out.end();
   await once(out, 'finish');
   return statSync(path).size;
-}
-
-// ---- labld as a child process ----
-
-interface Child {
-  url: string;
-  process: ChildProcess;
-  token: string;
-  /** Resident set of the process now, and its peak so far, in bytes. */
-  rss(): number;
-  peakRss(): number;
-  stop(): Promise<void>;
-}
-
-const LABLD = fileURLToPath(new URL('../bin/labld.js', import.meta.url));
-
-/** A process's resident set now (VmRSS) or at its peak so far (VmHWM), in bytes. */
-function rssOf(pid: number, which: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-}
-
-async function startChild(dataDir: string): Promise<Child> {
-  const env = {
-    ...process.env,
-    LABLD_DATA: dataDir,
-    LABLD_LOG_LEVEL: 'info',
-    LABLD_FETCH_ALLOW: '127.0.0.1',
-    // A 1 GiB file is past the default limit by its multipart framing.
-    LABLD_UPLOAD_LIMIT: '4gb',
-  };
-  const cli = (...args: string[]) =>
-    execFileSync(process.execPath, [LABLD, ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
-      .toString('utf8')
-      .trim();
-  cli('user', 'add', 'bench', '--admin');
-  const token = cli('user', 'token', 'bench');
-  const child = spawn(process.execPath, [LABLD, 'start', '--port', '0'], {
-    env,
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const lines = createInterface({ input: child.stdout! });
-  const url = await new Promise<string>((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`labld exited (${code}) before listening`)));
-    lines.on('line', (line) => {
-      try {
-        const entry = JSON.parse(line) as { msg?: string; url?: string };
-        if (entry.msg === 'labld is listening' && entry.url) resolve(entry.url);
-      } catch {
-        // not a log line
-      }
-    });
-  });
-  const pid = child.pid!;
-  return {
-    url,
-    process: child,
-    token,
-    rss: () => rssOf(pid, 'VmRSS'),
-    peakRss: () => rssOf(pid, 'VmHWM'),
-    stop: async () => {
-      const exited = once(child, 'exit');
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-// ---- the Action API ----
-
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Dict = Record<string, any>;
-
-async function action(labld: Child, name: string, body: Dict | FormData): Promise<Dict> {
-  const form = body instanceof FormData;
-  const res = await fetch(`${labld.url}/api/3/action/${name}`, {
-    method: 'POST',
-    headers: { authorization: labld.token, ...(form ? {} : { 'content-type': 'application/json' }) },
-    body: form ? body : JSON.stringify(body),
-  });
-  const answer = (await res.json()) as Dict;
-  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${JSON.stringify(answer.error)}`);
-  return answer.result as Dict;
-}
-
-async function upload(labld: Child, dataset: string, file: Blob, name: string): Promise<string> {
-  const form = new FormData();
-  form.set('package_id', dataset);
-  form.set('upload', file, name);
-  return (await action(labld, 'resource_create', form)).id as string;
-}
-
-async function library(labld: Child): Promise<void> {
-  await action(labld, 'group_create', { name: 'mappings' });
-  await action(labld, 'package_create', { name: 'mapping-library' });
-  await action(labld, 'member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
-  await upload(labld, 'mapping-library', new Blob([HARDNESS_MAPPING_TEXT]), 'hardness-map.yaml');
-  await upload(labld, 'mapping-library', new Blob([seedMapping]), 'csvw-template-map.yaml');
-}
-
-/** Polls the resource's steps until convert is done; a failed step ends the bench. */
-async function joined(
-  labld: Child,
-  resourceId: string,
-  pollMs: number,
-  onPoll?: (steps: Dict[]) => void,
-): Promise<Dict[]> {
-  for (;;) {
-    const status = await action(labld, 'labld_status_show', { resource_id: resourceId });
-    const steps = (status.resources as Dict[])[0]?.steps as Dict[] | undefined;
-    if (steps) onPoll?.(steps);
-    const failed = steps?.find((s) => s.state === 'failed');
-    if (failed) throw new Error(`${failed.step} failed: ${JSON.stringify(failed.failure)}`);
-    if (steps?.find((s) => s.step === 'convert')?.state === 'done') return steps;
-    const selected = steps?.find((s) => s.step === 'select-mapping' && s.state === 'done');
-    if (selected && !steps?.some((s) => s.step === 'convert')) {
-      throw new Error(`no mapping selected: ${selected.summary.note}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, pollMs));
-  }
 }
 
 // ---- the steps' domain functions, called directly ----
@@ -289,7 +169,7 @@ async function small(): Promise<void> {
   const direct = await directSteps(path, join(workDir, 'domain'));
   const labld = await startChild(join(workDir, 'small-labld'));
   try {
-    await library(labld);
+    await library(labld, seedMapping);
     await action(labld, 'package_create', { name: 'bench' });
     const file = await openAsBlob(path);
     let uploads = 0;
@@ -350,7 +230,7 @@ async function large(): Promise<void> {
   const size = await generate(path, Number(values['large-mb']) * MB);
   const labld = await startChild(join(workDir, 'large-labld'));
   try {
-    await library(labld);
+    await library(labld, seedMapping);
     await action(labld, 'package_create', { name: 'large' });
     // labld's resident set, sampled at each poll, by the step running then (the upload: none yet).
     const byStep = new Map<string, number>();

@@ -6,16 +6,15 @@
 // step process is SIGKILLed and started again. Then every upload has its three derived
 // resources exactly once, and every step status is final (none left queued or running).
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import pg from 'pg';
-import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { CHAIN_STEPS } from '../../lib/chain/index.ts';
-import { api, person } from '../catalogue/actions/support.ts';
+import { api } from '../catalogue/actions/support.ts';
 import { deleteNamespace, requireBroker } from '../kafka/broker.ts';
-import { deployment, serve, type Deployment, type LabldProcess } from '../kafka/processes.ts';
 import { startRegistryDouble, type RegistryDouble } from '../kafka/registry-double.ts';
 import { sleep } from '../support/wait.ts';
+import { freshDatabase } from '../support/database.ts';
+import { startChain, STEP_GROUPS } from './processes.ts';
 
 const UPLOADS = 300;
 const DATASETS = 10;
@@ -27,13 +26,6 @@ const KILL_EVERY_MS = 3_000;
 const KILL_AFTER_UPLOADS_MS = 20_000;
 const SETTLE_TIMEOUT_MS = 240_000;
 
-const STEP_GROUPS = [
-  'chain-annotate',
-  'chain-import',
-  'chain-describe',
-  'chain-select-mapping',
-  'chain-convert',
-];
 /** What each upload `n.csv` must end with: itself and what the chain derives from it. */
 const derivedOf = (base: string) => [
   `${base}.csv`,
@@ -71,96 +63,18 @@ let dropDatabase: () => Promise<void>;
 before(async () => {
   await requireBroker();
   registry = await startRegistryDouble();
-  // A database of its own on the test server, dropped after.
-  const server = process.env.LABLD_TEST_DATABASE_URL ?? '';
-  assert.ok(server, 'LABLD_TEST_DATABASE_URL is set (start tools/postgres/server.sh)');
-  const name = `labld_fault_${randomBytes(5).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: server });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(server);
-  url.pathname = `/${name}`;
-  databaseUrl = url.toString();
-  dropDatabase = async () => {
-    const client = new pg.Client({ connectionString: server });
-    await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await client.end();
-  };
+  ({ url: databaseUrl, drop: dropDatabase } = await freshDatabase('labld_fault'));
 });
 after(async () => {
   await registry?.close();
   await dropDatabase?.();
 });
 
-/** The deployment's processes; a killed one is replaced, its replacement starting while the test goes on. */
-class Fleet {
-  readonly all: LabldProcess[] = [];
-  readonly #starting = new Set<Promise<unknown>>();
-  readonly #recovering = new Set<string>();
-  readonly d: Deployment;
-  constructor(d: Deployment) {
-    this.d = d;
-  }
-  /** Starts `copies` processes of `name`; those that started are kept (and stopped after) even if another failed. */
-  async start(name: string, copies: number): Promise<LabldProcess[]> {
-    const outcomes = await Promise.allSettled(Array.from({ length: copies }, () => serve(this.d, name)));
-    const started = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
-    this.all.push(...started);
-    for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
-    return started;
-  }
-  /**
-   * SIGKILLs a random process of `names` and starts its replacement (not awaited); one whose
-   * group has a replacement still starting is spared, so that no group is left without a
-   * member. The name killed, or undefined when every group is still recovering.
-   */
-  async killOne(names: readonly string[]): Promise<string | undefined> {
-    const victims = this.all.filter((p) => names.includes(p.name) && !this.#recovering.has(p.name));
-    if (victims.length === 0) return undefined;
-    const victim = victims[randomInt(victims.length)]!;
-    this.all.splice(this.all.indexOf(victim), 1);
-    await victim.kill9();
-    this.#recovering.add(victim.name);
-    const replacement = this.start(victim.name, 1).finally(() => this.#recovering.delete(victim.name));
-    this.#starting.add(replacement);
-    void replacement.finally(() => this.#starting.delete(replacement)).catch(() => {});
-    return victim.name;
-  }
-  /** Waits for the replacements still starting (a failed start fails the test). */
-  async started(): Promise<void> {
-    await Promise.all(this.#starting);
-  }
-  async killAll(): Promise<void> {
-    await Promise.allSettled(this.#starting);
-    await Promise.all(this.all.splice(0).map((p) => p.kill9()));
-  }
-}
-
 test(`${UPLOADS} uploads over ${DATASETS} datasets while step processes are SIGKILLed: every upload's resources exactly once, every status final`, async (t) => {
-  const d = deployment(registry.url);
-  Object.assign(d.env, {
-    LABLD_DATABASE_URL: databaseUrl,
-    // One public address for every process: the resources' download URLs name it.
-    BASE_URL: 'http://localhost:8000',
-    LABLD_WORKERS: '1',
-  });
-  const fleet = new Fleet(d);
+  const starting = Date.now();
+  const { d, fleet, gateway, token } = await startChain(registry.url, databaseUrl, 2);
   try {
-    // The schema first, and the API user (as `labld user add` would), before any process.
-    const store = await openCatalogueStore({ dataDir: d.dataDir, databaseUrl });
-    const alice = await person(store, 'alice', true);
-    await store.close();
-    const headers = { authorization: alice.token };
-
-    // Two groups at a time: thirteen processes joining at once on a busy 2-core machine may
-    // take longer than a process is given to start.
-    const starting = Date.now();
-    const [gateway] = await fleet.start('catalogue', 1);
-    const groups = ['catalogue-requests', ...STEP_GROUPS];
-    for (let i = 0; i < groups.length; i += 2)
-      await Promise.all(groups.slice(i, i + 2).map((group) => fleet.start(group, 2)));
+    const headers = { authorization: token };
     const startSeconds = (Date.now() - starting) / 1000;
     // Each process is ready, having asked the servers it needs: the broker, the registry, PostgreSQL.
     for (const p of fleet.all) {
@@ -170,7 +84,7 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets while step processes are SIGK
       for (const server of ['bus', 'schema-registry', 'catalogue-store', 'datastore'])
         assert.equal(checks[server], 'ok', `${p.name} checks ${server}`);
     }
-    const url = gateway!.url;
+    const url = gateway.url;
     const call = async (action: string, body: Dict): Promise<Dict> => {
       const answer = await api(url, action, { body, headers });
       assert.equal(answer.status, 200, `${action}: ${JSON.stringify(answer.body.error)}`);
