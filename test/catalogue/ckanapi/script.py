@@ -33,8 +33,11 @@ out["created"] = pkg
 with open(csv_file, "rb") as f:
     res = ckan.action.resource_create(package_id=pkg["id"], name="measurements.csv", upload=f)
 out["resource"] = res
+# The table is filled on a link resource: an uploaded CSV's table is what labld's chain imports
+# (as CKAN's DataPusher does), and the script's own rows would race that import.
+table = ckan.action.resource_create(package_id=pkg["id"], name="forces", url="https://example.org/forces.csv")
 out["datastore"] = ckan.action.datastore_create(
-    resource_id=res["id"],
+    resource_id=table["id"],
     force=True,
     fields=[{"id": "sample", "type": "text"}, {"id": "force", "type": "numeric"}],
     records=[{"sample": "a", "force": 1.5}, {"sample": "b", "force": 10}, {"sample": "c", "force": 2}],
@@ -44,12 +47,12 @@ out["show"] = ckan.action.package_show(id="tensile-tests")
 out["search"] = ckan.action.package_search(q="tensile")
 out["patch"] = ckan.action.package_patch(id=pkg["id"], title="Tensile tests, patched")
 out["rows"] = ckan.action.datastore_search(
-    resource_id=res["id"], filters={"sample": ["a", "c"]}, sort="force desc"
+    resource_id=table["id"], filters={"sample": ["a", "c"]}, sort="force desc"
 )
-out["rows_anonymous"] = caught(lambda: anonymous.action.datastore_search(resource_id=res["id"], sort="force asc"))
+out["rows_anonymous"] = caught(lambda: anonymous.action.datastore_search(resource_id=table["id"], sort="force asc"))
 out["taken"] = caught(lambda: ckan.action.package_create(name="tensile-tests"))
 out["bad_sort"] = caught(
-    lambda: ckan.action.datastore_search(resource_id=res["id"], sort="sample; DROP TABLE x")
+    lambda: ckan.action.datastore_search(resource_id=table["id"], sort="sample; DROP TABLE x")
 )
 out["anonymous_create"] = caught(lambda: anonymous.action.package_create(name="not-mine"))
 out["unknown_action"] = caught(lambda: ckan.call_action("package_frobnicate", {}))
