@@ -17,22 +17,18 @@ import type {
   UploadedResource,
 } from './source.ts';
 import type {
-  ColumnType,
   DatasetSummary,
   DatasetView,
   GroupView,
   Maker,
-  PlotView,
   ResourcePageView,
   ResourceView,
-  TablePreviewView,
   TokenView,
   TripleStoreView,
 } from './views.ts';
 import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { resourcePath } from './pages/datasets.ts';
-import { pointsPath } from './pages/dataset-data.ts';
-import { FILTER_PREFIX } from './pages/resource.ts';
+import { plotView, tablePreview } from './data-views.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
 import { QuerySource } from './query-source.ts';
 import { afterAction } from './triplestore-events.ts';
@@ -40,7 +36,6 @@ import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 
 export const DATASET_PAGE_SIZE = 20;
-export const TABLE_PAGE_SIZE = 25;
 
 type Dict = Record<string, unknown>;
 
@@ -110,16 +105,6 @@ function tripleStoreViewOf(load: unknown, resources: Dict[], canLoad: boolean): 
   return view;
 }
 
-/** The datastore's types as the table preview sorts and aligns them. */
-function columnType(type: unknown): ColumnType {
-  return type === 'int' || type === 'float' || type === 'numeric' ? 'number' : 'text';
-}
-
-/** A datastore column name in `sort`: quoted, with quotes doubled, so that no name is read as syntax. */
-function quoted(column: string): string {
-  return `"${column.replace(/"/g, '""')}"`;
-}
-
 export class ActionSource implements CatalogueSource {
   readonly #runtime: Runtime;
 
@@ -184,7 +169,12 @@ export class ActionSource implements CatalogueSource {
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
       canUpload: may.upload === true,
       triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
-      ...(await this.#plotView(asker, text(d.name), resources, plot)),
+      ...(await plotView(
+        (action, params) => this.#call(asker, action, params),
+        text(d.name),
+        resources,
+        plot,
+      )),
     };
   }
 
@@ -236,48 +226,6 @@ export class ActionSource implements CatalogueSource {
     if (!letters.some((l) => l.id === id))
       throw notFound(`id: dataset ${name} has no dead letter ${id}`, 'id');
     await this.#call(asker, 'labld_dead_letter_replay', { id });
-  }
-
-  /** The plot section: the chosen (or first) table and columns; none without a table. */
-  async #plotView(
-    asker: Asker,
-    dataset: string,
-    resources: Dict[],
-    q: PlotQuery,
-  ): Promise<{ plot?: PlotView }> {
-    const tables = resources
-      .filter((r) => r.datastore_active === true)
-      .map((r) => ({ id: text(r.id), name: text(r.name) || text(r.id) }));
-    if (tables.length === 0) {
-      if (q.resource !== undefined) throw invalid('plot: this dataset has no table to plot', 'plot');
-      return {};
-    }
-    const resource = q.resource ?? tables[0]!.id;
-    if (!tables.some((t) => t.id === resource)) {
-      throw invalid(`plot: ${JSON.stringify(resource)} is not a table of this dataset`, 'plot');
-    }
-    const found = (await this.#call(asker, 'labld_datastore_plot', { resource_id: resource })) as Dict;
-    const columns = (Array.isArray(found.columns) ? (found.columns as Dict[]) : []).map((c) => ({
-      id: text(c.id),
-      label: text(c.label),
-    }));
-    const view: PlotView = { resources: tables, resource, columns };
-    const x = q.x ?? columns[0]?.id;
-    const y = q.y ?? (columns[1] ?? columns[0])?.id;
-    for (const [param, id] of [
-      ['x', x],
-      ['y', y],
-    ] as const) {
-      if (id !== undefined && !columns.some((c) => c.id === id)) {
-        throw invalid(`${param}: ${JSON.stringify(id)} is not a numeric column of that table`, param);
-      }
-    }
-    if (x !== undefined && y !== undefined) {
-      view.x = x;
-      view.y = y;
-      view.pointsUrl = pointsPath(resourcePath(dataset, resource), x, y);
-    }
-    return { plot: view };
   }
 
   async loadTripleStore(asker: Asker, name: string): Promise<void> {
@@ -350,75 +298,9 @@ export class ActionSource implements CatalogueSource {
       dataset: { name: text(d.name), title: text(d.title) || text(d.name) },
       resource: resourceViewOf(text(d.name), r, names),
     };
-    if (r.datastore_active === true) view.table = await this.#table(asker, id, table);
+    if (r.datastore_active === true)
+      view.table = await tablePreview((action, params) => this.#call(asker, action, params), id, table);
     return view;
-  }
-
-  /**
-   * The page's `sort` and `f.<column>` as datastore_search parameters, checked against the table's
-   * columns first, so that a refusal names the page's parameter, not the action's: a text column
-   * is searched (`q`), a number column matched exactly (`filters`).
-   */
-  async #narrowing(asker: Asker, id: string, table: TableQuery): Promise<Dict> {
-    const filtered = Object.entries(table.filters);
-    if (!table.sort && filtered.length === 0) return {};
-    const head = (await this.#call(asker, 'datastore_search', { resource_id: id, limit: 0 })) as {
-      fields: Dict[];
-    };
-    const types = new Map(head.fields.filter((f) => f.id !== '_id').map((f) => [text(f.id), f.type]));
-    const params: Dict = {};
-    if (table.sort) {
-      const { column, order } = table.sort;
-      if (!types.has(column))
-        throw invalid(`sort: no column ${JSON.stringify(column)} in this table`, 'sort');
-      params.sort = `${quoted(column)} ${order}`;
-    }
-    const q: Dict = {};
-    const filters: Dict = {};
-    for (const [column, value] of filtered) {
-      const parameter = `${FILTER_PREFIX}${column}`;
-      if (!types.has(column))
-        throw invalid(`${parameter}: no column ${JSON.stringify(column)} in this table`, parameter);
-      if (columnType(types.get(column)) === 'text') q[column] = value;
-      else if (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(value)) filters[column] = Number(value);
-      else throw invalid(`${parameter}: column ${JSON.stringify(column)} holds numbers: give one`, parameter);
-    }
-    if (Object.keys(q).length > 0) params.q = q;
-    if (Object.keys(filters).length > 0) params.filters = filters;
-    return params;
-  }
-
-  async #table(asker: Asker, id: string, table: TableQuery): Promise<TablePreviewView> {
-    const params: Dict = {
-      resource_id: id,
-      limit: TABLE_PAGE_SIZE,
-      offset: (table.page - 1) * TABLE_PAGE_SIZE,
-      ...(await this.#narrowing(asker, id, table)),
-    };
-    const found = (await this.#call(asker, 'datastore_search', params)) as {
-      fields: Dict[];
-      records: Dict[];
-      total?: number;
-    };
-    const fields = found.fields.filter((f) => f.id !== '_id');
-    return {
-      columns: fields.map((f) => ({ name: text(f.id), type: columnType(f.type) })),
-      rows: found.records.map((record) =>
-        fields.map((f) => {
-          const value = record[text(f.id)];
-          return typeof value === 'number' || typeof value === 'string'
-            ? value
-            : value == null
-              ? null
-              : String(value);
-        }),
-      ),
-      ...(table.sort ? { sort: table.sort } : {}),
-      filters: table.filters,
-      page: table.page,
-      pageSize: TABLE_PAGE_SIZE,
-      total: found.total ?? found.records.length,
-    };
   }
 
   async download(asker: Asker, name: string, id: string) {
