@@ -34,12 +34,12 @@ import { QuerySource } from './query-source.ts';
 import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
+import { text } from '../../lib/json.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 
 type Dict = Record<string, unknown>;
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const optionalText = (value: unknown): string | undefined =>
   typeof value === 'string' && value !== '' ? value : undefined;
 /** CKAN times have no zone and are UTC. */

@@ -8,14 +8,13 @@ import { pointsPath } from './pages/dataset-data.ts';
 import { FILTER_PREFIX } from './pages/resource.ts';
 import type { PlotQuery, TableQuery } from './source.ts';
 import type { ColumnType, PlotView, TablePreviewView } from './views.ts';
+import { text } from '../../lib/json.ts';
 
 export const TABLE_PAGE_SIZE = 25;
 
 type Dict = Record<string, unknown>;
 /** An action called as the page's asker. */
 export type Call = (action: 'datastore_search' | 'labld_datastore_plot', params: Dict) => Promise<unknown>;
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The datastore's types as the table preview sorts and aligns them. */
 function columnType(type: unknown): ColumnType {

@@ -27,6 +27,7 @@ import { callAction } from './actions.ts';
 import { sendSparql } from './sparql.ts';
 import type { Asker } from './source.ts';
 import type { BuilderChoice, BuilderView, QueryPageView } from './views.ts';
+import { text } from '../../lib/json.ts';
 
 /** Rows the builder shows; the count tells how many there are in all. */
 export const RESULT_ROWS = 100;
@@ -35,8 +36,6 @@ export const CHOICES = 50;
 
 type Dict = Record<string, unknown>;
 type Row = Record<string, ResultTerm>;
-
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** A term of a SPARQL JSON result as an RDF/JS term. */
 function termOf(term: ResultTerm) {
