@@ -32,6 +32,7 @@ import {
   type StepResult,
   type StepWork,
 } from './chain.ts';
+import { setting } from '../lib/process/config.ts';
 
 /** The library: the group every dataset of which may hold mappings (the original's constant). */
 const MAPPINGS_GROUP = 'mappings';
@@ -205,7 +206,7 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
     { blobs: deps.blobs, signal, load },
   );
   await store(deps, source, OUTPUT.joined, joined, descriptor.url);
-  return { summary };
+  return { summary, loadDataset: setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true' };
 };
 
 /** The next step's event: the same source and run (a mapping only where convert needs one). */

@@ -36,7 +36,6 @@ import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';
 import { LOAD_GROUP, type LoadEvent } from '../lib/contracts/triplestore.ts';
-import { setting } from '../lib/process/config.ts';
 import { queueLoad } from '../lib/triplestore/load-status.ts';
 
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
@@ -76,6 +75,8 @@ export interface StepWork {
 export interface StepResult {
   summary: StepSummary;
   next?: { step: ChainStep; group: string; event: ChainEvent };
+  /** Load the dataset into the triple store before the step is done (convert, with auto-load on). */
+  loadDataset?: boolean;
 }
 
 export interface ChainConsumer {
@@ -231,7 +232,7 @@ export async function runStep(
   // The source was deleted or replaced while the step ran: its newer run owns the status now.
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
   if (result.next) await pass(deps, result.next);
-  if (step === 'convert' && setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true') await autoload(deps, event);
+  if (result.loadDataset) await autoload(deps, event);
   await put(deps, event, finishStep(status, event.run, now(), result.summary));
 }
 
