@@ -81,6 +81,10 @@ export async function withLoadStatus(
   const final = nothingLoaded
     ? failStep(running, running.run, now(), invalid(outcome.failed.map((f) => f.error).join('; '), 'body'))
     : finishStep(running, running.run, now(), loadSummary(outcome, elapsedMs(started)));
+  // Load pressed while this one ran: its queued run stays for the load that follows to take up,
+  // rather than the page saying done while a load is still to come.
+  const latest = await loadStatus(store, dataset.id);
+  if (latest?.state === 'queued' && latest.run !== running.run) return outcome;
   await put(store, dataset.id, final);
   return outcome;
 }

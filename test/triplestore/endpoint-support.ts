@@ -29,7 +29,7 @@ export async function uploadTurtle(
   return answer.body.result as { id: string; url: string };
 }
 
-/** Presses the load button and waits until the load has run (the endpoint resource is there, newer than before). */
+/** Presses the load button and waits until its load has run (its run is over, the endpoint resource newer than before). */
 export async function loadAndWait(
   url: string,
   who: Person,
@@ -55,10 +55,20 @@ export async function loadAndWait(
     headers: { authorization: who.token },
   });
   assert.equal(pressed.status, 200, JSON.stringify(pressed.body));
+  const run = pressed.body.result.run as string;
+  // This press's run, not just any load: a sync started earlier may still be finishing.
+  const finished = async () => {
+    const status = await api(url, 'labld_status_show', {
+      query: { id: dataset },
+      headers: { authorization: who.token },
+    });
+    const load = status.body.result.triplestore as { run: string; state: string } | null;
+    return load?.run === run && (load.state === 'done' || load.state === 'failed');
+  };
   const end = Date.now() + 15_000;
   for (;;) {
     const found = await endpointOf();
-    if (found && found.last_modified !== before) return found;
+    if (found && found.last_modified !== before && (await finished())) return found;
     if (Date.now() > end) throw new Error(`the load of ${dataset} did not finish`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

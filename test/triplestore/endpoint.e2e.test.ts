@@ -279,7 +279,9 @@ test('deleting the resource drops its graph; deleting the dataset drops the rest
     JSON.parse(
       (await sparql(labld.url, 'measured', 'SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }')).text,
     ).results.bindings.length as number;
-  assert.equal(await graphs(), 2);
+  // The previous test's replacement started a sync load whose endpoint update can land after
+  // loadAndWait read the endpoint's time, so the new graph is awaited rather than assumed.
+  await waitUntil(async () => (await graphs()) === 2);
   const deleted = await api(labld.url, 'resource_delete', { body: { id: extra.id }, headers: auth(alice) });
   assert.equal(deleted.status, 200);
   await waitUntil(async () => (await graphs()) === 1);

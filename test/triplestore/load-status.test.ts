@@ -79,3 +79,20 @@ test('a sync of a dataset never loaded leaves no status; labld_status_show tells
   assert.deepEqual(after.resources, []);
   assert.equal((after.triplestore as { state: string }).state, 'done');
 });
+
+test('Load pressed while a load runs: its run stays queued, and the load that follows ends it done', async () => {
+  const dataset = await deps.store.createDataset({ name: 'pressed-twice' });
+  await withTurtle(dataset, 'd-joined.ttl', SAMPLE_TTL);
+  let pressed: Awaited<ReturnType<typeof queueLoad>> | undefined;
+  await withLoadStatus(deps.store, dataset.id, 'load', async () => {
+    pressed = await queueLoad(deps.store, dataset.id);
+    return loadDataset(deps, dataset.id, 'load');
+  });
+  const waiting = await loadStatus(deps.store, dataset.id);
+  assert.equal(waiting?.state, 'queued');
+  assert.equal(waiting.run, pressed?.run);
+  await load(dataset, 'sync');
+  const done = await loadStatus(deps.store, dataset.id);
+  assert.equal(done?.state, 'done');
+  assert.equal(done.run, pressed?.run);
+});
