@@ -4,7 +4,7 @@
 // relative to the output document (`template:SpecimenID` → `<#SpecimenID>`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, type Quad } from 'n3';
-import { DomainError, invalid, type ErrorKind } from '../process/errors.ts';
+import { DomainError, causeOf, invalid, type ErrorKind } from '../process/errors.ts';
 import { UpstreamError } from '../fetch/errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import type { Loaded, Loader } from './data.ts';
@@ -53,8 +53,7 @@ export async function loadTemplate(
     }
   }
   if (!loaded) {
-    const why = firstError instanceof Error ? firstError.message : String(firstError);
-    const detail = `${field}: could not load the template graph from ${namespace}: ${why}`;
+    const detail = `${field}: could not load the template graph from ${namespace}: ${causeOf(firstError, field)}`;
     throw new DomainError(templateKind(firstError), detail, field);
   }
   const format = guessFormat({ contentType: loaded.contentType, name: loaded.url, text: loaded.text });
@@ -73,7 +72,7 @@ export async function loadTemplate(
     });
   } catch (error) {
     throw invalid(
-      `${field}: the template graph at ${namespace} could not be parsed: ${(error as Error).message}`,
+      `${field}: the template graph at ${namespace} could not be parsed: ${causeOf(error, field)}`,
       field,
     );
   }

@@ -39,6 +39,12 @@ export class DomainError extends Error {
   }
 }
 
+/** A cause's message inside a message that names the field already: without its own `field: `. */
+export function causeOf(error: unknown, field: string): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message;
+}
+
 /** A constructor of errors of one kind: `invalid('x: must be a number', 'x')`. */
 const of =
   (kind: ErrorKind) =>

@@ -40,3 +40,18 @@ test('a template host that is down or slow is unreachable or a timeout; a 404 or
   assert.equal(await kindOf(forbidden('address 10.0.0.1 is private', 'mapping_url')), 'invalid');
   assert.equal(await kindOf(new Error('socket hang up')), 'invalid');
 });
+
+test('the field is named once: a cause that names it already is not prefixed with it again', async () => {
+  const cause = new UpstreamError(
+    'mapping_url: https://example.org/x could not be fetched',
+    'mapping_url',
+    404,
+  );
+  const thrown = await loadTemplate(NAMESPACE, failing(cause)).catch((error: unknown) => error);
+  assert.ok(isDomainError(thrown));
+  assert.equal(thrown.detail.match(/mapping_url:/g)?.length, 1);
+  assert.match(
+    thrown.detail,
+    /could not load the template graph from .*: https:\/\/example\.org\/x could not be fetched$/,
+  );
+});
