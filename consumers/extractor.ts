@@ -1,12 +1,13 @@
 // The extractor's operations: read openBIS with the caller's session, build the record, store
 // it in the negotiated representation and reply with it by reference; a file's bytes and the
-// export bundle are streamed into the blob store, never held whole.
+// export bundle are streamed into the blob store, never held whole, as a growing blob that the
+// gateway serves while it is written (lib/blobs/growing.ts).
 import { storeDownload, storeDownloadStream } from '../lib/blobs/download.ts';
 import { extract, distributionSource, type RecordRequest } from '../lib/extractor/extract.ts';
 import { OpenbisClient, openbisPolicy, openbisUrl } from '../lib/extractor/openbis/client.ts';
 import { intSetting } from '../lib/process/config.ts';
 import { RecordIris } from '../lib/extractor/records/iris.ts';
-import { mediaTypeOf } from '../lib/extractor/records/media-types.ts';
+import { downloadOf } from '../lib/extractor/records/media-types.ts';
 import { render } from '../lib/extractor/render.ts';
 import { exportBundle } from '../lib/extractor/bundle.ts';
 import { baseUrl, services } from '../lib/services.ts';
@@ -61,15 +62,18 @@ export function extractorOperations(env: OperationEnv): ServiceOperations<'extra
       const client = new OpenbisClient({ signal });
       const { storeUrl } = await distributionSource(client, input.session, input.perm_id, input.path);
       const file = await client.download(storeUrl, input.session, input.perm_id, input.path);
-      const name = input.path.split('/').pop() ?? input.path;
-      return storeDownloadStream(blobs, file.body, mediaTypeOf(input.path), name, signal);
+      const { contentType, filename } = downloadOf(input.path);
+      return storeDownloadStream(blobs, file.body, contentType, filename, signal, input.growing);
     },
     export_bundle: (input, { signal }) => {
       // Each file may take as long as the bundle may (the fetch's own limit is for documents).
       const base = openbisUrl();
       const policy = { ...openbisPolicy(base), timeoutMs: intSetting('LABLD_EXTRACTOR_BUNDLE_TIMEOUT_MS') };
       const client = new OpenbisClient({ url: base.href, policy, signal });
-      return exportBundle({ client, session: input.session, iris: iris(), blobs, signal }, input);
+      return exportBundle(
+        { client, session: input.session, iris: iris(), blobs, signal, growing: input.growing },
+        input,
+      );
     },
   };
 }

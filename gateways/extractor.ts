@@ -3,6 +3,7 @@
 // the ELN login for a browser), negotiates the representation from Accept (q-values), and
 // forwards to the extractor's request consumer; a browser gets the record as an HTML page.
 import { readFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import type { Context } from 'koa';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { extractor, type OperationName } from '../lib/contracts/operations.ts';
@@ -11,6 +12,8 @@ import { isDomainError } from '../lib/process/errors.ts';
 import { intSetting, setting } from '../lib/process/config.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { negotiate } from '../lib/extractor/negotiate.ts';
+import { BUNDLE_FILE } from '../lib/extractor/bundle.ts';
+import { downloadOf } from '../lib/extractor/records/media-types.ts';
 import { OpenbisClient } from '../lib/extractor/openbis/client.ts';
 import { withSession, type Credentials } from '../lib/extractor/session.ts';
 import { route, type Result, type Route, type RouteInput } from './kit/index.ts';
@@ -44,6 +47,10 @@ function credentialsOf(ctx: Context): Credentials {
 /** Where a browser logs in to openBIS (the ELN sets the `openbis` cookie). */
 const elnLogin = (): string => `${setting('OPENBIS_URL').replace(/\/+$/, '')}/openbis/webapp/eln-lims/`;
 
+/** Trailers of a bundle: how many files could not be fetched, and their names. */
+const MISSING = 'x-bundle-missing';
+const MISSING_FILES = 'x-bundle-missing-files';
+
 type RecordOperation = Exclude<OperationName<'extractor'>, 'info' | 'export_bundle'>;
 
 export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'>): Route[] {
@@ -52,7 +59,7 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
     ctx: Context,
     input: Input,
     html: boolean,
-    work: (session: string) => Promise<Result>,
+    work: (session: string, hold: (until: Promise<unknown>) => void) => Promise<Result>,
   ) => {
     try {
       return await withSession(new OpenbisClient({ signal: input.signal }), credentialsOf(ctx), work);
@@ -75,14 +82,20 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
         ...query,
         ...(download === undefined ? {} : { download: download === '1' || download === 'true' }),
       };
-      return authenticated(ctx, input, html, async (session) => {
+      return authenticated(ctx, input, html, async (session, hold) => {
         const representation = html ? 'ntriples' : negotiated.representation;
-        const reply = await forward.send(operation, { ...fields, session, representation } as never, input);
+        const request = { ...fields, session, representation } as never;
+        const headers = { vary: 'Accept, Authorization, Cookie' };
+        if ((fields as { download?: boolean }).download === true) {
+          // The file's bytes as the data store sends them, not after the last one.
+          const file = downloadOf(String((fields as { path?: unknown }).path));
+          const { result, reply } = await forward.streamed(operation, request, input, file);
+          hold(reply);
+          return { ...result, headers };
+        }
+        const reply = await forward.send(operation, request, input);
         if (!isDownload(reply)) throw new Error('the extractor did not reply with a stored record');
         const path = runtime.blobs.path(reply.blob);
-        const headers = { vary: 'Accept, Authorization, Cookie' };
-        if ((fields as { download?: boolean }).download === true)
-          return { ...forward.asDownload(reply), headers };
         if (html) {
           const page = recordPage(await readFile(path, 'utf8'), ctx.URL.origin + ctx.path);
           return { body: page, contentType: 'text/html; charset=utf-8', headers };
@@ -156,8 +169,9 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
       description:
         'Body: `{"graph": "<JSON-LD as a string>"}` (the original UI: its data sets and distributions are ' +
         'selected) or a list of record IRIs (`["…/dataset/<permId>", …]` or `{"iris": [...]}`; data sets, ' +
-        'distributions, objects and collections). Files that cannot be fetched are named in the crate and in ' +
-        'the `X-Bundle-Missing` header.',
+        'distributions, objects and collections). The ZIP streams while it is built (a failure part-way aborts ' +
+        'the response); files that cannot be fetched are named in the crate and in the `X-Bundle-Missing` and ' +
+        '`X-Bundle-Missing-Files` trailers.',
       tags: ['bundle'],
       body: {
         json: {
@@ -170,21 +184,32 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
       },
       responses: { 200: { description: 'the ZIP (application/zip)' } },
       handler: async (input, ctx) =>
-        authenticated(ctx, input, false, async (session) => {
+        authenticated(ctx, input, false, async (session, hold) => {
           const body = input.body as { graph?: string; iris?: string[] } | string[] | undefined;
           const selection = Array.isArray(body) ? { iris: body } : (body ?? {});
           const timeoutMs = intSetting('LABLD_EXTRACTOR_BUNDLE_TIMEOUT_MS');
-          const reply = await forward.send('export_bundle', { ...selection, session }, input, { timeoutMs });
-          const missing = (reply as { missing?: string[] }).missing ?? [];
-          const result = forward.asDownload(reply);
+          const { result, reply } = await forward.streamed(
+            'export_bundle',
+            { ...selection, session },
+            input,
+            BUNDLE_FILE,
+            { timeoutMs },
+          );
+          hold(reply);
+          // The ZIP streams while it is built, so which files were missing is known at its end:
+          // HTTP trailers (the crate names them too).
+          const trailed = async function* () {
+            for await (const chunk of result.body) yield chunk as Buffer;
+            const missing = ((await reply) as { missing?: string[] }).missing ?? [];
+            ctx.res.addTrailers({
+              [MISSING]: String(missing.length),
+              [MISSING_FILES]: missing.map(encodeURIComponent).join(',').slice(0, 4000),
+            });
+          };
           return {
             ...result,
-            headers: {
-              'x-bundle-missing': String(missing.length),
-              ...(missing.length > 0
-                ? { 'x-bundle-missing-files': missing.map(encodeURIComponent).join(',').slice(0, 4000) }
-                : {}),
-            },
+            body: Readable.from(trailed(), { objectMode: false }),
+            headers: { trailer: `${MISSING}, ${MISSING_FILES}` },
           };
         }),
     }),

@@ -1,11 +1,13 @@
 // The one thing service gateways do with a request: hand it to the service's request topic
 // and answer with the reply. Which topic is read from topics.yaml through the consumer group.
+import type { Readable } from 'node:stream';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { requestGroupOf, type ServiceName } from '../lib/services.ts';
 import { checkRequest, declaredFields } from '../lib/contracts/requests.ts';
 import type { OperationInputs, OperationName } from '../lib/contracts/operations.ts';
 import { intSetting } from '../lib/process/config.ts';
-import { isDownload } from '../lib/blobs/download.ts';
+import { isDownload, type Download } from '../lib/blobs/download.ts';
+import { followGrowing, newGrowingId } from '../lib/blobs/growing.ts';
 import { checkIn, checkOut } from '../lib/blobs/claim-check.ts';
 import type { RouteInput, Result, UploadedFile } from './kit/index.ts';
 
@@ -29,12 +31,27 @@ export interface Forwarder<S extends ServiceName = ServiceName> {
   ): Promise<unknown>;
   /** A reply that names a stored file, as a download. */
   asDownload(value: unknown): Result;
+  /**
+   * Send an operation that stores a file (its contract has `growing`) and answer the file while
+   * the consumer writes it (lib/blobs/growing.ts): resolves at its first byte, or rejects with
+   * the reply's error when that comes first. `file` is its type and name, known before the reply.
+   */
+  streamed<O extends OperationName<S>>(
+    operation: O,
+    fields: OperationInputs[S][O],
+    input: Input,
+    file: { contentType: string; filename: string },
+    options?: { timeoutMs?: number },
+  ): Promise<{ result: StreamedFile; reply: Promise<Download> }>;
   /** An upload moved into the blob store: the fields that name it to the consumer. */
   upload(file: UploadedFile): Promise<UploadFields>;
   /** The client's fields plus the upload's; a client cannot name a blob itself. */
   withUpload<F extends object>(fields: F, upload: UploadFields): WithUpload<F>;
   withUpload<F extends object>(fields: F, upload: UploadFields | undefined): Partial<WithUpload<F>>;
 }
+
+/** A download answered while it is written. */
+export type StreamedFile = { body: Readable; contentType: string; filename: string };
 
 export type UploadFields = {
   blob: string;
@@ -80,9 +97,21 @@ export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): 
       filename: value.filename,
     };
   };
+  const streamed: Forwarder<S>['streamed'] = async (operation, fields, input, file, options) => {
+    const growing = newGrowingId();
+    const reply = send(operation, { ...(fields as object), growing } as never, input, options).then(
+      (value) => {
+        if (!isDownload(value)) throw new Error('the consumer did not reply with a download');
+        return value;
+      },
+    );
+    const body = await followGrowing(runtime.blobs, growing, reply, input.signal);
+    return { result: { body, ...file }, reply };
+  };
   return {
     send,
     asDownload,
+    streamed,
     upload: async (file) => ({ blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }),
     withUpload,
     // The route's schema (built from the same contract) has checked these fields already.

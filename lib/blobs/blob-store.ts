@@ -17,9 +17,11 @@ import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Readable } from 'node:stream';
-import { notFound } from '../process/errors.ts';
+import { invalid, notFound } from '../process/errors.ts';
 
 const KEY = /^[0-9a-f]{64}$/;
+/** A growing blob's id (growing.ts): a random UUID the gateway makes. */
+export const GROWING_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 export class BlobStore {
   readonly dir: string;
@@ -27,14 +29,19 @@ export class BlobStore {
   constructor(dir: string) {
     this.dir = dir;
     mkdirSync(join(dir, 'tmp'), { recursive: true });
+    mkdirSync(join(dir, 'growing'), { recursive: true });
   }
 
-  /** Store a stream; resolves to its key. */
-  async putStream(source: Readable | AsyncIterable<Uint8Array>): Promise<string> {
-    const temp = join(this.dir, 'tmp', randomUUID());
+  /**
+   * Store a stream; resolves to its key. With `growing` (an id from the gateway) the stream is
+   * written where that gateway follows it while it grows (growing.ts), instead of a hidden
+   * temporary file.
+   */
+  async putStream(source: Readable | AsyncIterable<Uint8Array>, growing?: string): Promise<string> {
+    const temp = growing === undefined ? join(this.dir, 'tmp', randomUUID()) : this.growingPath(growing);
     const hash = createHash('sha256');
     // A large buffer lets the producer make the next piece while this one is written.
-    const sink = createWriteStream(temp, { highWaterMark: 1 << 20 });
+    const sink = createWriteStream(temp, { highWaterMark: 1 << 20, flags: 'wx' });
     try {
       await pipeline(
         source,
@@ -72,6 +79,13 @@ export class BlobStore {
     const temp = join(this.dir, 'tmp', randomUUID());
     await writeFile(temp, data);
     return this.#settle(temp, createHash('sha256').update(data).digest('hex'));
+  }
+
+  /** Where the output named `id` grows until it is complete and moved to its key. */
+  growingPath(id: string): string {
+    if (!GROWING_ID.test(id))
+      throw invalid(`growing: ${JSON.stringify(id.slice(0, 80))} is not a growing blob id`, 'growing');
+    return join(this.dir, 'growing', id);
   }
 
   has(key: string): boolean {

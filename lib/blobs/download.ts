@@ -38,7 +38,8 @@ export async function storeDownload(
 
 /**
  * Stores an output as it is made (text or bytes), never holding it whole. An error from the
- * source, the limit, or `signal` (the client has gone) stops it and stores nothing.
+ * source, the limit, or `signal` (the client has gone) stops it and stores nothing. With
+ * `growing`, a gateway serves the output while it is written (growing.ts).
  */
 export async function storeDownloadStream(
   blobs: BlobStore,
@@ -46,6 +47,7 @@ export async function storeDownloadStream(
   contentType: string,
   filename: string,
   signal?: AbortSignal,
+  growing?: string,
 ): Promise<Download> {
   const limit = maxOutputBytes();
   let size = 0;
@@ -58,7 +60,7 @@ export async function storeDownloadStream(
       yield bytes;
     }
   };
-  return { blob: await blobs.putStream(counted()), contentType, filename };
+  return { blob: await blobs.putStream(counted(), growing), contentType, filename };
 }
 
 export function isDownload(value: unknown): value is Download {

@@ -8,6 +8,7 @@ import { DEFAULT_DATA_TYPES, DEFAULT_PREDICATE, DEFAULT_TEMPLATE_TYPES } from '.
 import type { ServiceName } from '../services.ts';
 import { input, leaf, uploadOr, type Accepted, type InputSchema, type Schema } from './schema.ts';
 import { REPRESENTATIONS, type Representation } from '../extractor/representations.ts';
+import { GROWING_ID } from '../blobs/blob-store.ts';
 
 /** A client URL: fetched later through the guarded fetch. */
 export const url = (description: string) =>
@@ -159,6 +160,12 @@ const representation = leaf<Representation>({
   default: 'jsonld',
   description: 'the representation negotiated from the Accept header',
 });
+/** Set by the gateway (never a client field): where the consumer writes a download it serves while it grows (lib/blobs/growing.ts). */
+const growing = leaf<string>({
+  type: 'string',
+  pattern: GROWING_ID.source,
+  description: "the gateway's growing-blob id: the file is written there as it is made",
+});
 const entityId = (description: string) =>
   leaf<string>({ type: 'string', minLength: 1, maxLength: 255, description });
 const record = <N extends string>(name: N, description: string) =>
@@ -195,6 +202,7 @@ export const extractor = {
         description: "the file's bytes instead of its record",
       }),
       session,
+      growing,
       representation,
     },
     ['perm_id', 'path', 'session'],
@@ -225,6 +233,7 @@ export const extractor = {
         description: 'the selection as record IRIs',
       }),
       session,
+      growing,
     },
     ['session'],
   ),

@@ -1,7 +1,7 @@
 // POST /export_bundle: a selection of records (the original UI's `{"graph": "<JSON-LD>"}`, or a
 // plain list of record IRIs) → a ZIP with every selected file under `<datasetPermId>/<path>`
 // and a valid RO-Crate 1.1 `ro-crate-metadata.json`, streamed into the blob store file by
-// file. Files are found through openBIS with the caller's session, never through URLs in the
+// file (as a growing blob the gateway serves while it is written: lib/blobs/growing.ts). Files are found through openBIS with the caller's session, never through URLs in the
 // client's graph (the original downloaded from the graph's data-store URLs, behind a host
 // check). A file that cannot be fetched is named in the crate and in the reply.
 import type { Readable } from 'node:stream';
@@ -28,7 +28,12 @@ export interface BundleEnv {
   iris: RecordIris;
   blobs: BlobStore;
   signal: AbortSignal;
+  /** The gateway's growing-blob id: the ZIP is served while it is written (lib/blobs/growing.ts). */
+  growing?: string | undefined;
 }
+
+/** What a bundle is served as. */
+export const BUNDLE_FILE = { contentType: 'application/zip', filename: 'openbis-export.zip' };
 
 export interface BundleDownload extends Download {
   /** `<permId>/<path>` of every file that could not be fetched (also named in the crate). */
@@ -171,7 +176,8 @@ export async function exportBundle(
 
   // Level 1: lab files are often compressed already, and the bundle's speed is deflate's.
   const zip = archiver('zip', { zlib: { level: 1 } });
-  const stored = storeDownloadStream(env.blobs, zip, 'application/zip', 'openbis-export.zip', env.signal);
+  const { contentType, filename } = BUNDLE_FILE;
+  const stored = storeDownloadStream(env.blobs, zip, contentType, filename, env.signal, env.growing);
   // The store reads the archive as it is written; a failure on either side stops both.
   stored.catch(() => zip.abort());
   const missing: string[] = [];

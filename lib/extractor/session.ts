@@ -55,25 +55,29 @@ export function readCredentials(credentials: Credentials, env: NodeJS.ProcessEnv
 
 /**
  * Runs `work` with an active openBIS session token from the credentials; a session this
- * function logged in is logged out afterwards, whatever `work` did.
+ * function logged in is logged out afterwards, whatever `work` did — after the promise `work`
+ * passed to `hold`, when it did (an answer streamed on after `work` returned still uses it).
  */
 export async function withSession<T>(
   client: OpenbisClient,
   credentials: Credentials,
-  work: (token: string) => Promise<T>,
+  work: (token: string, hold: (until: Promise<unknown>) => void) => Promise<T>,
 ): Promise<T> {
   const login = readCredentials(credentials);
   if (login.kind === 'token') {
     if (!(await client.isSessionActive(login.token))) {
       throw unauthorized('authorization: the openBIS session is not active (log in to openBIS again)', FIELD);
     }
-    return work(login.token);
+    return work(login.token, () => {});
   }
   const token = await client.login(login.user, login.password);
   if (token === null) throw unauthorized('authorization: openBIS refused the user name or password', FIELD);
+  let held: Promise<unknown> | undefined;
+  const logout = () => client.logout(token).catch(() => {});
   try {
-    return await work(token);
+    return await work(token, (until) => void (held = until));
   } finally {
-    await client.logout(token).catch(() => {});
+    if (held === undefined) await logout();
+    else void held.then(logout, logout);
   }
 }

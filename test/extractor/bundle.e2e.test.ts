@@ -3,9 +3,12 @@
 // that the RO-Crate validator from PyPI (roc-validator, in the venv LABLD_ROC_VENV that .ci/run
 // makes; offline, its cache seeded by tools/rocrate/seed-context.py) passes at the ro-crate-1.1
 // profile; the
-// original's {"graph": "<JSON-LD>"} body; a file that cannot be fetched is named; bad input.
+// original's {"graph": "<JSON-LD>"} body; a file that cannot be fetched is named (crate and
+// trailers); the ZIP streams while it is built, and a failure part-way aborts it; bad input.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tempDir } from '../support/temp.ts';
@@ -51,6 +54,41 @@ async function unzip(bytes: Buffer): Promise<Map<string, Buffer>> {
   return entries;
 }
 
+interface Answer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  trailers: NodeJS.Dict<string>;
+  body: Buffer;
+}
+
+/** A POST through node:http, which (unlike fetch) gives the trailers; rejects when the answer is cut off. */
+function post(url: string, headers: Record<string, string>, body: string): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          trailers: res.trailers,
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The rest of a streamed body. */
+async function drain(reader: ReadableStreamDefaultReader<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  return Buffer.concat(chunks);
+}
+
 describe(`export bundle (${testTransport()})`, () => {
   let labld: Running;
   let double: OpenbisDouble;
@@ -85,12 +123,19 @@ describe(`export bundle (${testTransport()})`, () => {
       body: JSON.stringify(body),
     });
 
+  const bundleTrailed = (body: unknown) =>
+    post(
+      `${labld.url}/extractor/export_bundle`,
+      { authorization: basic, 'content-type': 'application/json' },
+      JSON.stringify(body),
+    );
+
   it('bundles a collection with two data sets: every file byte for byte, and a valid RO-Crate 1.1', async () => {
-    const res = await bundle([`${NS}collection/${COLLECTION}`]);
-    assert.equal(res.status, 200, await res.clone().text());
-    assert.equal(res.headers.get('content-type'), 'application/zip');
-    assert.equal(res.headers.get('x-bundle-missing'), '0');
-    const zip = Buffer.from(await res.arrayBuffer());
+    const res = await bundleTrailed([`${NS}collection/${COLLECTION}`]);
+    assert.equal(res.status, 200, res.body.toString());
+    assert.equal(res.headers['content-type'], 'application/zip');
+    assert.equal(res.trailers['x-bundle-missing'], '0');
+    const zip = res.body;
     collectionZip = zip;
     const entries = await unzip(zip);
     for (const permId of [DATASET, SECOND]) {
@@ -182,14 +227,12 @@ describe(`export bundle (${testTransport()})`, () => {
   it('names a file that cannot be fetched in the crate and in the answer', async () => {
     double.data.addFile(SECOND, 'original/gone.txt', Buffer.from('x'));
     double.unavailable.add(`${SECOND}/original/gone.txt`);
-    const res = await bundle({ iris: [`${NS}dataset/${SECOND}`] });
+    const res = await bundleTrailed({ iris: [`${NS}dataset/${SECOND}`] });
     assert.equal(res.status, 200);
-    assert.equal(res.headers.get('x-bundle-missing'), '1');
-    assert.equal(
-      res.headers.get('x-bundle-missing-files'),
-      encodeURIComponent(`${SECOND}/original/gone.txt`),
-    );
-    const entries = await unzip(Buffer.from(await res.arrayBuffer()));
+    assert.equal(res.headers['trailer'], 'x-bundle-missing, x-bundle-missing-files');
+    assert.equal(res.trailers['x-bundle-missing'], '1');
+    assert.equal(res.trailers['x-bundle-missing-files'], encodeURIComponent(`${SECOND}/original/gone.txt`));
+    const entries = await unzip(res.body);
     assert.equal(entries.has(`${SECOND}/original/gone.txt`), false);
     assert.equal(entries.has(`${SECOND}/original/force.csv`), true);
     const crate = JSON.parse(entries.get('ro-crate-metadata.json')?.toString('utf8') ?? '{}') as {
@@ -204,16 +247,47 @@ describe(`export bundle (${testTransport()})`, () => {
     double.unavailable.clear();
   });
 
-  it('fails a bundle whose file breaks off while it is written, at once and with a {"detail"}', async () => {
+  it('fails a bundle whose file breaks off while it is written, at once: a {"detail"} or a cut-off answer', async () => {
     double.data.addFile(SECOND, 'original/cut.bin', Buffer.alloc(64 * 1024, 1));
     double.truncated.add(`${SECOND}/original/cut.bin`);
     const res = await bundle({ iris: [`${NS}distribution/${SECOND}/original/cut.bin`] });
+    // Before the ZIP's first byte was out, an error status; after it, the answer is aborted.
+    if (res.status === 200) await assert.rejects(res.arrayBuffer(), /terminated/);
+    else {
+      assert.ok(res.status >= 400 && res.status !== 500, String(res.status));
+      assert.ok(((await res.json()) as { detail: string }).detail);
+    }
     double.truncated.clear();
-    assert.ok(res.status >= 400 && res.status !== 500, String(res.status));
-    assert.ok(((await res.json()) as { detail: string }).detail);
     const next = await bundle({ iris: [`${NS}distribution/${SECOND}/original/force.csv`] });
     assert.equal(next.status, 200, 'the service goes on');
     await next.arrayBuffer();
+  });
+
+  it('streams the ZIP while it is built, and aborts it when a file fails part-way', async () => {
+    const SLOW = '20240904150000000-42';
+    const slow = randomBytes(1024 * 1024);
+    double.data.addDataSetLike(DATASET, SLOW, [{ path: 'original/slow.bin', bytes: slow }]);
+    for (const completes of [true, false]) {
+      let release: (go: boolean) => void = () => {};
+      double.paused.set(`${SLOW}/original/slow.bin`, new Promise((resolve) => (release = resolve)));
+      const res = await bundle([`${NS}dataset/${SLOW}`]);
+      assert.equal(res.status, 200);
+      const reader = res.body!.getReader();
+      // The data store holds the file after its first 64 KiB: the bundle cannot be complete yet.
+      const first = await reader.read();
+      assert.equal(first.done, false);
+      assert.deepEqual(Buffer.from(first.value!.subarray(0, 4)), Buffer.from('PK\x03\x04'), 'a ZIP begins');
+      release(completes);
+      if (completes) {
+        const entries = await unzip(Buffer.concat([first.value!, await drain(reader)]));
+        assert.deepEqual(entries.get(`${SLOW}/original/slow.bin`), slow);
+        assert.ok(entries.has('ro-crate-metadata.json'));
+      } else {
+        // No terminating chunk: the client cannot take the ZIP's first part for a whole one.
+        await assert.rejects(drain(reader), /terminated/);
+      }
+    }
+    double.paused.clear();
   });
 
   it('refuses bad selections with a 4xx naming the field', async () => {

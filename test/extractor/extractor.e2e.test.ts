@@ -3,10 +3,12 @@
 // credentials of §3.2 (Basic logged out after use, Token, Bearer, the ELN cookie; 401, and 307
 // for a browser); 404s; q-value negotiation; a file's bytes; bad input.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import fc from 'fast-check';
 import { parse } from '../../lib/rdf/index.ts';
+import { waitFor } from '../support/wait.ts';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
 import { pointLabldAt, startOpenbisDouble, type OpenbisDouble } from '../support/openbis-double.ts';
 
@@ -154,6 +156,43 @@ describe(`extractor end to end (${testTransport()})`, () => {
     assert.equal(res.status, 200);
     assert.equal(res.headers.get('content-type')?.split(';')[0], 'text/markdown');
     assert.equal((await res.arrayBuffer()).byteLength, 4566);
+  });
+
+  it("sends a file's first bytes with ?download=1 before the data store has sent it all, and aborts a cut one", async () => {
+    const bytes = randomBytes(512 * 1024);
+    double.data.addFile(DATASET, 'original/paused.bin', bytes);
+    for (const completes of [true, false]) {
+      const sessions = double.sessions.size;
+      let release: (go: boolean) => void = () => {};
+      double.paused.set(`${DATASET}/original/paused.bin`, new Promise((resolve) => (release = resolve)));
+      const res = await get(`/distribution/${DATASET}/original/paused.bin?download=1`, {
+        authorization: BASIC,
+      });
+      assert.equal(res.status, 200);
+      assert.equal(res.headers.get('content-type'), 'application/octet-stream');
+      const reader = res.body!.getReader();
+      const received: Uint8Array[] = [];
+      // The data store holds the file after 64 KiB: what arrives now was streamed, not stored first.
+      while (received.reduce((n, c) => n + c.byteLength, 0) < 64 * 1024) {
+        const next = await reader.read();
+        assert.equal(next.done, false, 'the answer does not end while the file is paused');
+        received.push(next.value!);
+      }
+      assert.equal(double.sessions.size, sessions + 1, 'the Basic session stays open while the file streams');
+      release(completes);
+      const rest = (async () => {
+        for (let next = await reader.read(); !next.done; next = await reader.read())
+          received.push(next.value);
+      })();
+      if (completes) {
+        await rest;
+        assert.deepEqual(Buffer.concat(received), bytes);
+      } else {
+        await assert.rejects(rest, /terminated/);
+      }
+      await waitFor('the Basic session closed once the reply came', () => double.sessions.size === sessions);
+    }
+    double.paused.clear();
   });
 
   it('accepts Basic (and logs the session out), Bearer and the ELN cookie', async () => {

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { OpenbisClient } from '../../lib/extractor/openbis/client.ts';
 import { readCredentials, withSession } from '../../lib/extractor/session.ts';
+import { waitFor } from '../support/wait.ts';
 import { startOpenbisDouble, type OpenbisDouble } from '../support/openbis-double.ts';
 
 const basic = (user: string, password: string) =>
@@ -67,6 +68,20 @@ describe('openBIS credentials', () => {
       /work failed/,
     );
     assert.equal(double.sessions.size, open);
+    // An answer that goes on after the work returned (a streamed file) keeps it until it settles.
+    let done: () => void = () => {};
+    const streaming = new Promise<void>((resolve) => (done = resolve));
+    const held = await withSession(
+      client,
+      { authorization: basic('admin', 'changeit') },
+      async (token, hold) => {
+        hold(streaming);
+        return token;
+      },
+    );
+    assert.equal(double.sessions.has(held), true, 'still open while the answer streams');
+    done();
+    await waitFor('the held session to be logged out', () => !double.sessions.has(held));
     await assert.rejects(
       withSession(client, { authorization: basic('admin', 'wrong') }, async () => 1),
       {

@@ -33,6 +33,11 @@ export interface OpenbisDouble extends TestServer {
   unavailable: Set<string>;
   /** `<permId>/<path>` of files whose download stops half-way (the connection is cut). */
   truncated: Set<string>;
+  /**
+   * `<permId>/<path>` of files sent in two parts: the first 64 KiB, then, once the promise
+   * settles, the rest (true) or a cut connection (false). A test sees what arrives in between.
+   */
+  paused: Map<string, Promise<boolean>>;
   /** How many JSON-RPC calls each method got. */
   calls: Map<string, number>;
   /** A file of `size` bytes in data set `dataSetPermId`, made as it is sent, never held. */
@@ -40,6 +45,9 @@ export interface OpenbisDouble extends TestServer {
 }
 
 class RpcError extends Error {}
+
+/** Where a paused file's download waits. */
+const PAUSE_AFTER = 64 * 1024;
 
 const searchResult = (objects: Json[]): Dto => ({
   '@type': 'as.dto.common.search.SearchResult',
@@ -83,6 +91,7 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
     sessions: new Set<string>(),
     unavailable: new Set<string>(),
     truncated: new Set<string>(),
+    paused: new Map<string, Promise<boolean>>(),
     calls: new Map<string, number>(),
     addHugeFile: (dataSetPermId: string, path: string, size: number) => {
       huge.set(`${dataSetPermId}/${path}`, size);
@@ -272,6 +281,13 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
       if (double.truncated.has(`${permId}/${path}`)) {
         res.write((size === undefined ? file.bytes : hugeChunk).subarray(0, 1024));
         setTimeout(() => res.destroy(), 50);
+        return;
+      }
+      const gate = double.paused.get(`${permId}/${path}`);
+      if (gate !== undefined && size === undefined) {
+        res.write(file.bytes.subarray(0, PAUSE_AFTER));
+        if (await gate) res.end(file.bytes.subarray(PAUSE_AFTER));
+        else res.destroy();
         return;
       }
       if (size === undefined) {

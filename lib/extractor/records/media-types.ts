@@ -32,3 +32,8 @@ export function mediaTypeOf(path: string): string {
   const extension = dot > 0 ? name.slice(dot + 1).toLowerCase() : '';
   return BY_EXTENSION[extension] ?? 'application/octet-stream';
 }
+
+/** What a data set's file is served as with `?download=1`: its type, and its name without folders. */
+export function downloadOf(path: string): { contentType: string; filename: string } {
+  return { contentType: mediaTypeOf(path), filename: path.split('/').pop() ?? path };
+}
