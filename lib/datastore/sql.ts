@@ -250,7 +250,6 @@ export class SqlDatastore implements Datastore {
     const params: unknown[] = arrays
       ? fields.map(() => new Array(perStatement).fill(null))
       : new Array(perStatement * width).fill(null);
-    const row: unknown[] = new Array(width).fill(null);
     let rows = 0;
     let count = 0;
     // One statement in flight while the next is made (a server parses it meanwhile); its
@@ -268,6 +267,11 @@ export class SqlDatastore implements Datastore {
       inflight.catch(() => undefined);
       rows = 0;
     };
+    // Each value goes straight to its parameter: a record that fails half-way fails the
+    // whole insert (one transaction), so nothing is kept of the half written.
+    const put = arrays
+      ? (i: number, value: unknown) => ((params[i] as unknown[])[rows] = value)
+      : (i: number, value: unknown) => (params[rows * width + i] = value);
     for await (const batch of batches) {
       if (!Array.isArray(batch)) throw invalid('records: a list of objects', 'records');
       for (const record of batch) {
@@ -278,7 +282,7 @@ export class SqlDatastore implements Datastore {
           for (let i = 0; i < width; i++) {
             const value = record[i];
             const type = types[i] as FieldType;
-            row[i] = bind(isStored(type, value) ? value : valueOf(fields[i] as Field, value, 'records'));
+            put(i, bind(isStored(type, value) ? value : valueOf(fields[i] as Field, value, 'records')));
           }
         } else {
           if (record === null || typeof record !== 'object') {
@@ -290,11 +294,9 @@ export class SqlDatastore implements Datastore {
           }
           for (let i = 0; i < width; i++) {
             const field = fields[i] as Field;
-            row[i] = bind(valueOf(field, record[field.id], 'records'));
+            put(i, bind(valueOf(field, record[field.id], 'records')));
           }
         }
-        if (arrays) for (let i = 0; i < width; i++) (params[i] as unknown[])[rows] = row[i];
-        else for (let i = 0, at = rows * width; i < width; i++) params[at + i] = row[i];
         count += 1;
         if (++rows === perStatement) await flush();
       }
