@@ -8,7 +8,7 @@
 // position is rounding down; PostgreSQL's CAST rounds, so floor()).
 import { invalid } from '../process/errors.ts';
 import type { Bucketed } from './plot.ts';
-import type { SqlClient, SqlDialect } from './sql.ts';
+import type { SqlClient, SqlDialect } from './sql-dialect.ts';
 
 export interface BucketQuery {
   /** The table, quoted and qualified. */

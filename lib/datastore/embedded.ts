@@ -3,7 +3,8 @@
 import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
 import type { FieldType, Value } from './contract.ts';
 import type { Migration } from './migrations.ts';
-import { SqlDatastore, type Row, type SqlClient, type SqlDialect } from './sql.ts';
+import type { Row, SqlClient, SqlDialect } from './sql-dialect.ts';
+import { SqlDatastore } from './sql.ts';
 
 const TYPES: Record<FieldType, string> = {
   text: 'TEXT',

@@ -5,9 +5,9 @@
 import { descriptorRowBatches, type DescriptorRow } from '../csvw/descriptor-rows.ts';
 import type { LoadedResource } from '../loader.ts';
 import { invalid, isDomainError } from '../process/errors.ts';
-import type { Datastore, DatastoreInfo, Field, FieldType, InputRecord } from './contract.ts';
+import type { Datastore, DatastoreInfo, Field, InputRecord, Value } from './contract.ts';
 import { descriptorTable } from './fields.ts';
-import { readValue } from './values.ts';
+import { cellReader } from './values.ts';
 
 export interface ImportOptions {
   /** Rows per batch handed to the store. */
@@ -37,18 +37,18 @@ export async function* recordBatches(
   batchSize = 5000,
 ): AsyncGenerator<InputRecord[]> {
   const width = fields.length;
-  const types = fields.map((f) => f.type);
+  const readers = fields.map((f) => cellReader(f.type));
   let batch: InputRecord[] = [];
   for await (const chunk of rows) {
     for (const { sourceNumber, cells } of chunk) {
       const record: unknown[] = new Array(width);
       for (let i = 0; i < width; i++) {
-        const type = types[i] as FieldType;
         const text = cells[i] as string;
-        const value = type === 'text' ? (text === '' ? null : text) : readValue(type, text);
+        const value = (readers[i] as (text: string) => Value | undefined)(text);
         if (value === undefined) {
+          const field = fields[i] as Field;
           throw invalid(
-            `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify((fields[i] as Field).id)} is not ${type}`,
+            `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify(field.id)} is not ${field.type}`,
             'csv_url',
           );
         }

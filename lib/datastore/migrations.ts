@@ -6,7 +6,7 @@
 // never edited; a change is a new step.
 import { migrate, type Migration } from '../catalogue/store/sql/migrations.ts';
 import type { SqlSession } from '../catalogue/store/sql/session.ts';
-import type { SqlClient, SqlDialect } from './sql.ts';
+import type { SqlClient, SqlDialect } from './sql-dialect.ts';
 
 export type { Migration };
 

@@ -6,7 +6,8 @@ import pg from 'pg';
 import { invalid, unreachable } from '../process/errors.ts';
 import type { Migration } from './migrations.ts';
 import type { FieldType, Value } from './contract.ts';
-import { SqlDatastore, type Row, type SqlClient, type SqlDialect } from './sql.ts';
+import type { Row, SqlClient, SqlDialect } from './sql-dialect.ts';
+import { SqlDatastore } from './sql.ts';
 
 const TYPES: Record<FieldType, string> = {
   text: 'text',

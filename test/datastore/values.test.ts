@@ -3,7 +3,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { readValue } from '../../lib/datastore/values.ts';
+import { cellReader, readValue } from '../../lib/datastore/values.ts';
 
 /** What a numeric cell means, written from the contract: blank is null, the grammar's decimals. */
 function expected(type: 'numeric' | 'int', text: string): number | null | undefined {
@@ -45,6 +45,27 @@ describe('datastore values: numbers from text', () => {
       }),
       { numRuns: 5000 },
     );
+  });
+
+  it('reads a CSV cell by its column’s reader as the contract says (the import’s path)', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(decimal, formatted, noise),
+        fc.constantFrom('numeric', 'float', 'int'),
+        (text, type) => {
+          const want = expected(type === 'int' ? 'int' : 'numeric', text);
+          assert.ok(Object.is(cellReader(type as 'numeric' | 'float' | 'int')(text), want), text);
+        },
+      ),
+      { numRuns: 3000 },
+    );
+    // A text column keeps a cell as written, blanks included; only an empty cell is null.
+    assert.equal(cellReader('text')(''), null);
+    assert.equal(cellReader('text')('  '), '  ');
+    assert.equal(cellReader('text')('1.50'), '1.50');
+    assert.equal(cellReader('date')('2024-02-30'), undefined);
+    assert.equal(cellReader('date')(' 2024-02-29 '), '2024-02-29');
+    assert.equal(cellReader('bool')('1'), true);
   });
 
   it('reads the cases at the fast path’s edges', () => {

@@ -2,7 +2,7 @@
 // resource, so the resource's dataset is the target `demand` decides on. Column names, filters
 // and sort keys reach SQL only as parameters or quoted identifiers (lib/datastore), and a name
 // that is not a column of the table is refused naming the parameter.
-import { invalid, isDomainError } from '../../process/errors.ts';
+import { conflict, invalid, isDomainError } from '../../process/errors.ts';
 import {
   MAX_LIMIT,
   DEFAULT_LIMIT,
@@ -29,9 +29,28 @@ function refuseNewResource(params: Params): void {
   }
 }
 
+/**
+ * A table the automation chain's import step is filling (queued or running) is the import's:
+ * it drops the table and makes it anew from the CSV, so a write now would race it and be lost
+ * or half-kept, whichever ran last. Refused (409, as CKAN's validation errors) naming the
+ * resource; once the import is done or failed the table takes writes again. The check and
+ * the write are in two databases, so a run queued in between is not caught: this closes the
+ * window users hit (a table written while the import is under way), not every interleaving.
+ */
+async function refuseWhileImporting(deps: ActionDeps, resourceId: string): Promise<void> {
+  const status = (await deps.store.getStepStatus(resourceId, 'import'))?.status;
+  if (status?.state === 'queued' || status?.state === 'running') {
+    throw conflict(
+      `resource ${resourceId}: the automation chain's import step fills this table from the resource's CSV (import ${status.state}); write to it when the import is done`,
+      'resource_id',
+    );
+  }
+}
+
 const datastoreCreate: Action = async (deps, viewer, params) => {
   refuseNewResource(params);
   const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
+  await refuseWhileImporting(deps, resource.id);
   const fields = list(params, 'fields') as Field[] | undefined;
   const records = (list(params, 'records') ?? []) as InputRecord[];
   let info;
@@ -54,6 +73,7 @@ const datastoreCreate: Action = async (deps, viewer, params) => {
 
 const datastoreDelete: Action = async (deps, viewer, params) => {
   const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
+  await refuseWhileImporting(deps, resource.id);
   const filters = object(params, 'filters');
   const deleted = await deps.datastore.delete(resource.id, filters);
   return { resource_id: resource.id, ...(filters ? { filters } : {}), deleted };

@@ -7,6 +7,8 @@ import { runAction, runActionAs } from '../../../lib/catalogue/actions/index.ts'
 import type { WireCredential } from '../../../lib/contracts/catalogue.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
 import { hashToken } from '../../../lib/catalogue/auth/tokens.ts';
+import { finishStep, queueStep, startStep, type StepStatus } from '../../../lib/chain/status.ts';
+import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { embeddedCatalogue, person, type Catalogue, type Person } from './support.ts';
 
 type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -474,6 +476,62 @@ describe('datastore_*', () => {
       (await refusal(call(undefined, 'datastore_search', { resource_id: rid }))).kind,
       'not-found',
     );
+  });
+});
+
+describe('datastore_* while the chain imports the table', () => {
+  it('datastore_create and datastore_delete are refused with a 409 naming the resource while the import is queued or running', async () => {
+    await call(alice, 'package_create', { name: 'imported' });
+    const source = await call(alice, 'resource_create', {
+      package_id: 'imported',
+      url: 'https://example.org/imported.csv',
+    });
+    const fields = [{ id: 'x', type: 'int' }];
+    await call(alice, 'datastore_create', { resource_id: source.id, fields, records: [[1], [2]] });
+    const setImport = (status: StepStatus) =>
+      catalogue.deps.store.putStepStatus({
+        source_resource_id: source.id,
+        package_id: source.package_id,
+        status,
+      });
+    const at = '2026-01-01T00:00:00.000Z';
+    const queued = queueStep(undefined, { step: 'import', run: 'r1', at });
+    const running = startStep(queued, 'r1', at);
+    for (const status of [queued, running]) {
+      await setImport(status);
+      for (const write of [
+        call(alice, 'datastore_create', { resource_id: source.id, fields, records: [[3]] }),
+        call(alice, 'datastore_create', { resource_id: source.id, records: [[3]] }),
+        call(alice, 'datastore_delete', { resource_id: source.id }),
+        call(root, 'datastore_delete', { resource_id: source.id, filters: { x: 1 } }),
+      ]) {
+        const error = await write.then(
+          () => assert.fail('the write was not refused'),
+          (e: unknown) => e,
+        );
+        assert.ok(error instanceof DomainError);
+        assert.equal(error.kind, 'conflict');
+        assert.equal(error.field, 'resource_id');
+        const message = `resource ${source.id}: the automation chain's import step fills this table from the resource's CSV (import ${status.state}); write to it when the import is done`;
+        assert.equal(error.message, message);
+        // At the edge: CKAN's validation error, 409, its message keyed by the parameter.
+        assert.deepEqual(ckanError(error), {
+          status: 409,
+          body: { success: false, error: { __type: 'Validation Error', resource_id: [message] } },
+        });
+      }
+      // Nothing changed: the two rows are there, the table kept.
+      assert.equal((await catalogue.deps.datastore.info(source.id)).count, 2);
+    }
+    // A finished import gives the table back to its writers (CKAN's append).
+    await setImport(finishStep(running, 'r1', at, { durationMs: 1, rows: 2 }));
+    assert.equal(
+      (await call(alice, 'datastore_create', { resource_id: source.id, records: [[3]] })).total,
+      3,
+    );
+    // Reading is never refused, not even while importing.
+    await setImport(startStep(queueStep(undefined, { step: 'import', run: 'r2', at }), 'r2', at));
+    assert.equal((await call(undefined, 'datastore_search', { resource_id: source.id })).total, 3);
   });
 });
 

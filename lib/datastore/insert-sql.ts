@@ -1,0 +1,110 @@
+// Rows into a resource's table, many to a statement: multi-row `INSERT … VALUES` with a
+// parameter per value (SQLite), or `INSERT … SELECT * FROM unnest(…)` with one array per
+// column (PostgreSQL). Each record is read by its fields' types (values.ts) on the way in.
+import { invalid } from '../process/errors.ts';
+import type { Field, FieldType, InputRecord } from './contract.ts';
+import { columnOf, type SqlClient, type SqlDialect } from './sql-dialect.ts';
+import { isStored, valueOf } from './values.ts';
+
+/** Rows per `unnest` statement: a few MB of array text, one round trip. */
+const ARRAY_ROWS = 10_000;
+
+/**
+ * The rows in statements of many rows each: multi-row `VALUES` of as many rows as the
+ * driver's parameter limit allows (≤ 500), or `unnest` of one array per column.
+ */
+export async function appendRows(
+  client: SqlClient,
+  dialect: SqlDialect,
+  /** The table's name, quoted and qualified. */
+  table: string,
+  fields: Field[],
+  batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
+): Promise<number> {
+  const width = fields.length;
+  const ids = new Set(fields.map((f) => f.id));
+  const arrays = dialect.insert === 'arrays';
+  const perStatement = arrays
+    ? ARRAY_ROWS
+    : Math.max(1, Math.min(500, Math.floor(dialect.maxParameters / width)));
+  const p = (n: number) => dialect.placeholder(n);
+  const insert = `INSERT INTO ${table} (${fields.map((_, i) => columnOf(i)).join(', ')})`;
+  const statements = new Map<number, string>();
+  const statement = (rows: number): string => {
+    let sql = statements.get(rows);
+    if (!sql) {
+      if (arrays) {
+        const columns = fields.map((f, i) => `${p(i + 1)}::${dialect.columnType(f.type)}[]`);
+        sql = `${insert} SELECT * FROM unnest(${columns.join(', ')})`;
+      } else {
+        const tuples: string[] = [];
+        for (let r = 0; r < rows; r++) {
+          tuples.push(`(${fields.map((_, i) => p(r * width + i + 1)).join(', ')})`);
+        }
+        sql = `${insert} VALUES ${tuples.join(', ')}`;
+      }
+      statements.set(rows, sql);
+    }
+    return sql;
+  };
+  const bind = dialect.bind;
+  const types = fields.map((f) => f.type);
+  const array = dialect.array ?? ((values: unknown[]) => values);
+  // Filled in place: one flat array (values), or one array per column (arrays).
+  const params: unknown[] = arrays
+    ? fields.map(() => new Array(perStatement).fill(null))
+    : new Array(perStatement * width).fill(null);
+  let rows = 0;
+  let count = 0;
+  // One statement in flight while the next is made (a server parses it meanwhile); its
+  // failure is seen at the next flush or at the end (the catch only keeps it from being
+  // reported as unhandled should the rows fail first).
+  let inflight: Promise<number> | undefined;
+  const flush = async () => {
+    if (rows === 0) return;
+    // Copies: the arrays are refilled while the statement may still wait for the connection.
+    const values = arrays
+      ? params.map((column) => array((column as unknown[]).slice(0, rows)))
+      : params.slice(0, rows * width);
+    await inflight;
+    inflight = client.run(statement(arrays ? perStatement : rows), values);
+    inflight.catch(() => undefined);
+    rows = 0;
+  };
+  // Each value goes straight to its parameter: a record that fails half-way fails the
+  // whole insert (one transaction), so nothing is kept of the half written.
+  const put = arrays
+    ? (i: number, value: unknown) => ((params[i] as unknown[])[rows] = value)
+    : (i: number, value: unknown) => (params[rows * width + i] = value);
+  for await (const batch of batches) {
+    if (!Array.isArray(batch)) throw invalid('records: a list of objects', 'records');
+    for (const record of batch) {
+      if (Array.isArray(record)) {
+        if (record.length !== width) {
+          throw invalid(`record ${count + 1}: ${width} values, one per field`, 'records');
+        }
+        for (let i = 0; i < width; i++) {
+          const value = record[i];
+          const type = types[i] as FieldType;
+          put(i, bind(isStored(type, value) ? value : valueOf(fields[i] as Field, value, 'records')));
+        }
+      } else {
+        if (record === null || typeof record !== 'object') {
+          throw invalid(`record ${count + 1}: an object of values by field id`, 'records');
+        }
+        for (const key of Object.keys(record)) {
+          if (!ids.has(key)) throw invalid(`record ${count + 1}: no field ${JSON.stringify(key)}`, 'records');
+        }
+        for (let i = 0; i < width; i++) {
+          const field = fields[i] as Field;
+          put(i, bind(valueOf(field, record[field.id], 'records')));
+        }
+      }
+      count += 1;
+      if (++rows === perStatement) await flush();
+    }
+  }
+  await flush();
+  await inflight;
+  return count;
+}

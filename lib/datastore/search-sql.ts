@@ -1,0 +1,170 @@
+// Reading a resource's table: the WHERE of per-column filters and full-text `q` (also the
+// filtered delete's), and a search's page — the columns asked for, sorted on any of them with
+// `_id` breaking ties, paged, with the total counted. Every value is a parameter; column names
+// are our own (`c1…cN`) looked up from the table's fields.
+import { invalid } from '../process/errors.ts';
+import {
+  DEFAULT_LIMIT,
+  MAX_LIMIT,
+  type DatastoreRecord,
+  type Field,
+  type FieldType,
+  type SearchParams,
+  type SearchResult,
+  type Value,
+} from './contract.ts';
+import { collated, columnOf, type SqlClient, type SqlDialect } from './sql-dialect.ts';
+import { containsPattern, countOf, parseFieldList, parseSort, valueOf } from './values.ts';
+
+/** Makes the index of the column at `position` for a sort (`order`) or a filter, once. */
+export type Indexer = (position: number, purpose: 'order' | 'filter') => Promise<void>;
+
+/** A value read back from the database as the contract has it. */
+function fromDb(type: FieldType | '_id', raw: unknown): Value {
+  if (raw === null || raw === undefined) return null;
+  switch (type) {
+    case '_id':
+    case 'numeric':
+    case 'int':
+    case 'float':
+      return Number(raw);
+    case 'bool':
+      return raw === true || raw === 1 || raw === 1n || raw === 't';
+    case 'timestamp':
+      return String(raw).replace(' ', 'T');
+    default:
+      return String(raw);
+  }
+}
+
+/** ` WHERE …` for filters and q (empty when neither), its values pushed onto params. */
+export function whereSql(
+  dialect: SqlDialect,
+  fields: Field[],
+  filters: unknown,
+  q: unknown,
+  params: unknown[],
+): string {
+  const conditions: string[] = [];
+  const p = (value: unknown) => {
+    params.push(value);
+    return dialect.placeholder(params.length);
+  };
+  const column = (id: string, parameter: string): { sql: string; field: Field } => {
+    const index = fields.findIndex((f) => f.id === id);
+    if (id === '_id') return { sql: '_id', field: { id, type: 'int' } };
+    if (index < 0) throw invalid(`no column ${JSON.stringify(id)} in this table`, parameter);
+    return { sql: columnOf(index), field: fields[index] as Field };
+  };
+  if (filters !== undefined && filters !== null) {
+    if (typeof filters !== 'object' || Array.isArray(filters))
+      throw invalid('an object of column: value', 'filters');
+    for (const [id, raw] of Object.entries(filters)) {
+      const { sql, field } = column(id, 'filters');
+      const values = (Array.isArray(raw) ? raw : [raw]).map((v) => {
+        if (v !== null && typeof v === 'object')
+          throw invalid(`column ${JSON.stringify(id)}: a value or a list of values`, 'filters');
+        return valueOf(field, v, 'filters');
+      });
+      const present = values.filter((v) => v !== null).map((v) => p(dialect.bind(v)));
+      const alternatives =
+        present.length === 0
+          ? []
+          : [present.length === 1 ? `${sql} = ${present[0]}` : `${sql} IN (${present.join(', ')})`];
+      if (values.includes(null)) alternatives.push(`${sql} IS NULL`);
+      conditions.push(alternatives.length === 0 ? '1 = 0' : `(${alternatives.join(' OR ')})`);
+    }
+  }
+  const words = (text: unknown, parameter: string): string[] => {
+    if (typeof text !== 'string') throw invalid('text to search for', parameter);
+    return text.split(/\s+/).filter(Boolean);
+  };
+  // One parameter per use: SQLite's plain `?` placeholders are numbered by position.
+  const contains = (columns: string[], word: string) => {
+    if (columns.length === 0) return '1 = 0';
+    const pattern = containsPattern(word);
+    return `(${columns.map((c) => `${c} ${dialect.like} ${p(pattern)} ESCAPE '\\'`).join(' OR ')})`;
+  };
+  if (typeof q === 'string') {
+    const texts = fields.flatMap((f, i) => (f.type === 'text' ? [columnOf(i)] : []));
+    for (const word of words(q, 'q')) conditions.push(contains(texts, word));
+  } else if (q !== undefined && q !== null && q !== '') {
+    if (typeof q !== 'object' || Array.isArray(q)) throw invalid('text, or an object of column: text', 'q');
+    for (const [id, text] of Object.entries(q)) {
+      const { sql, field } = column(id, 'q');
+      // Numbers have no one text form both databases agree on: they are filtered, not searched.
+      if (field.type !== 'text')
+        throw invalid(`column ${JSON.stringify(id)} is ${field.type}: use filters`, 'q');
+      for (const word of words(text, 'q')) conditions.push(contains([sql], word));
+    }
+  }
+  return conditions.length === 0 ? '' : ` WHERE ${conditions.join(' AND ')}`;
+}
+
+export async function searchTable(
+  client: SqlClient,
+  dialect: SqlDialect,
+  /** The table's name, quoted and qualified. */
+  table: string,
+  fields: Field[],
+  params: SearchParams,
+  index: Indexer,
+): Promise<SearchResult> {
+  const known = (id: string) => id === '_id' || fields.some((f) => f.id === id);
+  const limit = countOf(params.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT);
+  const offset = countOf(params.offset, 'offset', 0, Number.MAX_SAFE_INTEGER);
+  const chosen = parseFieldList(params.fields, known) ?? ['_id', ...fields.map((f) => f.id)];
+  const sort = parseSort(params.sort, known);
+  const values: unknown[] = [];
+  const where = whereSql(dialect, fields, params.filters, params.q, values);
+  const typeOf = (id: string): FieldType =>
+    id === '_id' ? 'int' : (fields.find((f) => f.id === id) as Field).type;
+  const sqlName = (id: string) => (id === '_id' ? '_id' : columnOf(fields.findIndex((f) => f.id === id)));
+  const select = chosen.map(
+    (id, i) => `${id === '_id' ? '_id' : dialect.select(sqlName(id), typeOf(id))} AS r${i}`,
+  );
+  // Nulls are the largest value in both databases (PostgreSQL's default). Ties are broken by
+  // `_id` in the first key's direction, so one index read backwards or forwards gives the
+  // whole order and pages never overlap.
+  const first = sort[0];
+  if (first && first.id !== '_id')
+    await index(
+      fields.findIndex((f) => f.id === first.id),
+      'order',
+    );
+  for (const id of Object.keys(params.filters ?? {})) {
+    if (id !== '_id')
+      await index(
+        fields.findIndex((f) => f.id === id),
+        'filter',
+      );
+  }
+  const keys = sort.some((k) => k.id === '_id')
+    ? sort
+    : [...sort, { id: '_id', descending: first?.descending ?? false }];
+  const order = keys.map(({ id, descending }) =>
+    dialect.orderBy(collated(dialect, sqlName(id), typeOf(id)), descending),
+  );
+  const n = values.length;
+  const rows = await client.query(
+    `SELECT ${select.join(', ')} FROM ${table}${where} ORDER BY ${order.join(', ')} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
+    [...values, limit, offset],
+  );
+  const records = rows.map((row) => {
+    const record: DatastoreRecord = {};
+    chosen.forEach((id, i) => (record[id] = fromDb(id === '_id' ? '_id' : typeOf(id), row[`r${i}`])));
+    return record;
+  });
+  const result: SearchResult = {
+    resource_id: params.resource_id,
+    fields: chosen.map((id) => ({ id, type: typeOf(id) })),
+    records,
+    limit,
+    offset,
+  };
+  if (params.include_total !== false) {
+    const [row] = await client.query(`SELECT count(*) AS n FROM ${table}${where}`, values);
+    result.total = Number(row?.n ?? 0);
+  }
+  return result;
+}

@@ -1,0 +1,69 @@
+// What the datastore's SQL needs of a database: a client (query, run, transaction) and a
+// dialect (what differs between SQLite and PostgreSQL: placeholders, column types,
+// case-insensitive LIKE, byte-order collation, how a value is bound). And the datastore's own
+// names: a resource's table is `ds_<hash>` with columns `c1…cN` (the CSV's names live in the
+// `datastore_tables` catalogue), so that no name from a request ever reaches the SQL text.
+import type { Field, FieldType, Value } from './contract.ts';
+
+export type Row = Record<string, unknown>;
+
+export interface SqlClient {
+  query(sql: string, params?: unknown[]): Promise<Row[]>;
+  /** Runs a statement; the number of rows it changed. */
+  run(sql: string, params?: unknown[]): Promise<number>;
+  /** Statements without parameters (a migration step). */
+  exec(sql: string): Promise<void>;
+  /** `fn` on one connection inside BEGIN … COMMIT, rolled back when it throws. */
+  transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface SqlDialect {
+  name: 'sqlite' | 'postgres';
+  /** The n-th (1-based) parameter's placeholder; parameters are numbered in order of appearance. */
+  placeholder(n: number): string;
+  /** Parameters per statement the driver accepts. */
+  maxParameters: number;
+  columnType(type: FieldType): string;
+  idColumn: string;
+  /** Case-insensitive LIKE (SQLite's LIKE is, for ASCII; PostgreSQL's ILIKE). */
+  like: string;
+  /** Appended to a text column in ORDER BY: code-point order in both. */
+  textOrder: string;
+  /**
+   * ORDER BY terms of a column with nulls as the largest value, and the index that serves
+   * them (SQLite reads an index in its own null order only, hence `c IS NULL, c`).
+   */
+  orderBy(column: string, descending: boolean): string;
+  indexOn(column: string): string;
+  /** Statistics for a new index (both names quoted, the index's schema-qualified). */
+  analyze(index: string, table: string): string;
+  /** A column as selected (PostgreSQL gives dates as text, not Date objects). */
+  select(column: string, type: FieldType): string;
+  bind(value: Value): unknown;
+  /**
+   * How rows go in: `values`, multi-row `INSERT … VALUES (…), (…)` with a parameter per value;
+   * `arrays`, `INSERT … SELECT * FROM unnest($1::type[], …)` with one array parameter per
+   * column (PostgreSQL: a few parameters for thousands of rows, each parsed as one array).
+   */
+  insert: 'values' | 'arrays';
+  /** An array parameter as the driver is given it (default: the array itself). */
+  array?(values: unknown[]): unknown;
+}
+
+/** A name in double quotes (a schema, a table or an index of our own). */
+export const quote = (name: string): string => `"${name.replaceAll('"', '""')}"`;
+
+/** The SQL name of the table's column at `index` (0-based among its fields). */
+export const columnOf = (index: number): string => `c${index + 1}`;
+
+/** A text column in code-point order (PostgreSQL's collation may be a language's). */
+export function collated(dialect: SqlDialect, column: string, type: FieldType): string {
+  return type === 'text' ? `${column}${dialect.textOrder}` : column;
+}
+
+/** A resource's table: its SQL name and its fields (column `c<i+1>` is `fields[i]`). */
+export interface Table {
+  name: string;
+  fields: Field[];
+}
