@@ -3,12 +3,38 @@
 // copy of @zazuko/yasgui, pointed at the dataset's endpoint, with everything that would fetch
 // from elsewhere switched off), and a builder choice fetches the same page for the new sentence
 // and swaps the builder in place, so the results show at once. The server makes every sentence,
-// word and query; this script only moves pages and text around.
+// word and query; this script only moves pages and text around (and has YASGUI's table say
+// "a blank node" as the builder does).
 (function () {
   'use strict';
 
   var mount = document.getElementById('yasgui');
   var yasgui = null;
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return '&#' + c.charCodeAt(0) + ';';
+    });
+  }
+
+  // YASR's table shows a blank node by its raw id, which means nothing to a reader and changes
+  // with every load; the builder says "a blank node", and so does the table (the id stays in the
+  // tooltip, and in the table's search and sort). Registered under the table's own name.
+  function registerBlankNodeTable(Yasr) {
+    var Table = Yasr.plugins.table;
+    if (!Table) return;
+    class WordedTable extends Table {
+      getCellContent(binding, prefixes) {
+        if (binding.type !== 'bnode') return super.getCellContent(binding, prefixes);
+        return (
+          '<div><span class="nonIri bnode" title="_:' +
+          escapeHtml(binding.value) +
+          '">a blank node</span></div>'
+        );
+      }
+    }
+    Yasr.registerPlugin('table', WordedTable);
+  }
 
   function startYasgui() {
     if (!mount || typeof window.Yasgui === 'undefined') return;
@@ -16,6 +42,7 @@
     var query = document.getElementById('sparql-query').value;
     var endpoint = new URL(mount.getAttribute('data-endpoint'), window.location.href).href;
     var Yasgui = window.Yasgui;
+    registerBlankNodeTable(Yasgui.Yasr);
     // No request may leave labld: the class and property completers ask the LOV service, and
     // prefixes would come from prefix.cc; only the bundled prefixes and local variables remain.
     Yasgui.Yasqe.defaults.autocompleters = ['prefixes', 'variables'];

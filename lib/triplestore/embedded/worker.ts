@@ -24,6 +24,7 @@ import {
   writeGraphFile,
   writeManifest,
 } from './disk.ts';
+import { countExternalMemoryInHeapLimit } from './heap.ts';
 
 export interface WorkerConfig {
   root: string;
@@ -49,6 +50,7 @@ export type Reply =
     };
 
 const config = workerData as WorkerConfig;
+countExternalMemoryInHeapLimit();
 const { namedNode } = oxigraph;
 
 /** Every dataset's manifest, read at start (small files): graphs() and ownership need no data. */
@@ -72,9 +74,18 @@ function graphsOf(dataset: string): string[] {
   return Object.keys(manifestOf(dataset).graphs).sort();
 }
 
+/** The dataset's triples as its manifest counts them: `store.size` walks every quad. */
+function triplesOf(dataset: string): number {
+  let total = 0;
+  for (const entry of Object.values(manifestOf(dataset).graphs)) total += entry.triples;
+  return total;
+}
+
 /**
- * Loads a file into a graph, outside a transaction (faster; a failed load is undone by the
- * caller). `checked` files were validated when they were first loaded: read back leniently.
+ * Loads a file into a graph in one transaction: as fast as oxigraph's bulk path
+ * (`no_transaction`) for the memory store, which buffers the parsed quads and peaks a quarter
+ * higher (630 against 470 MB for 1M triples). `checked` files were validated when they were
+ * first loaded: read back leniently.
  */
 function loadFile(
   store: oxigraph.Store,
@@ -88,7 +99,6 @@ function loadFile(
     format,
     base_iri: base,
     to_graph_name: namedNode(graph),
-    no_transaction: true,
     lenient: checked,
   });
 }
@@ -113,10 +123,10 @@ function storeOf(dataset: string): oxigraph.Store {
   }
   loaded.set(dataset, store);
   let total = 0;
-  for (const s of loaded.values()) total += s.size;
+  for (const name of loaded.keys()) total += triplesOf(name);
   for (const [name, s] of loaded) {
     if (total <= config.memoryTriples || name === dataset) break;
-    total -= s.size;
+    total -= triplesOf(name);
     loaded.delete(name);
     release(s);
   }
@@ -152,7 +162,7 @@ function replace(r: Extract<Request, { op: 'replace' }>): { triples: number } {
   const store = storeOf(r.dataset);
   const drop = () => store.update(`DROP SILENT GRAPH <${r.graph}>`);
   drop();
-  const before = store.size;
+  const before = triplesOf(r.dataset) - (old?.triples ?? 0);
   try {
     loadFile(store, incoming, r.format, r.graph, r.base);
   } catch (error) {

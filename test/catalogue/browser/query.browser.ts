@@ -202,4 +202,20 @@ describe('the query page in Chromium on a loaded seed graph', () => {
     assert.deepEqual(elsewhere, [], 'nothing fetched from outside labld');
     assert.deepEqual(problems, []);
   });
+
+  test('YASGUI says "a blank node" as the builder does, the id in its tooltip', async () => {
+    const { page } = browser;
+    await page.evaluate(
+      `document.querySelector('#yasgui .CodeMirror').CodeMirror.setValue('SELECT (BNODE() AS ?b) ("x" AS ?s) WHERE {}')`,
+    );
+    await page.locator('#yasgui .yasqe_queryButton').click();
+    const cell = page.locator('#yasgui .yasr tbody td span.bnode');
+    await cell.waitFor();
+    assert.equal(await cell.innerText(), 'a blank node');
+    assert.match((await cell.getAttribute('title')) ?? '', /^_:\S+$/);
+    // Other values are drawn by YASR's own table as before.
+    assert.equal(await page.locator('#yasgui .yasr tbody td:nth-child(3)').innerText(), 'x');
+    await shot('query-yasgui-blank-node');
+    assert.deepEqual(problems, []);
+  });
 });
