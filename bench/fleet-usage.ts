@@ -61,9 +61,13 @@ export async function usage(before: Sample, uploads: number): Promise<string[]> 
     const messages = group === 'catalogue' ? '' : `, messages ${split.join('+')}${ceiling}`;
     return `${group}: ${((cpu / uploads) * 1000).toFixed(0)} ms CPU per upload${messages}`;
   });
-  const busy = (after.machine.busy - before.machine.busy) / (after.machine.total - before.machine.total);
+  const ticks = after.machine.total - before.machine.total;
+  const busy = (after.machine.busy - before.machine.busy) / ticks;
+  // Every process's CPU over the machine's (all cores'), in the same ticks.
+  const ours = processes.reduce((sum, p) => sum + after.cpu.get(p)! - before.cpu.get(p)!, 0);
+  const share = (ours * TICKS_PER_SECOND) / ticks;
   lines.push(
-    `machine: ${availableParallelism()} cores ${(busy * 100).toFixed(0)}% busy (every user), load average ${loadavg()[0]!.toFixed(1)}`,
+    `machine: ${availableParallelism()} cores ${(busy * 100).toFixed(0)}% busy (every user; these labld processes ${(share * 100).toFixed(0)}%), load average ${loadavg()[0]!.toFixed(1)}`,
   );
   return lines;
 }
