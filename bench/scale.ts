@@ -22,10 +22,12 @@
 //
 // Usage: node bench/scale.ts [--uploads 200] [--datasets 12] [--parallel 6] [--partitions N] [--skip-embedded]
 //   --partitions N  every topic's default partition count (topics.yaml's `defaults`) for these runs
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { partitionFor } from '../lib/bus/partitioner.ts';
+import { loadTopics } from '../lib/bus/topics.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
 import { deleteNamespace, requireBroker } from '../test/kafka/broker.ts';
 import { startRegistryDouble } from '../test/kafka/registry-double.ts';
@@ -34,6 +36,7 @@ import { freshDatabase } from '../test/support/database.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { sleep } from '../test/support/wait.ts';
 import { action, library, startChild, upload, type Dict, type Target } from './labld-child.ts';
+import { sample, usage, type Sample } from './fleet-usage.ts';
 
 const { values } = parseArgs({
   options: {
@@ -49,6 +52,7 @@ const DATASETS = Number(values.datasets);
 const PARALLEL = Number(values.parallel);
 const READY_TIMEOUT_MS = 180_000;
 const SETTLE_TIMEOUT_MS = 30 * 60_000;
+const POLL_MS = 1000;
 
 process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
 const workDir = mkdtempSync(join(tmpdir(), 'labld-bench-scale-'));
@@ -60,43 +64,75 @@ if (values.partitions) {
   );
   process.env['LABLD_TOPICS'] = join(workDir, 'topics.yaml');
   writeFileSync(process.env['LABLD_TOPICS'], topics);
+  // A topics file's schemas are the folder beside it.
+  symlinkSync(resolve('schemas'), join(workDir, 'schemas'));
 }
-const partitions = /^defaults:\n {2}partitions: (\d+)$/m.exec(
-  readFileSync(process.env['LABLD_TOPICS'] ?? 'topics.yaml', 'utf8'),
-)?.[1];
+// The chain's first topic; the others have the same partition count (topics.yaml's default).
+const CHAIN_TOPIC = loadTopics(process.env['LABLD_TOPICS'] ?? 'topics.yaml').topicReadBy('chain-annotate');
+const PARTITIONS = CHAIN_TOPIC.partitions;
 
 const files = await startFixtureServer();
 const seedMapping = files.local(readSeed('rdfconverter/csvw-template-map.yaml'));
 const seedCsv = new Blob([readFileSync(seedFixture('csvtocsvw/example.csv'))]);
 
-/** Every step of every resource of `datasets`, once all `count` uploads have convert done. */
-async function settled(labld: Target, datasets: string[], count: number): Promise<void> {
+/**
+ * Resolves once every dataset of `expected` has that many uploads with convert done; a failed
+ * step ends the bench. Polled once a second, and only the datasets still short: the polls are
+ * catalogue requests too, and must not take the CPU the chain is being measured with.
+ */
+async function settled(labld: Target, expected: Map<string, number>): Promise<void> {
   const deadline = Date.now() + SETTLE_TIMEOUT_MS;
+  const waiting = new Map(expected);
   for (;;) {
-    const resources = (
-      await Promise.all(datasets.map((id) => action(labld, 'labld_status_show', { id })))
-    ).flatMap((s) => s.resources as Dict[]);
-    const failed = resources.flatMap((r) => (r.steps as Dict[]).filter((s) => s.state === 'failed'));
-    if (failed.length > 0)
-      throw new Error(`${failed[0]!.step} failed: ${JSON.stringify(failed[0]!.failure)}`);
-    const done = resources.filter((r) =>
-      (r.steps as Dict[]).some((s) => s.step === 'convert' && s.state === 'done'),
-    ).length;
-    if (done >= count) return;
+    for (const [id, count] of waiting) {
+      const resources = (await action(labld, 'labld_status_show', { id })).resources as Dict[];
+      const failed = resources.flatMap((r) => (r.steps as Dict[]).filter((s) => s.state === 'failed'));
+      if (failed.length > 0)
+        throw new Error(`${failed[0]!.step} failed: ${JSON.stringify(failed[0]!.failure)}`);
+      const done = resources.filter((r) =>
+        (r.steps as Dict[]).some((s) => s.step === 'convert' && s.state === 'done'),
+      ).length;
+      if (done >= count) waiting.delete(id);
+    }
+    if (waiting.size === 0) return;
     if (Date.now() > deadline)
-      throw new Error(`${done} of ${count} uploads converted after ${SETTLE_TIMEOUT_MS} ms`);
-    await sleep(250);
+      throw new Error(`${[...waiting.keys()].join(', ')} not converted after ${SETTLE_TIMEOUT_MS} ms`);
+    await sleep(POLL_MS);
   }
 }
 
+/**
+ * DATASETS datasets whose ids (the chain's message key) fall evenly on the chain topics'
+ * partitions (datasets are made until each partition has its share; the rest stay empty), so
+ * that the processes of a group get equal work and the run measures them, not how a dozen
+ * random ids happened to hash (two processes over 12 random ids: 1.67× at most on average).
+ */
+async function evenDatasets(labld: Target): Promise<string[]> {
+  const share = Math.ceil(DATASETS / PARTITIONS);
+  const taken = new Array<number>(PARTITIONS).fill(0);
+  const datasets: string[] = [];
+  for (let i = 0; datasets.length < DATASETS; i++) {
+    const { id } = await action(labld, 'package_create', { name: `scale-${i}` });
+    const partition = partitionFor(CHAIN_TOPIC.name, id as string, PARTITIONS, 0);
+    if (taken[partition]! < share) {
+      taken[partition]! += 1;
+      datasets.push(id as string);
+    }
+  }
+  return datasets;
+}
+
 /** The library, the datasets, one warm-up chain, then the timed uploads: uploads per minute. */
-async function throughput(labld: Target): Promise<number> {
+async function throughput(labld: Target, timing?: () => Promise<void>): Promise<number> {
   await library(labld, seedMapping);
   await action(labld, 'package_create', { name: 'warm-up' });
   await upload(labld, 'warm-up', seedCsv, 'example.csv');
-  await settled(labld, ['warm-up'], 1);
-  const datasets = Array.from({ length: DATASETS }, (_, i) => `scale-${i}`);
-  for (const name of datasets) await action(labld, 'package_create', { name });
+  await settled(labld, new Map([['warm-up', 1]]));
+  const datasets = await evenDatasets(labld);
+  const expected = new Map(datasets.map((id) => [id, 0]));
+  for (let n = 0; n < UPLOADS; n++)
+    expected.set(datasets[n % DATASETS]!, expected.get(datasets[n % DATASETS]!)! + 1);
+  await timing?.();
   const started = performance.now();
   let next = 0;
   await Promise.all(
@@ -105,7 +141,7 @@ async function throughput(labld: Target): Promise<number> {
         await upload(labld, datasets[n % DATASETS]!, seedCsv, `example-${n}.csv`);
     }),
   );
-  await settled(labld, datasets, UPLOADS);
+  await settled(labld, expected);
   return (UPLOADS / (performance.now() - started)) * 60_000;
 }
 
@@ -119,7 +155,7 @@ async function embedded(): Promise<number> {
 }
 
 /** `copies` processes of catalogue-requests and of every chain step group, one gateway. */
-async function kafka(copies: number, registryUrl: string): Promise<number> {
+async function kafka(copies: number, registryUrl: string): Promise<{ perMinute: number; usage: string[] }> {
   const { url: databaseUrl, drop } = await freshDatabase('labld_scale');
   try {
     const { d, fleet, gateway, token } = await startChain(registryUrl, databaseUrl, copies);
@@ -131,7 +167,11 @@ async function kafka(copies: number, registryUrl: string): Promise<number> {
           if (Date.now() > deadline) throw new Error(`${p.name} not ready after ${READY_TIMEOUT_MS} ms`);
           await sleep(500);
         }
-      return await throughput({ url: gateway.url, token });
+      let before: Sample | undefined;
+      const perMinute = await throughput({ url: gateway.url, token }, async () => {
+        before = await sample(fleet.all);
+      });
+      return { perMinute, usage: await usage(before!, UPLOADS) };
     } finally {
       await fleet.killAll();
       await deleteNamespace(d.prefix).catch(() => {});
@@ -142,7 +182,7 @@ async function kafka(copies: number, registryUrl: string): Promise<number> {
 }
 
 const rate = (perMinute: number) => `${perMinute.toFixed(1)} uploads/min`;
-const setup = `${UPLOADS} uploads of the seed example.csv over ${DATASETS} datasets, ${PARALLEL} at a time, ${partitions ?? '?'} partitions per chain topic`;
+const setup = `${UPLOADS} uploads of the seed example.csv over ${DATASETS} datasets, ${PARALLEL} at a time, ${PARTITIONS} partitions per chain topic (${Math.ceil(DATASETS / PARTITIONS)} datasets on each)`;
 console.log(`scale: ${setup}`);
 try {
   const missing = ['KAFKA_BROKERS', 'LABLD_TEST_DATABASE_URL'].filter((name) => !process.env[name]);
@@ -155,10 +195,13 @@ try {
     const registry = await startRegistryDouble();
     try {
       const one = await kafka(1, registry.url);
-      console.log(`scale: kafka ×1 process per group: ${rate(one)}`);
+      console.log(`scale: kafka ×1 process per group: ${rate(one.perMinute)}`);
+      for (const line of one.usage) console.log(`scale:   ${line}`);
       const two = await kafka(2, registry.url);
-      console.log(`scale: kafka ×2 processes per group: ${rate(two)}`);
-      console.log(`scale: kafka ×2 / ×1 = ${(two / one).toFixed(2)}× (goal ≥ 1.8× on a 2-core machine)`);
+      console.log(`scale: kafka ×2 processes per group: ${rate(two.perMinute)}`);
+      for (const line of two.usage) console.log(`scale:   ${line}`);
+      const ratio = two.perMinute / one.perMinute;
+      console.log(`scale: kafka ×2 / ×1 = ${ratio.toFixed(2)}× (goal ≥ 1.8× on a 2-core machine)`);
     } finally {
       await registry.close();
     }

@@ -29,7 +29,7 @@ import {
 import { LoginThrottle } from '../../lib/catalogue/auth/throttle.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { forbidden, isDomainError } from '../../lib/process/errors.ts';
-import { readForm, route, type Result, type Route } from '../kit/index.ts';
+import { readForm, route, tokenAccepted, type Result, type Route } from '../kit/index.ts';
 import type { KitState } from '../kit/observe.ts';
 import { renderLogin } from './pages/account.ts';
 import { errorPage, page } from './respond.ts';
@@ -78,7 +78,14 @@ export function credentialOfRequest(ctx: Context, a: Accounts): Credential {
 
 /** Who a request comes from: its API token, else its session cookie, else anonymous. */
 export async function viewerFromRequest(ctx: Context, a: Accounts): Promise<Viewer> {
-  return resolveViewer(await a.store(), credentialOfRequest(ctx, a));
+  const credential = credentialOfRequest(ctx, a);
+  return accepted(ctx, credential, await resolveViewer(await a.store(), credential));
+}
+
+/** A token that resolved to a user is counted apart by the rate limit from now on. */
+function accepted(ctx: Context, credential: Credential, viewer: Viewer): Viewer {
+  if (credential.kind === 'token' && viewer.user) tokenAccepted(ctx);
+  return viewer;
 }
 
 /** A request as the pages see it: the viewer, the page context, and cookies to set. */
@@ -94,7 +101,7 @@ export interface Visit {
 
 export async function visit(ctx: Context, a: Accounts): Promise<Visit> {
   const credential = credentialOfRequest(ctx, a);
-  const viewer = await resolveViewer(await a.store(), credential);
+  const viewer = accepted(ctx, credential, await resolveViewer(await a.store(), credential));
   const cookie = ctx.get('cookie') || undefined;
   const headers: Record<string, string> = {};
   let csrfId: string | undefined;

@@ -20,7 +20,7 @@ import { DomainError, invalid, unauthorized } from '../../lib/process/errors.ts'
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
-import { route, type Route, type RouteInput } from '../kit/index.ts';
+import { route, tokenAccepted, type Route, type RouteInput } from '../kit/index.ts';
 import { afterAction, datasetBefore } from './triplestore-events.ts';
 import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
 
@@ -175,6 +175,8 @@ export function actionRoutes(runtime: Runtime): Route[] {
         correlationId,
         ...(upload ? { upload } : {}),
       });
+      // The consumer resolved the token to a user (an unknown one is refused): it is counted apart from now on.
+      if (caller.kind === 'token') tokenAccepted(ctx);
       await afterAction(runtime, name, made, before, correlationId);
       return made;
     });

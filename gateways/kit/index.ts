@@ -26,7 +26,7 @@ export {
   type ServerOptions,
 } from './server.ts';
 export type { ReadinessCheck } from './health.ts';
-export { rateLimitFromEnv, type RateLimitOptions } from './rate-limit.ts';
+export { rateLimitFromEnv, tokenAccepted, type RateLimitOptions } from './rate-limit.ts';
 export { toErrorAnswer, type ErrorAnswer } from './errors.ts';
 export { escapeHtml } from './html.ts';
 export { readForm, readText } from './body.ts';

@@ -1,8 +1,12 @@
 // Per-caller rate limit at every gateway (LABLD_RATE_LIMIT requests per LABLD_RATE_LIMIT_WINDOW_S):
-// a caller is its API token (hashed: no secret is a key in a shared store) or, without one, its
-// client address. Past the limit the answer is 429 with Retry-After, worded as the gateway's
-// other errors are: CKAN's envelope on the Action API, `{"detail": …}` elsewhere. The counts
-// live in the shared stores, so N gateway processes on Redis enforce one limit, not N.
+// a caller is its API token (hashed: no secret is a key in a shared store) once labld has
+// accepted that token, else its client address. A token is counted on its own only after a
+// route accepted it (tokenAccepted; the limiter vouches for it for a while), because the count
+// comes before the check: were every token counted apart, a caller sending a new made-up token
+// each time would get a fresh budget each time. Past the limit the answer is 429 with
+// Retry-After, worded as the gateway's other errors are: CKAN's envelope on the Action API,
+// `{"detail": …}` elsewhere. The counts live in the shared stores, so N gateway processes on
+// Redis enforce one limit, not N.
 import { createHash } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { intSetting } from '../../lib/process/config.ts';
@@ -33,31 +37,61 @@ export function rateLimitFromEnv(
 /** The CKAN Action API's paths answer in CKAN's envelope. */
 const ACTION_API = /^\/api\/(3\/)?action\//;
 
-/** Who is counted: the token a request carries (hashed), else its address. */
-export function callerKey(ctx: Context): string {
-  const token = ctx.get('authorization') || ctx.get('x-ckan-api-key');
-  if (token) return `token:${createHash('sha256').update(token).digest('hex')}`;
-  return `address:${ctx.ip}`;
+/** How long an accepted token is counted on its own; after that, its next accepted request vouches again. */
+const VOUCHED_MS = 60 * 60_000;
+
+/** Where a route leaves word that it accepted the request's API token (see tokenAccepted). */
+const ACCEPTED = Symbol('labld.tokenAccepted');
+
+/**
+ * A route found the request's API token valid (the catalogue's actions and pages, after the
+ * token resolved to a user): from the next request on, the token has a count of its own.
+ */
+export function tokenAccepted(ctx: Context): void {
+  (ctx.state as Record<symbol, boolean>)[ACCEPTED] = true;
+}
+
+/** The key of the API token a request carries (hashed; `Bearer ` or not), or undefined. */
+function tokenKey(ctx: Context): string | undefined {
+  const header = (ctx.get('authorization') || ctx.get('x-ckan-api-key')).trim();
+  const token = /^bearer\s+(\S+)$/i.exec(header)?.[1] ?? header;
+  return token ? `token:${createHash('sha256').update(token).digest('hex')}` : undefined;
+}
+
+/** Who is counted: the request's API token if labld accepted it before, else the client address. */
+async function callerKey(ctx: Context, limiter: RateLimiter): Promise<string> {
+  const token = tokenKey(ctx);
+  return token && (await limiter.vouched(token)) ? token : `address:${ctx.ip}`;
 }
 
 export function rateLimit(options: RateLimitOptions): Middleware {
   const { limiter, limit, windowMs } = options;
   const windowS = windowMs / 1000;
   return async (ctx, next) => {
+    let key;
     let decision;
     try {
-      decision = await limiter.hit(callerKey(ctx), limit, windowMs);
+      key = await callerKey(ctx, limiter);
+      decision = await limiter.hit(key, limit, windowMs);
     } catch (error) {
       // A store that cannot be reached lets requests through: the limit guards labld, it must not stop it.
       (ctx.state.log as Logger | undefined)?.warn({ err: error }, 'rate limit not checked');
       return next();
     }
-    if (decision.allowed) return next();
+    if (decision.allowed) {
+      await next();
+      const token = tokenKey(ctx);
+      if (token && token !== key && (ctx.state as Record<symbol, boolean>)[ACCEPTED]) {
+        await limiter.vouch(token, VOUCHED_MS).catch((error: unknown) => {
+          (ctx.state.log as Logger | undefined)?.warn({ err: error }, 'accepted API token not recorded');
+        });
+      }
+      return;
+    }
     const seconds = Math.max(1, Math.ceil(decision.resetMs / 1000));
     const detail =
       `Too many requests: more than ${limit} in ${windowS} s from this ` +
-      `${ctx.get('authorization') || ctx.get('x-ckan-api-key') ? 'API token' : 'address'} ` +
-      `(LABLD_RATE_LIMIT); try again in ${seconds} s`;
+      `${key.startsWith('token:') ? 'API token' : 'address'} (LABLD_RATE_LIMIT); try again in ${seconds} s`;
     const ckan = ACTION_API.test(ctx.path)
       ? { success: false, error: { __type: 'Rate Limit Error', message: detail } }
       : undefined;

@@ -76,7 +76,7 @@ export const settings = [
     name: 'LABLD_RATE_LIMIT',
     default: '0',
     description:
-      'requests per caller (API token, else client address) in each window at every gateway; more: 429 with Retry-After (0: no limit)',
+      'requests per caller (accepted API token, else client address) per window at every gateway; more: 429 + Retry-After (0: no limit)',
   },
   { name: 'LABLD_RATE_LIMIT_WINDOW_S', default: '60', description: 'rate limit: window length in seconds' },
   {

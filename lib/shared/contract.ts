@@ -47,6 +47,13 @@ export interface RateDecision {
 /** Fixed windows per key: the first request opens a window of `windowMs`; at most `limit` pass in it. */
 export interface RateLimiter {
   hit(key: string, limit: number, windowMs: number): Promise<RateDecision>;
+  /**
+   * `key` proved itself (an API token that labld accepted) and is counted on its own for
+   * `ttlMs`; until then, and for keys nobody vouched for, the gateways count the client address.
+   */
+  vouch(key: string, ttlMs: number): Promise<void>;
+  /** Whether `key` was vouched for and that has not expired. */
+  vouched(key: string): Promise<boolean>;
 }
 
 /** What an idempotency key stands for: a request in progress, or one that finished with `result`. */

@@ -91,11 +91,21 @@ class Expiring<T> {
 
 export class MemoryRateLimiter implements RateLimiter {
   readonly #windows: Expiring<{ count: number }>;
+  readonly #vouched: Expiring<true>;
   readonly #now: () => number;
 
   constructor(now: () => number = Date.now) {
     this.#now = now;
     this.#windows = new Expiring(now);
+    this.#vouched = new Expiring(now);
+  }
+
+  async vouch(key: string, ttlMs: number): Promise<void> {
+    this.#vouched.set(key, true, ttlMs);
+  }
+
+  async vouched(key: string): Promise<boolean> {
+    return this.#vouched.get(key) !== undefined;
   }
 
   async hit(key: string, limit: number, windowMs: number): Promise<RateDecision> {

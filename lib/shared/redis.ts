@@ -174,6 +174,14 @@ export class RedisRateLimiter implements RateLimiter {
     const [count, left] = await usable(this.#redis).labldRateHit(`${this.#prefix}rate:${key}`, windowMs);
     return { allowed: count <= limit, count, resetMs: left };
   }
+
+  async vouch(key: string, ttlMs: number): Promise<void> {
+    await usable(this.#redis).set(`${this.#prefix}vouched:${key}`, '1', 'PX', ttlMs);
+  }
+
+  async vouched(key: string): Promise<boolean> {
+    return (await usable(this.#redis).exists(`${this.#prefix}vouched:${key}`)) === 1;
+  }
 }
 
 export class RedisIdempotencyStore implements IdempotencyStore {

@@ -1,9 +1,9 @@
 // A second client is served while a slow request runs (either transport). The slow request is
 // an /annotator/api/annotate of a CSV whose server trickles it a line at a time, so it keeps
-// a worker busy until the fetch's time limit; meanwhile 6 ordinary annotate requests must all
+// a worker busy until the fetch's time limit; meanwhile 12 ordinary annotate requests must all
 // succeed quickly. Each request's key is its random request id, placed by murmur2 on one of
-// the request topic's 3 partitions: the 6 all miss the slow request's partition with
-// probability (2/3)^6 ≈ 8.8 %, so in about 91 % of runs at least one shares it — and, were
+// the request topic's 6 partitions: the 12 all miss the slow request's partition with
+// probability (5/6)^12 ≈ 11 %, so in about 89 % of runs at least one shares it — and, were
 // a partition's requests handled one after the other, would wait for the slow one.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,7 +12,7 @@ import { serve, startFileServer, type FileServer, type TestServer } from '../sup
 import { startLabld, testTransport, type Running } from '../support/labld.ts';
 import { allowLoopback } from '../support/env.ts';
 
-const ORDINARY = 6;
+const ORDINARY = 12;
 /** Far below the fetch limit (LABLD_FETCH_TIMEOUT_MS, 30 s) that ends the slow request. */
 const QUICK_MS = 10_000;
 

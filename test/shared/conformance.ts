@@ -157,6 +157,21 @@ export function sharedStoresConformance(name: string, open: OpenStores): void {
         );
       }));
 
+    test('rate limiter: a key vouched for is known until its time runs out; others never are', () =>
+      using(LIMITS, async ({ rateLimiter }) => {
+        assert.equal(await rateLimiter.vouched('token:a'), false);
+        await rateLimiter.vouch('token:a', 150);
+        assert.deepEqual(
+          [await rateLimiter.vouched('token:a'), await rateLimiter.vouched('token:b')],
+          [true, false],
+        );
+        // Counting a key does not vouch for it.
+        await rateLimiter.hit('token:b', 5, 60_000);
+        assert.equal(await rateLimiter.vouched('token:b'), false);
+        await sleep(200);
+        assert.equal(await rateLimiter.vouched('token:a'), false);
+      }));
+
     test('idempotency: claim, see it pending, complete, see the result, release', () =>
       using(LIMITS, async ({ idempotency }) => {
         assert.equal(await idempotency.claim('k', 'f1', 60_000), undefined);

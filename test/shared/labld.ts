@@ -3,7 +3,8 @@
 // with Retry-After; a retried upload with the same Idempotency-Key makes one resource. Run with
 // LABLD_REDIS_URL unset (labld.e2e.test.ts) and set (labld.redis.ts): the same answers.
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomInt } from 'node:crypto';
+import { request } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { setEnv } from '../support/env.ts';
@@ -81,28 +82,41 @@ export function labldSuite(name: string, env: () => Record<string, string | unde
       assert.equal(ready.checks.redis, expected);
     });
 
-    test('LABLD_RATE_LIMIT: the sixth request of a caller is a 429 with Retry-After', async () => {
+    test('LABLD_RATE_LIMIT: the sixth request of an address is a 429, a new made-up token each time or not', async () => {
       const back = setEnv({ LABLD_RATE_LIMIT: '5' });
       const limited = await startLabld();
       back();
-      // A caller the limit has not seen: a token of its own (Redis may remember an earlier run).
-      const fresh = () => ({ authorization: `Bearer ${randomBytes(16).toString('hex')}` });
+      const store = await openCatalogueStore({ dataDir: limited.dataDir });
+      const carol = await person(store, 'carol');
+      await store.close();
+      // Addresses the limit has not seen (Redis may remember an earlier run's): loopback has 2^24.
+      const address = () => `127.${randomInt(1, 255)}.${randomInt(0, 256)}.${randomInt(1, 255)}`;
+      const caller = address();
+      const madeUp = () => ({ authorization: `Bearer labld_${randomBytes(24).toString('base64url')}` });
       try {
-        const caller = fresh();
+        // Carol's token, accepted once (the address's first request), is counted apart from then on.
+        const accepted = await getFrom(caller, `${limited.url}/api/3/action/package_list`, as(carol));
+        assert.equal(accepted.status, 200);
         const statuses = [];
-        let refused: Response | undefined;
-        for (let i = 0; i < 6; i += 1) {
-          const response = await fetch(`${limited.url}/converter/api/openapi.json`, { headers: caller });
-          statuses.push(response.status);
-          if (response.status === 429) refused = response;
-          else await response.arrayBuffer();
+        for (let i = 0; i < 5; i += 1) {
+          statuses.push(
+            (await getFrom(caller, `${limited.url}/converter/api/openapi.json`, madeUp())).status,
+          );
         }
-        assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
-        assert.ok(Number(refused!.headers.get('retry-after')) >= 59);
-        assert.match(((await refused!.json()) as { detail: string }).detail, /LABLD_RATE_LIMIT/);
-        // Another caller is not held back.
-        const other = await fetch(`${limited.url}/converter/api/openapi.json`, { headers: fresh() });
-        assert.equal(other.status, 200);
+        assert.deepEqual(statuses, [200, 200, 200, 200, 429]);
+        const refused = await getFrom(caller, `${limited.url}/api/3/action/package_list`, madeUp());
+        assert.equal(refused.status, 429);
+        assert.ok(Number(refused.headers['retry-after']) >= 59);
+        assert.match(
+          (JSON.parse(refused.body) as { error: { message: string } }).error.message,
+          /from this address \(LABLD_RATE_LIMIT\)/,
+        );
+        // Carol's token, and another address, are not held back.
+        assert.equal(
+          (await getFrom(caller, `${limited.url}/api/3/action/package_list`, as(carol))).status,
+          200,
+        );
+        assert.equal((await getFrom(address(), `${limited.url}/converter/api/openapi.json`, {})).status, 200);
       } finally {
         await limited.stop();
       }
@@ -188,5 +202,24 @@ export function labldSuite(name: string, env: () => Record<string, string | unde
       const again = await getPage(`${labld.url}/dataset/${dataset}/upload`, jar);
       assert.notEqual(/name="_idempotency" value="([^"]+)"/.exec(again.html)?.[1], key);
     });
+  });
+}
+
+/** A GET sent from `localAddress` (a loopback address of its own: a caller the rate limit counts apart). */
+function getFrom(
+  localAddress: string,
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers, localAddress, agent: false }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
   });
 }
