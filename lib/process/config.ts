@@ -128,6 +128,12 @@ export const settings = [
     default: '256',
     description: 'heap limit of each worker in MB; a request that needs more is refused with 413',
   },
+  {
+    name: 'LABLD_SEMI_SPACE_MB',
+    default: '4',
+    description:
+      "V8's largest semi-space (new objects) in MB, of the main thread of `labld start` and `labld serve` and of each worker; 0: V8's own (up to 32, 64 MB resident per thread)",
+  },
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
   { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
   {
