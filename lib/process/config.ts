@@ -132,7 +132,7 @@ export const settings = [
     name: 'LABLD_SEMI_SPACE_MB',
     default: '4',
     description:
-      "V8's largest semi-space (new objects) in MB, of the main thread of `labld start` and `labld serve` and of each worker; 0: V8's own (up to 32, 64 MB resident per thread)",
+      "largest V8 semi-space (new objects) in MB, of each worker and of `labld start`/`serve`'s main thread; 0: V8's own (32)",
   },
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
   { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
