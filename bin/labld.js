@@ -9,6 +9,12 @@ if (major < 22 || (major === 22 && minor < 18)) {
   );
   process.exit(1);
 }
+// The long-running commands restart in place with the main thread's new space bounded
+// (LABLD_SEMI_SPACE_MB, lib/process/heap.ts); this returns when there is nothing to do.
+if (process.argv[2] === 'start' || process.argv[2] === 'serve') {
+  const { execWithSemiSpace } = await import('../lib/process/heap.ts');
+  execWithSemiSpace();
+}
 const { main } = await import('../app/cli.ts');
 try {
   await main(process.argv.slice(2));

@@ -21,6 +21,7 @@ import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
 import type { DocumentCache } from '../../lib/shared/contract.ts';
 import { MemoryDocumentCache } from '../../lib/shared/memory.ts';
 import { sharedConfigFromEnv } from '../../lib/shared/open.ts';
+import { youngGenerationMb } from '../../lib/process/heap.ts';
 import { answerCacheCall } from './document-cache.ts';
 import {
   fromWire,
@@ -49,6 +50,8 @@ export interface PoolOptions {
   dataDir: string;
   /** Workers (default LABLD_WORKERS, else max(2, available CPUs)). */
   size?: number;
+  /** Semi-space of each worker in MB, 0 for V8's own (default LABLD_SEMI_SPACE_MB, lib/process/heap.ts). */
+  semiSpaceMb?: number;
   /** Old-generation heap per worker in MB (default LABLD_WORKER_MEMORY_MB). */
   memoryMb?: number;
   /**
@@ -96,6 +99,8 @@ export class WorkerPool {
   readonly size: number;
   readonly memoryMb: number;
   readonly #data: WorkerData;
+  /** Young generation per worker in MB; undefined: V8's own. */
+  readonly #youngMb: number | undefined;
   readonly #documents: DocumentCache;
   readonly #slots = new Set<Slot>();
   readonly #queue: Job[] = [];
@@ -111,6 +116,7 @@ export class WorkerPool {
     // Below this a worker cannot even load the operations.
     if (this.memoryMb < 32)
       throw new Error(`LABLD_WORKER_MEMORY_MB must be at least 32, got ${this.memoryMb}`);
+    this.#youngMb = youngGenerationMb(options.semiSpaceMb);
     this.#data = { sources: options.sources, dataDir: options.dataDir };
     this.#documents = options.documents ?? new MemoryDocumentCache(sharedConfigFromEnv().limits);
   }
@@ -193,7 +199,10 @@ export class WorkerPool {
     const worker = new Worker(ENTRY, {
       workerData: this.#data,
       env: SHARE_ENV,
-      resourceLimits: { maxOldGenerationSizeMb: Math.ceil(this.memoryMb * HARD_LIMIT_FACTOR) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: Math.ceil(this.memoryMb * HARD_LIMIT_FACTOR),
+        ...(this.#youngMb === undefined ? {} : { maxYoungGenerationSizeMb: this.#youngMb }),
+      },
     });
     const slot: Slot = { worker, ready: false, job: undefined, watch: undefined, ending: undefined };
     this.#slots.add(slot);

@@ -19,6 +19,7 @@ import type {
 import type {
   DatasetSummary,
   DatasetView,
+  ResourcesView,
   GroupView,
   Maker,
   ResourcePageView,
@@ -155,19 +156,15 @@ export class ActionSource implements CatalogueSource {
   async dataset(asker: Asker, name: string, plot: PlotQuery = {}): Promise<DatasetView> {
     const d = await this.#package(asker, name);
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
-    const names = await this.#names(asker, resources);
     const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
     const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
     const automation = await this.#automation(asker, d, may, status);
     return {
-      name: text(d.name),
-      title: text(d.title) || text(d.name),
+      ...(await this.#resources(asker, d, may)),
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
       private: d.private === true,
-      resources: resources.map((r) => resourceViewOf(text(d.name), r, names)),
       steps: automation.steps,
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
-      canUpload: may.upload === true,
       triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
       ...(await plotView(
         (action, params) => this.#call(asker, action, params),
@@ -175,6 +172,24 @@ export class ActionSource implements CatalogueSource {
         resources,
         plot,
       )),
+    };
+  }
+
+  /** The Resources section alone (what automation.js fetches when the steps changed). */
+  async resources(asker: Asker, name: string): Promise<ResourcesView> {
+    const d = await this.#package(asker, name);
+    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    return this.#resources(asker, d, may);
+  }
+
+  async #resources(asker: Asker, d: Dict, may: Dict): Promise<ResourcesView> {
+    const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
+    const names = await this.#names(asker, resources);
+    return {
+      name: text(d.name),
+      title: text(d.title) || text(d.name),
+      resources: resources.map((r) => resourceViewOf(text(d.name), r, names)),
+      canUpload: may.upload === true,
     };
   }
 

@@ -9,6 +9,7 @@ import { renderLogin, renderTokens } from './pages/account.ts';
 import {
   datasetPath,
   renderDataset,
+  renderResources,
   renderDatasetList,
   renderGroup,
   renderNewDataset,
@@ -207,6 +208,12 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
         return { json: await source.plot(v.asker, p.name, p.id, parsePlotParams(query)), headers: v.headers };
       },
     }),
+    pageRoute<Named>(
+      visitor,
+      '/dataset/{name}/resources',
+      "A dataset page's Resources section alone, as HTML (what its script fetches when the steps changed)",
+      async ({ asker }, { params }) => renderResources(await source.resources(asker, params.name)),
+    ),
     pageRoute<Named>(
       visitor,
       '/dataset/{name}/automation',

@@ -7,6 +7,7 @@ import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type {
   DatasetListView,
   DatasetView,
+  ResourcesView,
   GroupView,
   QueryPageView,
   ResourcePageView,
@@ -81,6 +82,8 @@ export interface CatalogueSource {
     name: string,
     id: string,
   ): Promise<{ path: string; filename: string; contentType: string }>;
+  /** The dataset page's Resources section alone. */
+  resources(asker: Asker, name: string): Maybe<ResourcesView>;
   /** The dataset page's Automation section alone. */
   automation(asker: Asker, name: string): Maybe<AutomationView>;
   /** Runs a failed step of a resource of the dataset again (editors). */

@@ -126,6 +126,9 @@ export interface DatasetView {
   plot?: PlotView;
 }
 
+/** A dataset page's Resources section: also served alone, for the page's script to refresh. */
+export type ResourcesView = Pick<DatasetView, 'name' | 'title' | 'resources' | 'canUpload'>;
+
 export type ColumnType = 'number' | 'text';
 
 /** One page of the datastore rows of a resource, as requested by sort/filter/page parameters. */

@@ -128,6 +128,12 @@ export const settings = [
     default: '256',
     description: 'heap limit of each worker in MB; a request that needs more is refused with 413',
   },
+  {
+    name: 'LABLD_SEMI_SPACE_MB',
+    default: '4',
+    description:
+      "largest V8 semi-space (new objects) in MB, of each worker and of `labld start`/`serve`'s main thread; 0: V8's own (32)",
+  },
   { name: 'LABLD_BODY_LIMIT', default: '10mb', description: 'largest JSON or form body a gateway accepts' },
   { name: 'LABLD_UPLOAD_LIMIT', default: '1gb', description: 'largest multipart file upload' },
   {

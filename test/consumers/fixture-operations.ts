@@ -1,6 +1,7 @@
 // Test-only operations for the worker pool: misbehaving on purpose (a synchronous loop, an
 // allocation without end, recursion without end, client and internal errors).
 import { writeFileSync } from 'node:fs';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { DomainError } from '../../lib/process/errors.ts';
 import type { Operation, OperationEnv } from '../../consumers/request-consumer.ts';
 
@@ -36,6 +37,16 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
         text += text;
         kept.push(text.slice(1)); // a flat copy each time
       }
+    },
+    /** Allocates short-lived objects for a while; the size V8 gave the new space meanwhile. */
+    churn: async () => {
+      let kept: { n: number; text: string }[] = [];
+      for (let n = 0; n < 3_000_000; n += 1) {
+        kept.push({ n, text: `row ${n}` });
+        if (kept.length > 20_000) kept = [];
+      }
+      const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      return { newSpaceBytes: space?.space_size ?? 0, kept: kept.length };
     },
     boom: async () => {
       const down = (n: number): number => down(n + 1) + 1;

@@ -216,6 +216,28 @@ describe('worker pool lifecycle', () => {
     assert.throws(() => pool(1, 8), /LABLD_WORKER_MEMORY_MB must be at least 32, got 8/);
   });
 
+  it('bounds the new space of its workers by LABLD_SEMI_SPACE_MB (default 4), 0 leaving it to V8', async () => {
+    const newSpace = async (semiSpaceMb?: number) => {
+      const p = new WorkerPool({
+        sources: [{ group: 'test-requests', module: MODULE }],
+        dataDir,
+        size: 1,
+        ...(semiSpaceMb === undefined ? {} : { semiSpaceMb }),
+      });
+      await p.start();
+      try {
+        return ((await p.run('test-requests', 'churn', {})) as { newSpaceBytes: number }).newSpaceBytes;
+      } finally {
+        await p.close();
+      }
+    };
+    const MB = 1024 * 1024;
+    assert.ok((await newSpace()) <= 8 * MB, 'two semi-spaces of 4 MB');
+    assert.ok((await newSpace(2)) <= 4 * MB);
+    // V8's own sizing grows it past that under the same churn: the bound is what keeps it small.
+    assert.ok((await newSpace(0)) > 8 * MB);
+  });
+
   it('sizes itself from LABLD_WORKERS, at least two by default', () => {
     assert.equal(workerCount({ LABLD_WORKERS: '3' }), 3);
     assert.ok(workerCount({}) >= 2);

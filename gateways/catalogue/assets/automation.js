@@ -2,13 +2,14 @@
 // running (data-active), the section is fetched again every second from its own route and
 // replaced, so the steps are seen to complete without a reload; when all is at rest, every
 // five seconds (a new upload elsewhere shows up too). Retry and Replay are sent the same way
-// and the section refreshed at once. Without this script the page is right as loaded, and
-// the forms post and come back to it.
+// and the section refreshed at once. The sections that follow it (data-live-follows, the
+// Resources table) are fetched again from their own data-live whenever it changed: a step
+// that is done has stored its output, a deleted source has taken its outputs along. Without
+// this script the page is right as loaded, and the forms post and come back to it.
 (function () {
   'use strict';
   var section = document.getElementById('automation');
   if (!section || !window.fetch || !window.FormData || !window.URLSearchParams) return;
-  var url = section.getAttribute('data-live');
   var timer = null;
 
   function active() {
@@ -21,19 +22,32 @@
     timer = window.setTimeout(refresh, document.hidden ? 10000 : active() ? 1000 : 5000);
   }
 
-  function refresh() {
-    window
-      .fetch(url, { credentials: 'same-origin', headers: { accept: 'text/html' } })
+  /** Fetches `target`'s data-live and puts it in; true when it changed. */
+  function update(target) {
+    return window
+      .fetch(target.getAttribute('data-live'), {
+        credentials: 'same-origin',
+        headers: { accept: 'text/html' },
+      })
       .then(function (response) {
         return response.ok ? response.text() : null;
       })
       .then(function (html) {
-        // Replaced only when it changed, so that a button keeps its focus between polls.
-        if (html !== null && html !== section.innerHTML) {
-          var focused = document.activeElement && section.contains(document.activeElement);
-          section.innerHTML = html;
-          if (focused) section.querySelector('h2').focus();
-        }
+        // Replaced only when it changed, so that a link or button keeps its focus between polls.
+        if (html === null || html === target.innerHTML) return false;
+        var focused = document.activeElement && target.contains(document.activeElement);
+        target.innerHTML = html;
+        if (focused) target.querySelector('h2').focus();
+        return true;
+      });
+  }
+
+  function refresh() {
+    update(section)
+      .then(function (changed) {
+        if (!changed) return null;
+        var followers = document.querySelectorAll('[data-live-follows="automation"]');
+        return Promise.all(Array.prototype.map.call(followers, update));
       })
       .catch(function () {
         // Offline for a moment: the next poll tries again.

@@ -11,6 +11,7 @@ import type {
   NewDatasetView,
   PageContext,
   ResourceView,
+  ResourcesView,
   UploadView,
 } from '../views.ts';
 import { csrfField, layout } from './layout.ts';
@@ -88,7 +89,11 @@ function resourceRows(dataset: string, resources: ResourceView[]): string {
     .join('\n          ');
 }
 
-export function renderDataset(context: PageContext, view: DatasetView): string {
+/** The fragment's path: the Resources section alone, which automation.js fetches when the steps changed. */
+export const resourcesPath = (dataset: string) => `${datasetPath(dataset)}/resources`;
+
+/** The Resources section's content: the table (or that there is none) and, for editors, Add a resource. */
+export function renderResources(view: ResourcesView): string {
   const upload = view.canUpload
     ? `<p><a class="button" href="${escapeHtml(datasetPath(view.name))}/upload">Add a resource</a></p>`
     : '';
@@ -102,15 +107,21 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
           ${resourceRows(view.name, view.resources)}
           </tbody>
         </table>`;
+  return `<h2 id="resources-heading" tabindex="-1">Resources</h2>
+        ${resources}
+        ${upload}`;
+}
+
+export function renderDataset(context: PageContext, view: DatasetView): string {
+  // The Resources section follows the Automation section: when the steps change (a step made
+  // its output, a source was deleted), automation.js fetches it again from data-live.
   const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> /</p>
       <h1>${escapeHtml(view.title)}${view.private ? ' <span class="badge">Private</span>' : ''}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
       ${view.organization ? `<p class="meta">Organization: ${escapeHtml(view.organization)}</p>` : ''}
       <p><a class="button" href="${escapeHtml(datasetPath(view.name))}/query">Query</a></p>
-      <section aria-labelledby="resources-heading">
-        <h2 id="resources-heading">Resources</h2>
-        ${resources}
-        ${upload}
+      <section id="resources" aria-labelledby="resources-heading" data-live="${escapeHtml(resourcesPath(view.name))}" data-live-follows="automation">
+        ${renderResources(view)}
       </section>
       <section id="automation" aria-labelledby="steps-heading" class="steps-area" data-live="${escapeHtml(automationPath(view.name))}">
         ${renderAutomation(context, { dataset: view.name, steps: view.steps, ...(view.deadLetters ? { deadLetters: view.deadLetters } : {}) })}
