@@ -19,6 +19,7 @@ async function sql(statement: string, params: unknown[] = []): Promise<void> {
 
 catalogueStoreConformance({
   name: `postgres at ${url.replace(/\/\/[^@]*@/, '//')}`,
+  concurrentConnections: true,
   async fresh() {
     // Every test fails, none is skipped, when there is no server to run on.
     if (!url)
