@@ -4,8 +4,10 @@
 import { randomInt } from 'node:crypto';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { CHAIN_STEPS } from '../../lib/chain/index.ts';
+import { DEAD_LETTERS_PROCESS } from '../../consumers/chain-dead-letters.ts';
 import { person } from '../catalogue/actions/support.ts';
 import { deployment, serve, type Deployment, type LabldProcess } from '../kafka/processes.ts';
+import { sleep } from '../support/wait.ts';
 
 /** The consumer group of every chain step. */
 export const STEP_GROUPS = CHAIN_STEPS.map((step) => `chain-${step}`);
@@ -16,12 +18,25 @@ export class Fleet {
   readonly #starting = new Set<Promise<unknown>>();
   readonly #recovering = new Set<string>();
   readonly d: Deployment;
-  constructor(d: Deployment) {
+  /** How often a replacement is tried (2 s apart) before it fails, as compose's `restart` would. */
+  readonly #replaceAttempts: number;
+  constructor(d: Deployment, replaceAttempts = 1) {
     this.d = d;
+    this.#replaceAttempts = replaceAttempts;
   }
   /** Starts `copies` processes of `name`; those that started are kept (and stopped after) even if another failed. */
-  async start(name: string, copies: number): Promise<LabldProcess[]> {
-    const outcomes = await Promise.allSettled(Array.from({ length: copies }, () => serve(this.d, name)));
+  async start(name: string, copies: number, attempts = 1): Promise<LabldProcess[]> {
+    const once = async (): Promise<LabldProcess> => {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          return await serve(this.d, name);
+        } catch (error) {
+          if (attempt >= attempts) throw error;
+          await sleep(2_000);
+        }
+      }
+    };
+    const outcomes = await Promise.allSettled(Array.from({ length: copies }, once));
     const started = outcomes.flatMap((o) => (o.status === 'fulfilled' ? [o.value] : []));
     this.all.push(...started);
     for (const o of outcomes) if (o.status === 'rejected') throw o.reason;
@@ -39,7 +54,9 @@ export class Fleet {
     this.all.splice(this.all.indexOf(victim), 1);
     await victim.kill9();
     this.#recovering.add(victim.name);
-    const replacement = this.start(victim.name, 1).finally(() => this.#recovering.delete(victim.name));
+    const replacement = this.start(victim.name, 1, this.#replaceAttempts).finally(() =>
+      this.#recovering.delete(victim.name),
+    );
     this.#starting.add(replacement);
     void replacement.finally(() => this.#starting.delete(replacement)).catch(() => {});
     return victim.name;
@@ -57,13 +74,24 @@ export class Fleet {
 export interface ChainDeployment {
   d: Deployment;
   fleet: Fleet;
+  /** The first catalogue gateway. */
   gateway: LabldProcess;
+  gateways: LabldProcess[];
   /** An admin's API token. */
   token: string;
 }
 
+export interface ChainOptions {
+  /** Catalogue gateways (default 1). */
+  gateways?: number;
+  /** With the chain's dead-letter collectors (one process). */
+  deadLetters?: boolean;
+  /** How often a killed process's replacement is tried (Fleet). */
+  replaceAttempts?: number;
+}
+
 /**
- * The chain across processes on `databaseUrl`: one catalogue gateway, and `copies` processes of
+ * The chain across processes on `databaseUrl`: catalogue gateways, and `copies` processes of
  * catalogue-requests and of every chain step group (one worker thread each). A failed start
  * stops those that started.
  */
@@ -71,6 +99,7 @@ export async function startChain(
   registryUrl: string,
   databaseUrl: string,
   copies: number,
+  options: ChainOptions = {},
 ): Promise<ChainDeployment> {
   const d = deployment(registryUrl);
   Object.assign(d.env, {
@@ -79,19 +108,20 @@ export async function startChain(
     BASE_URL: 'http://localhost:8000',
     LABLD_WORKERS: '1',
   });
-  const fleet = new Fleet(d);
+  const fleet = new Fleet(d, options.replaceAttempts);
   try {
     // The schema first, and the API user (as `labld user add` would), before any process.
     const store = await openCatalogueStore({ dataDir: d.dataDir, databaseUrl });
     const { token } = await person(store, 'admin', true);
     await store.close();
-    const [gateway] = await fleet.start('catalogue', 1);
+    const gateways = await fleet.start('catalogue', options.gateways ?? 1);
     // Two groups at a time: a dozen processes joining at once on a busy 2-core machine may
     // take longer than a process is given to start.
     const groups = ['catalogue-requests', ...STEP_GROUPS];
     for (let i = 0; i < groups.length; i += 2)
       await Promise.all(groups.slice(i, i + 2).map((group) => fleet.start(group, copies)));
-    return { d, fleet, gateway: gateway!, token };
+    if (options.deadLetters) await fleet.start(DEAD_LETTERS_PROCESS, 1);
+    return { d, fleet, gateway: gateways[0]!, gateways, token };
   } catch (error) {
     await fleet.killAll();
     throw error;
