@@ -100,6 +100,7 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
   try {
     const headers = { authorization: token };
     const startSeconds = (Date.now() - starting) / 1000;
+    const processes = fleet.all.length;
     // Each process is ready, having asked the servers it needs: the broker, the registry, PostgreSQL.
     for (const p of fleet.all) {
       const ready = await fetch(`${p.url}/readyz`);
@@ -273,7 +274,7 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
     const again = statuses.flatMap((r) => (r.steps as Dict[]).filter((s) => s.attempt > 1)).length;
     const perGroup = STEP_GROUPS.map((g) => `${g.slice(6)} ${kills.filter((k) => k === g).length}`);
     const figures =
-      `${fleet.all.length} processes started in ${startSeconds.toFixed(0)} s; uploads ${UPLOADS} over ${DATASETS} datasets through ${urls.length} gateways in ${uploadSeconds.toFixed(0)} s ` +
+      `${processes} processes started in ${startSeconds.toFixed(0)} s; uploads ${UPLOADS} over ${DATASETS} datasets through ${urls.length} gateways in ${uploadSeconds.toFixed(0)} s ` +
       `(answers lost ${lostAnswers.length}, sent again ${resent.length}), chain at rest after ${settleSeconds.toFixed(0)} s; ` +
       `kills ${kills.length} (${perGroup.join(', ')}), broker stops ${faults.brokerStops} (${faults.brokerDownSeconds.toFixed(0)} s away), ` +
       `PostgreSQL restarts ${faults.pgRestarts}, dead letters replayed ${letters.length}, steps run again ${again}; ` +
@@ -283,6 +284,7 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
     console.log(`chain fault test: ${figures}`);
 
     assert.ok(kills.length >= 5, `step processes were killed (${kills.length})`);
+    assert.equal(fleet.all.length, processes, 'every process killed was replaced');
     assert.equal(faults.brokerStops, 1, 'the broker was stopped once');
     assert.equal(faults.pgRestarts, 1, 'PostgreSQL was restarted once');
     assert.deepEqual(rest.left, [], 'no message left unhandled outside the dead-letter topics');

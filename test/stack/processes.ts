@@ -5,18 +5,23 @@ import { randomInt } from 'node:crypto';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { CHAIN_STEPS } from '../../lib/chain/index.ts';
 import { DEAD_LETTERS_PROCESS } from '../../consumers/chain-dead-letters.ts';
+import { LOAD_GROUP, SPARQL_GROUP } from '../../lib/contracts/triplestore.ts';
 import { person } from '../catalogue/actions/support.ts';
 import { deployment, serve, type Deployment, type LabldProcess } from '../kafka/processes.ts';
 import { sleep } from '../support/wait.ts';
 
 /** The consumer group of every chain step. */
 export const STEP_GROUPS = CHAIN_STEPS.map((step) => `chain-${step}`);
+/** The triple store's consumer groups (topics.yaml), each run beside the triple store. */
+export const TRIPLESTORE_GROUPS = [LOAD_GROUP, SPARQL_GROUP];
 
 /** The deployment's processes; a killed one is replaced, its replacement starting while the test goes on. */
 export class Fleet {
   readonly all: LabldProcess[] = [];
   readonly #starting = new Set<Promise<unknown>>();
   readonly #recovering = new Set<string>();
+  /** Replacements that did not start: a group left a member short fails the test at `started()`. */
+  readonly #failed: unknown[] = [];
   readonly d: Deployment;
   /** How often a replacement is tried (2 s apart) before it fails, as compose's `restart` would. */
   readonly #replaceAttempts: number;
@@ -58,12 +63,16 @@ export class Fleet {
       this.#recovering.delete(victim.name),
     );
     this.#starting.add(replacement);
-    void replacement.finally(() => this.#starting.delete(replacement)).catch(() => {});
+    void replacement
+      .catch((error: unknown) => this.#failed.push(error))
+      .finally(() => this.#starting.delete(replacement));
     return victim.name;
   }
-  /** Waits for the replacements still starting (a failed start fails the test). */
+  /** Waits for the replacements still starting; throws if one did not start (now or before). */
   async started(): Promise<void> {
-    await Promise.all(this.#starting);
+    await Promise.allSettled(this.#starting);
+    if (this.#failed.length > 0)
+      throw new AggregateError(this.#failed, `${this.#failed.length} replacement(s) did not start`);
   }
   async killAll(): Promise<void> {
     await Promise.allSettled(this.#starting);
@@ -88,6 +97,10 @@ export interface ChainOptions {
   deadLetters?: boolean;
   /** How often a killed process's replacement is tried (Fleet). */
   replaceAttempts?: number;
+  /** With `copies` processes of the triple store's groups (load-triplestore, triplestore-requests). */
+  triplestore?: boolean;
+  /** More environment for every process (LABLD_REDIS_URL, LABLD_TRIPLESTORE_URL, …). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -107,6 +120,7 @@ export async function startChain(
     // One public address for every process: the resources' download URLs name it.
     BASE_URL: 'http://localhost:8000',
     LABLD_WORKERS: '1',
+    ...options.env,
   });
   const fleet = new Fleet(d, options.replaceAttempts);
   try {
@@ -117,7 +131,7 @@ export async function startChain(
     const gateways = await fleet.start('catalogue', options.gateways ?? 1);
     // Two groups at a time: a dozen processes joining at once on a busy 2-core machine may
     // take longer than a process is given to start.
-    const groups = ['catalogue-requests', ...STEP_GROUPS];
+    const groups = ['catalogue-requests', ...STEP_GROUPS, ...(options.triplestore ? TRIPLESTORE_GROUPS : [])];
     for (let i = 0; i < groups.length; i += 2)
       await Promise.all(groups.slice(i, i + 2).map((group) => fleet.start(group, copies)));
     if (options.deadLetters) await fleet.start(DEAD_LETTERS_PROCESS, 1);
