@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import kafkajs from 'kafkajs';
 import { BROKERS } from '../kafka/broker.ts';
+import { catalogOf } from '../../lib/bus/open.ts';
 
 const tool = (path: string) => new URL(`../../tools/${path}`, import.meta.url).pathname;
 
@@ -56,10 +57,22 @@ export function postgresServer(url: string): ServerControl {
   };
 }
 
+const TOPICS = new URL('../../topics.yaml', import.meta.url).pathname;
+
+/** The topic that the consumer group `name` (topics.yaml) reads, if it is one of the declared groups. */
+function declaredTopic(name: string): string | undefined {
+  try {
+    return catalogOf({ topicsFile: TOPICS }).topicReadBy(name).name;
+  } catch {
+    return undefined; // a reply topic's reader, a dead-letter collector
+  }
+}
+
 /**
  * Partitions of the topics named `prefix…` that a consumer group has not handled to the end
  * (committed offset below the high watermark), dead-letter topics left out: what they hold is
- * kept for replay. Each as `group topic/partition committed<high`.
+ * kept for replay. A group's own topic (topics.yaml) counts in full, also the partitions it
+ * never committed on. Each as `group topic/partition committed<high`.
  */
 export async function unhandled(prefix: string): Promise<string[]> {
   const admin = new kafkajs.Kafka({
@@ -89,7 +102,11 @@ export async function unhandled(prefix: string): Promise<string[]> {
     };
     const left: string[] = [];
     for (const groupId of groups) {
-      for (const { topic, partitions } of await admin.fetchOffsets({ groupId })) {
+      const committed = (await admin.fetchOffsets({ groupId })).map((t) => t.topic);
+      const own = declaredTopic(groupId.slice(prefix.length));
+      const topics = [...new Set([...committed, ...(own ? [prefix + own] : [])])];
+      if (topics.length === 0) continue;
+      for (const { topic, partitions } of await admin.fetchOffsets({ groupId, topics })) {
         if (!topic.startsWith(prefix) || topic.endsWith('.dead-letter')) continue;
         const end = await endsOf(topic);
         for (const { partition, offset } of partitions) {

@@ -48,7 +48,12 @@ export class RecordProducer {
   }
 
   connect(): Promise<void> {
-    this.#connected ??= this.#producer.connect();
+    // A connect that failed (the broker away at the first send) is tried again by the next send:
+    // kept, it would fail every send of the process for good.
+    this.#connected ??= this.#producer.connect().catch((error: unknown) => {
+      this.#connected = undefined;
+      throw error;
+    });
     return this.#connected;
   }
 
