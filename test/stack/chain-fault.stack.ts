@@ -1,25 +1,30 @@
 // Fault test of the automation chain across processes (issues 14 and 18), on the real Kafka
-// broker (KAFKA_BROKERS) and PostgreSQL (LABLD_TEST_DATABASE_URL) that .ci/run starts: two
-// catalogue gateways, two catalogue-requests consumers (whose outbox relays compete), two
-// processes of every chain step and the dead-letter collectors, each `labld serve …
-// --transport kafka` on its own. 200 small CSVs are uploaded over 20 datasets through both
+// broker (KAFKA_BROKERS), PostgreSQL (LABLD_TEST_DATABASE_URL), Redis (LABLD_TEST_REDIS_URL)
+// and Fuseki (LABLD_TEST_TRIPLESTORE_URL) that .ci/run starts: two catalogue gateways, two
+// catalogue-requests consumers (whose outbox relays compete), two processes of every chain
+// step and of the triple store's groups, and the dead-letter collectors, each `labld serve …
+// --transport kafka` on its own, every converted dataset loaded by itself (autoload). 200 small CSVs are uploaded over 20 datasets through both
 // gateways while, every few seconds, a random step process is SIGKILLed and started again, the
 // broker is stopped for 10 seconds and started again, and PostgreSQL is restarted once. An
 // upload whose answer was lost is sent again only once the broker holds nothing unhandled and
 // the upload is not there (a careful client). Then every upload has its three derived resources
 // exactly once, every step status is final, no message is left unhandled outside the
-// dead-letter topics, and the dead letters (if any) replay to success.
+// dead-letter topics, the dead letters (if any) replay to success, and every dataset's SPARQL
+// endpoint counts the triples of its joined graphs.
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { CHAIN_STEPS } from '../../lib/chain/index.ts';
+import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { DEAD_LETTERS_PROCESS } from '../../consumers/chain-dead-letters.ts';
 import { api } from '../catalogue/actions/support.ts';
 import { deleteNamespace, requireBroker } from '../kafka/broker.ts';
 import { startRegistryDouble, type RegistryDouble } from '../kafka/registry-double.ts';
 import { sleep } from '../support/wait.ts';
 import { freshDatabase } from '../support/database.ts';
-import { startChain, STEP_GROUPS } from './processes.ts';
+import { countOnEndpoint } from '../triplestore/chain-support.ts';
+import { startChain, STEP_GROUPS, TRIPLESTORE_GROUPS } from './processes.ts';
+import { joinedTriplesOf } from './triples.ts';
 import { kafkaBroker, postgresServer, unhandled, type ServerControl } from './servers.ts';
 
 const UPLOADS = 200;
@@ -36,6 +41,8 @@ const BROKER_STOP_AT_MS = 8_000;
 const BROKER_DOWN_MS = 10_000;
 /** PostgreSQL is restarted this long after the broker is back. */
 const PG_RESTART_AFTER_MS = 10_000;
+/** How long the loads may still be running once the chain is at rest. */
+const LOAD_TIMEOUT_MS = 60_000;
 /** A replacement that cannot start (PostgreSQL down, say) is tried again, as compose's `restart` would. */
 const START_ATTEMPTS = 5;
 
@@ -75,6 +82,13 @@ let postgres: ServerControl;
 let databaseUrl: string;
 let dropDatabase: () => Promise<void>;
 
+/** A server .ci/run starts, by the variable it exports; unset fails the test (never a skip). */
+function server(variable: string, script: string): string {
+  const url = process.env[variable] ?? '';
+  if (!url) throw new Error(`${variable} is not set: start ${script} and set it`);
+  return url;
+}
+
 before(async () => {
   await requireBroker();
   broker = kafkaBroker();
@@ -96,18 +110,26 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
     gateways: 2,
     deadLetters: true,
     replaceAttempts: START_ATTEMPTS,
+    triplestore: true,
+    env: {
+      LABLD_REDIS_URL: server('LABLD_TEST_REDIS_URL', 'tools/redis/server.sh'),
+      LABLD_TRIPLESTORE_URL: server('LABLD_TEST_TRIPLESTORE_URL', 'tools/fuseki/server.sh'),
+      LABLD_TRIPLESTORE_AUTOLOAD: 'true',
+    },
   });
   try {
     const headers = { authorization: token };
     const startSeconds = (Date.now() - starting) / 1000;
     const processes = fleet.all.length;
-    // Each process is ready, having asked the servers it needs: the broker, the registry, PostgreSQL.
+    // Each process is ready, having asked the servers it needs: the broker, the registry,
+    // PostgreSQL, Redis, and Fuseki for the triple store's groups.
     for (const p of fleet.all) {
       const ready = await fetch(`${p.url}/readyz`);
       const { checks } = (await ready.json()) as { checks: Record<string, string> };
       assert.equal(ready.status, 200, `${p.name}: ${JSON.stringify(checks)}`);
-      const needs = ['bus', 'schema-registry', 'catalogue-store'];
-      if (p.name !== DEAD_LETTERS_PROCESS) needs.push('datastore');
+      const needs = ['bus', 'schema-registry', 'catalogue-store', 'redis'];
+      if (TRIPLESTORE_GROUPS.includes(p.name)) needs.push('triplestore');
+      else if (p.name !== DEAD_LETTERS_PROCESS) needs.push('datastore');
       for (const server of needs) assert.equal(checks[server], 'ok', `${p.name} checks ${server}`);
     }
     const urls = gateways.map((g) => g.url);
@@ -221,9 +243,12 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
         await sleep(2000);
       }
     };
+    /** Every resource by name; a dataset's SPARQL endpoint (registered by its load) as `<dataset>/SPARQL`. */
     const names = async (): Promise<string[]> =>
       (await Promise.all(datasets.map((id) => call('package_show', { id })))).flatMap((p) =>
-        (p.resources as Dict[]).map((r) => r.name as string),
+        (p.resources as Dict[]).map((r) =>
+          r.format === ENDPOINT_FORMAT ? `${p.name}/${r.name}` : (r.name as string),
+        ),
       );
 
     // An upload whose answer was lost was made or not: once nothing is left to handle, those
@@ -255,9 +280,33 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
       await Promise.all(datasets.map((id) => call('labld_dead_letter_list', { id })))
     ).flatMap((l) => l.dead_letters as Dict[]);
 
+    // Every dataset loaded itself after its last convert: its endpoint (asked anonymously
+    // through the other gateway) counts the triples of its joined graphs. A load a late
+    // convert asked for may still be running.
+    const loadsDeadline = Date.now() + LOAD_TIMEOUT_MS;
+    let loads: { id: string; graphs: number; triples: number; state: unknown; counted: number }[];
+    for (;;) {
+      loads = [];
+      for (const id of datasets) {
+        const joined = await joinedTriplesOf(urls[0]!, headers, id);
+        const load = (await call('labld_status_show', { id })).triplestore as Dict | null;
+        loads.push({ id, ...joined, state: load?.state, counted: await countOnEndpoint(urls[1]!, id) });
+      }
+      if (loads.every((l) => l.state === 'done' && l.counted === l.triples)) break;
+      if (Date.now() > loadsDeadline) break;
+      await sleep(2000);
+    }
+    const unloaded = loads
+      .filter((l) => l.state !== 'done' || l.counted !== l.triples)
+      .map((l) => `${l.id}: ${String(l.state)}, ${l.counted} of ${l.triples} triples`);
+    const triples = loads.reduce((sum, l) => sum + l.counted, 0);
+
     // Every upload: its derived resources exactly once, none missing, none twice.
     const resources = await names();
-    const expected = Array.from({ length: UPLOADS }, (_, n) => derivedOf(`run-${n}`)).flat();
+    const expected = [
+      ...Array.from({ length: UPLOADS }, (_, n) => derivedOf(`run-${n}`)).flat(),
+      ...datasets.map((id) => `${id}/${ENDPOINT_NAME}`),
+    ];
     const have = new Map<string, number>();
     for (const name of resources) have.set(name, (have.get(name) ?? 0) + 1);
     const lost = expected.filter((name) => !have.has(name));
@@ -278,7 +327,8 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
       `(answers lost ${lostAnswers.length}, sent again ${resent.length}), chain at rest after ${settleSeconds.toFixed(0)} s; ` +
       `kills ${kills.length} (${perGroup.join(', ')}), broker stops ${faults.brokerStops} (${faults.brokerDownSeconds.toFixed(0)} s away), ` +
       `PostgreSQL restarts ${faults.pgRestarts}, dead letters replayed ${letters.length}, steps run again ${again}; ` +
-      `lost ${lost.length}, duplicates ${duplicates.length}, stuck ${stuck.length}, failed ${failed.length}, unhandled ${rest.left.length}`;
+      `datasets loaded ${DATASETS - unloaded.length} of ${DATASETS} (${triples} triples on their endpoints); ` +
+      `lost ${lost.length}, duplicates ${duplicates.length}, stuck ${stuck.length}, failed ${failed.length}, unloaded ${unloaded.length}, unhandled ${rest.left.length}`;
     t.diagnostic(figures);
     t.diagnostic(`killed in this order: ${kills.map((k) => k.slice(6)).join(', ')}`);
     console.log(`chain fault test: ${figures}`);
@@ -291,9 +341,16 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
     assert.deepEqual(lettersLeft, [], 'every dead letter replayed');
     assert.deepEqual(stuck, [], 'no step left queued or running');
     assert.deepEqual(failed, [], 'no step failed');
+    assert.deepEqual(unloaded, [], "every dataset's endpoint answers its joined graphs' triples");
+    for (const l of loads)
+      assert.equal(l.graphs, UPLOADS / DATASETS, `${l.id}: a joined graph per upload, all loaded`);
     assert.deepEqual(lost.slice(0, 20), [], `lost ${lost.length}`);
     assert.deepEqual(duplicates.slice(0, 20), [], `duplicates ${duplicates.length}`);
-    assert.equal(resources.length, expected.length, 'nothing else: the uploads and their outputs');
+    assert.equal(
+      resources.length,
+      expected.length,
+      'nothing else: the uploads, their outputs and an endpoint per dataset',
+    );
     assert.equal(statuses.length, UPLOADS, 'one chain per upload');
     for (const r of statuses)
       assert.deepEqual(
