@@ -2,7 +2,7 @@
 // request to the worker pool, which runs the operation it names off the main thread, and reply
 // with the result. Operations are domain functions; this file knows the bus, they do not.
 import type { Subscription } from '../lib/bus/contract.ts';
-import { deadlineOf } from '../lib/bus/bus.ts';
+import { deadlineOf, REPLY_HEADERS } from '../lib/bus/bus.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
@@ -16,6 +16,11 @@ export interface ServiceRequest {
 
 export interface OperationContext {
   correlationId: string | undefined;
+  /**
+   * The request's own id (unique per request, the same when the bus delivers it again): an
+   * operation that writes keeps it to write once.
+   */
+  requestId?: string | undefined;
   signal: AbortSignal;
 }
 
@@ -58,6 +63,7 @@ export function runRequestConsumer(
     (message, signal) =>
       pool.run(consumer.group, message.value.operation, message.value.input, {
         correlationId: message.headers['x-correlation-id'],
+        requestId: message.headers[REPLY_HEADERS.requestId],
         deadline: deadlineOf(message.headers),
         signal,
       }),

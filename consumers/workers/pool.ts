@@ -63,6 +63,8 @@ export interface PoolOptions {
 
 export interface RunOptions {
   correlationId?: string | undefined;
+  /** The request's id on the bus (OperationContext.requestId). */
+  requestId?: string | undefined;
   /** Milliseconds since the epoch; the request is abandoned then, running or waiting. */
   deadline?: number | undefined;
   /** Aborting it abandons the request (a subscription closing). */
@@ -151,6 +153,7 @@ export class WorkerPool {
           operation,
           input,
           correlationId: options.correlationId,
+          requestId: options.requestId,
         },
         resolve,
         reject,

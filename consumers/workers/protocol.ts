@@ -25,6 +25,7 @@ export interface RunJob {
   /** The request's fields as they came off the bus (possibly a claim on stored JSON). */
   input: unknown;
   correlationId: string | undefined;
+  requestId?: string | undefined;
 }
 
 /** Asks an idle worker to close what it opened and end. */

@@ -44,7 +44,11 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
   if (!operation) throw notFound(`operation ${job.operation} is not offered by ${job.group}`, 'operation');
   const fields = (await checkOut(env.blobs, job.input)) as Record<string, unknown>;
   seen.fields = fields;
-  const value = await operation(fields as never, { correlationId: job.correlationId, signal: never });
+  const value = await operation(fields as never, {
+    correlationId: job.correlationId,
+    requestId: job.requestId,
+    signal: never,
+  });
   return checkIn(env.blobs, value);
 }
 

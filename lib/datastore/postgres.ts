@@ -157,7 +157,18 @@ export async function openPostgresDatastore(
     pool,
     async () => {
       const connection = await pool.connect();
-      return { client: connection, release: () => connection.release() };
+      // A connection the server ends while checked out (a restart) emits 'error' on it:
+      // unheard, it would end the process. It is dropped, not given back to the pool.
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      connection.on('error', onError);
+      return {
+        client: connection,
+        release: () => {
+          connection.off('error', onError);
+          connection.release(broken);
+        },
+      };
     },
     () => pool.end(),
   );

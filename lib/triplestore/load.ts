@@ -73,7 +73,7 @@ export async function loadDataset(
     return NOTHING;
   }
   const resources = await deps.store.listResources(dataset.id);
-  const endpoint = resources.find((r) => r.name === ENDPOINT_NAME && r.format === ENDPOINT_FORMAT);
+  const endpoint = resources.find(isEndpoint);
   const before = await deps.tripleStore.graphs(dataset.id);
   if (reason === 'sync' && before.length === 0 && endpoint === undefined) return NOTHING;
 
@@ -116,8 +116,24 @@ async function registerEndpoint(deps: LoadDeps, datasetId: string, existing: Res
     description: 'SPARQL 1.1 endpoint of this dataset: its loaded graphs, the default graph their union',
     wasGeneratedBy: 'labld load-triplestore',
   };
-  // Loads of one dataset run one after the other (the load topic's key), so find-then-create
-  // cannot make a second one.
-  if (existing) return deps.store.updateResource(existing.id, fields);
-  return deps.store.createResource(datasetId, fields);
+  const mine = existing
+    ? await deps.store.updateResource(existing.id, fields)
+    : await deps.store.createResource(datasetId, fields);
+  // Loads of one dataset run one after the other (the load topic's key), except when a load
+  // handed to another process in a rebalance overlaps the one still running: both may find no
+  // endpoint and create one (seen in the stack test). Whoever then sees two keeps the first by
+  // position and id, the same one whatever the order, and removes the others.
+  const [kept, ...extra] = (await deps.store.listResources(datasetId))
+    .filter(isEndpoint)
+    .sort((a, b) => a.position - b.position || (a.id < b.id ? -1 : 1));
+  for (const other of extra) {
+    await deps.store.deleteResource(other.id).catch((error: unknown) => {
+      if (!(isDomainError(error) && error.kind === 'not-found')) throw error; // the other load's doing
+    });
+  }
+  return kept ?? mine;
+}
+
+function isEndpoint(r: Resource): boolean {
+  return r.name === ENDPOINT_NAME && r.format === ENDPOINT_FORMAT;
 }

@@ -8,6 +8,7 @@ import type { Resource } from '../../lib/catalogue/model.ts';
 import { rejection } from '../support/client-error.ts';
 import { storeModelProperty } from './store-model.ts';
 import { accountConformance } from './store-conformance-accounts.ts';
+import { requestConformance } from './store-conformance-requests.ts';
 
 export interface CatalogueNamespace {
   /** A store opened on this namespace (again: a second process opening the same database). */
@@ -20,6 +21,11 @@ export interface CatalogueNamespace {
 
 export interface CatalogueEnvironment {
   name: string;
+  /**
+   * Two connections of one thread may each hold a transaction open (PostgreSQL); node:sqlite's
+   * second one blocks the thread while it waits for the first's lock, so none is tried there.
+   */
+  concurrentConnections?: boolean;
   fresh(): Promise<CatalogueNamespace>;
 }
 
@@ -454,4 +460,5 @@ export function catalogueStoreConformance(env: CatalogueEnvironment): void {
     });
   });
   accountConformance(env);
+  requestConformance(env);
 }

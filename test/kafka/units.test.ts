@@ -2,10 +2,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import type { Offsets } from 'kafkajs';
+import type { Kafka, Offsets } from 'kafkajs';
 import { Namespace, resolveOptions, defaultClientId } from '../../lib/bus/kafka/client.ts';
 import { headersOf, isRevocation, toRawRecord } from '../../lib/bus/kafka/records.ts';
 import { OffsetCommits } from '../../lib/bus/kafka/commits.ts';
+import { RecordProducer } from '../../lib/bus/kafka/producer.ts';
 
 test('a namespace prefixes topics and groups and strips the prefix again', () => {
   const names = new Namespace('t1.');
@@ -133,4 +134,22 @@ test('offset commits: rethrow reports the failure of an ended commit once, witho
   commits.rethrow();
   release();
   await commits.drain();
+});
+
+test('a producer whose first connect failed (the broker away) connects at the next send', async () => {
+  let connects = 0;
+  const fake = {
+    connect: async () => {
+      connects += 1;
+      if (connects === 1) throw new Error('broker away');
+    },
+    sendBatch: async () => [{ topicName: 't', partition: 0, baseOffset: '7', errorCode: 0 }],
+    disconnect: async () => {},
+  };
+  const producer = new RecordProducer({ producer: () => fake } as unknown as Kafka);
+  const record = { key: 'k', value: Buffer.from('v'), headers: {} };
+  await assert.rejects(producer.send('t', [record]), /broker away/);
+  // Sent this time (the fake broker places nothing, so only that it was acknowledged counts).
+  assert.equal((await producer.send('t', [record])).length, 1);
+  assert.equal(connects, 2);
 });

@@ -66,3 +66,15 @@ test('a deleted dataset loses its graphs', async () => {
   await loadDataset(deps, dataset.id, 'sync');
   assert.deepEqual(await tripleStore.graphs(dataset.id), []);
 });
+
+test('two loads of one dataset at once (a rebalance overlapping them) leave one endpoint resource', async () => {
+  const dataset = await deps.store.createDataset({ name: 'overlapping' });
+  await withTurtle(dataset, 'good.ttl', SAMPLE_TTL);
+  const [a, b] = await Promise.all([
+    loadDataset(deps, dataset.id, 'load'),
+    loadDataset(deps, dataset.id, 'load'),
+  ]);
+  const endpoints = (await deps.store.listResources(dataset.id)).filter((r) => r.name === ENDPOINT_NAME);
+  assert.equal(endpoints.length, 1);
+  assert.deepEqual([a.endpoint, b.endpoint], [endpoints[0]!.id, endpoints[0]!.id]);
+});

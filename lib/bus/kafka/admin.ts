@@ -4,7 +4,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Admin, ITopicConfig, Kafka } from 'kafkajs';
 import type { ReplayFrom, TopicDeclaration } from '../contract.ts';
-import type { Namespace } from './client.ts';
+import { connectOnce, type Namespace } from './client.ts';
 
 const TOPIC_READY_TIMEOUT_MS = 30_000;
 
@@ -20,7 +20,6 @@ export class ClusterAdmin {
   readonly #admin: Admin;
   readonly #names: Namespace;
   readonly #replicationFactor: number | undefined;
-  #connected: Promise<void> | undefined;
 
   constructor(kafka: Kafka, names: Namespace, replicationFactor?: number) {
     this.#kafka = kafka;
@@ -29,13 +28,11 @@ export class ClusterAdmin {
     this.#replicationFactor = replicationFactor;
   }
 
-  connect(): Promise<void> {
-    this.#connected ??= this.#admin.connect();
-    return this.#connected;
-  }
+  /** Connects once; a connect that failed (the broker away) is tried again by the next call. */
+  readonly connect = connectOnce(() => this.#admin.connect());
 
   async disconnect(): Promise<void> {
-    if (this.#connected) await this.#admin.disconnect();
+    if (this.connect.begun()) await this.#admin.disconnect();
   }
 
   /** Create missing topics; add partitions where a topic has fewer than declared. */

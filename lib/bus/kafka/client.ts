@@ -123,3 +123,21 @@ export function createKafka(options: ResolvedKafkaOptions, logger: Logger): Kafk
     retry: { initialRetryTime: 100, retries: 8 },
   });
 }
+
+/** A connect run once and shared by its callers; one that failed is run again by the next call. */
+export interface OnceConnect {
+  (): Promise<void>;
+  /** Whether a connect has been asked for (one may be open to close). */
+  begun(): boolean;
+}
+
+export function connectOnce(connect: () => Promise<void>): OnceConnect {
+  let connected: Promise<void> | undefined;
+  // Kept after a failure (the broker away at the first use), it would fail every later use for good.
+  const once = () =>
+    (connected ??= connect().catch((error: unknown) => {
+      connected = undefined;
+      throw error;
+    }));
+  return Object.assign(once, { begun: () => connected !== undefined });
+}

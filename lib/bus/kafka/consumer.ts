@@ -64,6 +64,9 @@ export class GroupMember implements Consumption {
   #assignment: number[] = [];
   #revoked = false;
   #stopping: Promise<void> | undefined;
+  /** The first join succeeded: a crash from now on is recovered from, not a failed start. */
+  #started = false;
+  #recovering: Promise<void> | undefined;
 
   /** Join `group` on `topic` (labld names); resolves once the member owns its first assignment. */
   static async join(
@@ -121,6 +124,7 @@ export class GroupMember implements Consumption {
       await this.#commits.drain().catch((error: unknown) => {
         this.#log.warn({ err: String(error) }, 'last commits failed; those records are delivered again');
       });
+      await this.#recovering; // a rejoin under way ends before the member leaves
       await this.#consumer.disconnect();
       this.#assignment = [];
     })();
@@ -149,6 +153,9 @@ export class GroupMember implements Consumption {
       // kafkajs arms its restart timer right after this event, even when the member is being
       // stopped; stopping once more clears it, so a stopped member never comes back.
       if (this.#stopping) setImmediate(() => void this.#consumer.disconnect().catch(() => {}));
+      // kafkajs gives up on an error it deems fatal (e.g. the broker away longer than its
+      // retries): the member would sit out of its group for good, its records never handled.
+      else if (!payload.restart && this.#started) this.#recovering ??= this.#recover();
     });
     let cancelJoin = () => {};
     const firstJoin = new Promise<void>((resolve, reject) => {
@@ -173,18 +180,42 @@ export class GroupMember implements Consumption {
     try {
       await this.#consumer.connect();
       await this.#consumer.subscribe({ topics: [clusterTopic], fromBeginning: true });
-      await this.#consumer.run({
-        autoCommit: false,
-        eachBatchAutoResolve: false,
-        partitionsConsumedConcurrently: this.#options.partitionsConsumedConcurrently,
-        eachBatch: (payload) => this.#batch(payload),
-      });
+      await this.#run();
       await firstJoin;
+      this.#started = true;
     } catch (error) {
       cancelJoin();
       await this.#consumer.disconnect().catch(() => {});
       throw error;
     }
+  }
+
+  /** Joins the group again after kafkajs gave up, until it succeeds or the member stops. */
+  async #recover(): Promise<void> {
+    for (let attempt = 1; !this.#stopping; attempt++) {
+      await sleep(Math.min(500 * 2 ** attempt, 10_000));
+      if (this.#stopping) break;
+      try {
+        await this.#consumer.disconnect().catch(() => {});
+        await this.#consumer.connect();
+        await this.#consumer.subscribe({ topics: [this.#clusterTopic], fromBeginning: true });
+        await this.#run();
+        this.#log.warn({ attempt }, 'consumer joined its group again after a fatal error');
+        break;
+      } catch (error) {
+        this.#log.warn({ err: String(error), attempt }, 'consumer could not join its group again; retrying');
+      }
+    }
+    this.#recovering = undefined;
+  }
+
+  #run(): Promise<void> {
+    return this.#consumer.run({
+      autoCommit: false,
+      eachBatchAutoResolve: false,
+      partitionsConsumedConcurrently: this.#options.partitionsConsumedConcurrently,
+      eachBatch: (payload) => this.#batch(payload),
+    });
   }
 
   async #batch(payload: EachBatchPayload): Promise<void> {

@@ -8,6 +8,7 @@ import kafkajs from 'kafkajs';
 import type { Kafka, Producer, Message as KafkaJsMessage, RecordMetadata, ICustomPartitioner } from 'kafkajs';
 import type { OutgoingRecord } from '../contract.ts';
 import { toKafkaMessage } from './records.ts';
+import { connectOnce } from './client.ts';
 
 export interface Placement {
   partition: number;
@@ -27,7 +28,6 @@ export class RecordProducer {
   readonly #placed = new WeakMap<KafkaJsMessage, number>();
   #queue: Pending[] = [];
   #flushing = false;
-  #connected: Promise<void> | undefined;
 
   constructor(kafka: Kafka) {
     // The default partitioner is murmur2 on the key, as the Java client and the embedded bus
@@ -47,10 +47,8 @@ export class RecordProducer {
     });
   }
 
-  connect(): Promise<void> {
-    this.#connected ??= this.#producer.connect();
-    return this.#connected;
-  }
+  /** Connects once; a connect that failed (the broker away at the first send) is tried again by the next send. */
+  readonly connect = connectOnce(() => this.#producer.connect());
 
   /** Append `records` to the cluster topic `topic`; resolves when every one is acknowledged by all in-sync replicas. */
   async send(topic: string, records: OutgoingRecord[]): Promise<Placement[]> {
@@ -62,7 +60,7 @@ export class RecordProducer {
   }
 
   async disconnect(): Promise<void> {
-    if (!this.#connected) return;
+    if (!this.connect.begun()) return;
     while (this.#flushing) await new Promise((resolve) => setImmediate(resolve));
     await this.#producer.disconnect();
   }

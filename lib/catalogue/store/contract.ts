@@ -78,6 +78,13 @@ export interface SearchResult<T> {
   results: T[];
 }
 
+/** A request that writes, by the id its sender gave it (unique per request, kept on a repeat). */
+export interface HandledRequest {
+  id: string;
+  /** What it asks (an action's name): the same id for another operation is a conflict. */
+  operation: string;
+}
+
 export interface CatalogueStore {
   // --- datasets -------------------------------------------------------------------------
   createDataset(fields: DatasetFields): Promise<Dataset>;
@@ -176,6 +183,14 @@ export interface CatalogueStore {
   deleteSession(sessionHash: string): Promise<void>;
   /** Forgets sessions expired by `at` (default now); how many. */
   deleteExpiredSessions(at?: Timestamp): Promise<number>;
+
+  // --- requests handled once -------------------------------------------------------------
+  /**
+   * Runs `work` in a transaction with the request's id kept among its writes, and keeps its
+   * answer (JSON data). A request with an id kept already (delivered again) gets that answer
+   * back without running `work`, so it writes nothing. `work` that throws keeps nothing.
+   */
+  handleOnce<T>(request: HandledRequest, work: (tx: CatalogueStore) => Promise<T>): Promise<T>;
 
   // --- lifecycle ------------------------------------------------------------------------
   /**

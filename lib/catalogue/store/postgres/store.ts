@@ -48,6 +48,12 @@ class PostgresSession implements SqlSession {
   async transaction<T>(work: (tx: SqlSession) => Promise<T>): Promise<T> {
     if (!this.#pool) return work(this);
     const client = await this.#pool.connect();
+    // A server that ends the connection while the transaction waits between statements (a
+    // restart) emits 'error' on the checked-out client: unheard, it would end the process. The
+    // next statement fails instead, and the broken connection is not given back to the pool.
+    let broken: Error | undefined;
+    const onError = (error: Error) => (broken = error);
+    client.on('error', onError);
     try {
       await client.query('BEGIN');
       try {
@@ -55,11 +61,13 @@ class PostgresSession implements SqlSession {
         await client.query('COMMIT');
         return result;
       } catch (error) {
-        await client.query('ROLLBACK');
+        // On a lost connection ROLLBACK fails too; the error to report is the work's.
+        await client.query('ROLLBACK').catch((rollback: Error) => (broken ??= rollback));
         throw error;
       }
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 

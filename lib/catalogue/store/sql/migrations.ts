@@ -174,6 +174,22 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX chain_dead_letters_by_package ON chain_dead_letters (package_id);
     `,
   },
+  {
+    version: 5,
+    name: 'handled requests',
+    // A request redelivered by the bus (its offset commit lost) must not write twice: its id is
+    // kept with its writes, in their transaction, and with the answer it got, which a repeat
+    // answers again (sql/requests.ts).
+    sql: `
+      CREATE TABLE handled_requests (
+        request_id TEXT PRIMARY KEY,
+        operation TEXT NOT NULL,
+        result TEXT,
+        handled_at TEXT NOT NULL
+      );
+      CREATE INDEX handled_requests_by_time ON handled_requests (handled_at);
+    `,
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -22,6 +22,7 @@ import {
 import type {
   CatalogueStore,
   DatasetQuery,
+  HandledRequest,
   OutboxEvent,
   Paging,
   PrivateFilter,
@@ -31,6 +32,7 @@ import type {
 import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
+import * as requests from './requests.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import { containing, findId, guarded, paging, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
@@ -398,6 +400,12 @@ export class SqlCatalogueStore implements CatalogueStore {
   deleteSession: CatalogueStore['deleteSession'] = (h) => accounts.deleteSession(this.#s, h);
   deleteExpiredSessions: CatalogueStore['deleteExpiredSessions'] = (at) =>
     accounts.deleteExpiredSessions(this.#s, at);
+
+  // --- requests handled once (requests.ts) --------------------------------------------------
+
+  handleOnce<T>(request: HandledRequest, work: (tx: CatalogueStore) => Promise<T>): Promise<T> {
+    return this.#atomic((tx, store) => requests.handleOnce(tx, request, () => work(store)));
+  }
 
   // --- lifecycle ------------------------------------------------------------------------
 

@@ -1,0 +1,92 @@
+// The catalogue store conformance suite, part three: requests handled once. A request the bus
+// delivers again answers what it answered and writes nothing; the id is kept with the writes,
+// so a failed attempt keeps nothing and may run again (run by catalogueStoreConformance).
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { rejection } from '../support/client-error.ts';
+import { freshStore, type CatalogueEnvironment } from './store-conformance.ts';
+
+export function requestConformance(env: CatalogueEnvironment): void {
+  describe(`Catalogue store conformance, requests handled once: ${env.name}`, () => {
+    const t = freshStore(env);
+
+    test('a repeated request id answers the first answer and writes nothing', async () => {
+      let runs = 0;
+      const create = (name: string) =>
+        t.store.handleOnce({ id: 'req-1', operation: 'package_create' }, async (tx) => {
+          runs += 1;
+          const d = await tx.createDataset({ name });
+          await tx.createResource(d.id, { name: 'a.csv', url: 'https://x.example/a.csv', url_type: 'link' });
+          return { id: d.id, name: d.name, resources: 1 };
+        });
+      const first = await create('first');
+      const again = await create('second');
+      assert.deepEqual(again, first);
+      assert.equal(runs, 1);
+      assert.deepEqual(
+        (await t.store.listDatasets({ includePrivateFor: 'all' })).map((d) => d.name),
+        ['first'],
+      );
+      assert.equal((await t.store.listResources('first')).length, 1);
+      // Another id is another request.
+      const other = await t.store.handleOnce({ id: 'req-2', operation: 'package_create' }, (tx) =>
+        tx.createDataset({ name: 'other' }).then((d) => d.name),
+      );
+      assert.equal(other, 'other');
+    });
+
+    test('an answer of undefined or null is kept as given', async () => {
+      const nothing = () => t.store.handleOnce({ id: 'u', operation: 'x' }, async () => undefined);
+      assert.equal(await nothing(), undefined);
+      assert.equal(await nothing(), undefined);
+      const none = () => t.store.handleOnce({ id: 'n', operation: 'x' }, async () => null);
+      assert.equal(await none(), null);
+      assert.equal(await none(), null);
+    });
+
+    test('work that fails keeps neither its writes nor the id: the next delivery runs it', async () => {
+      const failed = await rejection(
+        t.store.handleOnce({ id: 'req-f', operation: 'package_create' }, async (tx) => {
+          await tx.createDataset({ name: 'half' });
+          return tx.createDataset({ name: 'half' }); // taken: conflict
+        }),
+      );
+      assert.deepEqual([failed.kind, failed.field], ['conflict', 'name']);
+      assert.equal(await t.store.getDataset('half'), undefined);
+      const retried = await t.store.handleOnce({ id: 'req-f', operation: 'package_create' }, (tx) =>
+        tx.createDataset({ name: 'half' }).then((d) => d.name),
+      );
+      assert.equal(retried, 'half');
+    });
+
+    test('the same id for another operation is a conflict; a bad id is invalid', async () => {
+      await t.store.handleOnce({ id: 'req-o', operation: 'group_create' }, async () => 1);
+      const other = await rejection(
+        t.store.handleOnce({ id: 'req-o', operation: 'package_delete' }, async () => 2),
+      );
+      assert.deepEqual([other.kind, other.field], ['conflict', 'request_id']);
+      for (const id of ['', 'x'.repeat(201)]) {
+        const bad = await rejection(t.store.handleOnce({ id, operation: 'x' }, async () => 3));
+        assert.deepEqual([bad.kind, bad.field], ['invalid', 'request_id']);
+      }
+    });
+
+    // PostgreSQL: the second claim of the id waits for the first's commit, then finds its answer.
+    if (env.concurrentConnections)
+      test('two deliveries at once through two connections write once and answer alike', async () => {
+        const second = await t.ns.connect();
+        const deliver = (store: typeof t.store, name: string) =>
+          store.handleOnce({ id: 'req-c', operation: 'package_create' }, async (tx) => {
+            const d = await tx.createDataset({ name });
+            // Long enough for the other delivery to arrive while this one is open.
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return d.id;
+          });
+        const [a, b] = await Promise.all([deliver(t.store, 'one'), deliver(second, 'two')]);
+        assert.equal(a, b);
+        const names = (await t.store.listDatasets({ includePrivateFor: 'all' })).map((d) => d.name);
+        assert.equal(names.length, 1);
+        assert.equal((await t.store.getDataset(names[0]!))?.id, a);
+      });
+  });
+}
