@@ -108,7 +108,7 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
         limitName: 'LABLD_MAX_BUFFERED_TRIPLES',
       });
       const filename = rdfDownloadName(graph.csvUrl, returnType);
-      return storeDownloadStream(blobs, body, format.contentType, filename, signal);
+      return storeDownloadStream(blobs, body, format.contentType, filename, { signal });
     },
   };
 }

@@ -63,7 +63,7 @@ export function extractorOperations(env: OperationEnv): ServiceOperations<'extra
       const { storeUrl } = await distributionSource(client, input.session, input.perm_id, input.path);
       const file = await client.download(storeUrl, input.session, input.perm_id, input.path);
       const { contentType, filename } = downloadOf(input.path);
-      return storeDownloadStream(blobs, file.body, contentType, filename, signal, input.growing);
+      return storeDownloadStream(blobs, file.body, contentType, filename, { signal, growing: input.growing });
     },
     export_bundle: (input, { signal }) => {
       // Each file may take as long as the bundle may (the fetch's own limit is for documents).

@@ -36,20 +36,26 @@ export async function storeDownload(
   return { blob: await blobs.putBytes(body), contentType, filename };
 }
 
+export interface StreamOptions {
+  /** The client has gone: stop. */
+  signal?: AbortSignal | undefined;
+  /** A gateway serves the output while it is written under this id (growing.ts). */
+  growing?: string | undefined;
+  /** Bytes allowed; LABLD_MAX_OUTPUT_BYTES unless the caller knows a bound of its own. */
+  limit?: number;
+}
+
 /**
  * Stores an output as it is made (text or bytes), never holding it whole. An error from the
- * source, the limit, or `signal` (the client has gone) stops it and stores nothing. With
- * `growing`, a gateway serves the output while it is written (growing.ts).
+ * source, the limit, or the signal stops it and stores nothing.
  */
 export async function storeDownloadStream(
   blobs: BlobStore,
   chunks: AsyncIterable<string | Uint8Array>,
   contentType: string,
   filename: string,
-  signal?: AbortSignal,
-  growing?: string,
+  { signal, growing, limit = maxOutputBytes() }: StreamOptions = {},
 ): Promise<Download> {
-  const limit = maxOutputBytes();
   let size = 0;
   const counted = async function* (): AsyncGenerator<Uint8Array> {
     for await (const chunk of chunks) {

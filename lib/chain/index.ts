@@ -19,7 +19,15 @@ export {
 } from './names.ts';
 export { forTheBus } from './failed-step.ts';
 export { chainLoaders, type ChainFile, type ChainLoaders, type KnownFile, type TextFile } from './files.ts';
-export { annotateStep, convertStep, describeStep, type StepContext, type StepOutput } from './steps.ts';
+export {
+  annotateStep,
+  convertStep,
+  describeLimit,
+  describeStep,
+  TURTLE_PER_CSV_BYTE,
+  type StepContext,
+  type StepOutput,
+} from './steps.ts';
 export {
   MAPPING_STRATEGIES,
   chooseMapping,

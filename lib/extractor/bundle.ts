@@ -177,7 +177,10 @@ export async function exportBundle(
   // Level 1: lab files are often compressed already, and the bundle's speed is deflate's.
   const zip = archiver('zip', { zlib: { level: 1 } });
   const { contentType, filename } = BUNDLE_FILE;
-  const stored = storeDownloadStream(env.blobs, zip, contentType, filename, env.signal, env.growing);
+  const stored = storeDownloadStream(env.blobs, zip, contentType, filename, {
+    signal: env.signal,
+    growing: env.growing,
+  });
   // The store reads the archive as it is written; a failure on either side stops both.
   stored.catch(() => zip.abort());
   const missing: string[] = [];

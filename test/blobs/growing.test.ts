@@ -28,7 +28,7 @@ function pacedDownload(blobs: BlobStore, first: string, rest: string) {
   let release: (go: boolean) => void = () => {};
   const gate = new Promise<boolean>((resolve) => (release = resolve));
   const chunks = paced(first, rest, gate);
-  const reply = storeDownloadStream(blobs, chunks, 'application/octet-stream', 'x.bin', undefined, id);
+  const reply = storeDownloadStream(blobs, chunks, 'application/octet-stream', 'x.bin', { growing: id });
   return { id, reply, release };
 }
 
@@ -63,7 +63,7 @@ test("the reply's error is thrown when it comes before any byte", async () => {
       next: () => Promise.reject(invalid('iris: nothing selected (test)', 'iris')),
     }),
   };
-  const reply = storeDownloadStream(blobs, failing, 'application/zip', 'b.zip', undefined, id);
+  const reply = storeDownloadStream(blobs, failing, 'application/zip', 'b.zip', { growing: id });
   await assert.rejects(followGrowing(blobs, id, reply), { kind: 'invalid', field: 'iris' });
   assert.equal(existsSync(blobs.growingPath(id)), false, 'nothing is left behind');
 });
@@ -79,14 +79,9 @@ test('a failure after the first bytes errors the stream, so that its reader neve
 test('a reply that came before the follower looked is served from the finished blob', async () => {
   const blobs = store();
   const id = newGrowingId();
-  const reply = storeDownloadStream(
-    blobs,
-    Readable.from(['whole ', 'answer']),
-    'text/plain',
-    'w.txt',
-    undefined,
-    id,
-  );
+  const reply = storeDownloadStream(blobs, Readable.from(['whole ', 'answer']), 'text/plain', 'w.txt', {
+    growing: id,
+  });
   await reply;
   assert.equal(await readAll(await followGrowing(blobs, id, reply)), 'whole answer');
 });

@@ -9,9 +9,11 @@ import { createRdf } from '../../lib/converter/index.ts';
 import {
   annotateStep,
   convertStep,
+  describeLimit,
   describeStep,
   selectMapping,
   stepFailure,
+  TURTLE_PER_CSV_BYTE,
   type ChainFile,
   type Progress,
 } from '../../lib/chain/index.ts';
@@ -90,6 +92,22 @@ test('describe: example.ttl holds the descriptor and a csvw:Row per data line, s
   assert.ok(described.summary.triples! >= quads.length, 'every written triple is counted');
   assert.ok(progress.length > 1, 'progress comes per batch, not once at the end');
   assert.deepEqual(progress.at(-1), { triples: described.summary.triples, rows: seedDataRows });
+});
+
+test("describe's output is bounded by its CSV (32 times its size), never below LABLD_MAX_OUTPUT_BYTES", async () => {
+  assert.equal(describeLimit(1000, 10), 32_000);
+  assert.equal(describeLimit(1000, 50_000), 50_000);
+  const saved = process.env.LABLD_MAX_OUTPUT_BYTES;
+  process.env.LABLD_MAX_OUTPUT_BYTES = '1kb'; // far below example.ttl
+  try {
+    const described = await describeStep({ descriptor, csv }, { blobs, now: NOW });
+    const turtleBytes = blobs.size(described.turtle.blob);
+    assert.ok(turtleBytes > 1024, 'the Turtle is past the setting');
+    assert.ok(turtleBytes <= TURTLE_PER_CSV_BYTE * blobs.size(csv.blob), 'and within its CSV’s bound');
+  } finally {
+    if (saved === undefined) delete process.env.LABLD_MAX_OUTPUT_BYTES;
+    else process.env.LABLD_MAX_OUTPUT_BYTES = saved;
+  }
 });
 
 test('select-mapping (exact): the seed mapping wins over a decoy of another kind and a partial match', async () => {
