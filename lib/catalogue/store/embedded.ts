@@ -10,7 +10,10 @@ import type { Param, Row, SqlSession } from './sql/session.ts';
 import { SqlCatalogueStore } from './sql/store.ts';
 
 export const CATALOGUE_FILE = 'catalogue.sqlite';
-const BUSY_TIMEOUT_MS = 5000;
+// How long another connection waits for the write lock. The outbox relay holds it while it
+// publishes a batch (consumers/outbox.ts), and on Kafka a first publish can take seconds (seen
+// past 5 s under load: a second process's write failed "database is locked").
+const BUSY_TIMEOUT_MS = 30_000;
 
 /**
  * One connection, shared by every caller of the process. Statements run synchronously, so two
