@@ -28,6 +28,19 @@ export type DatastoreRecord = Record<string, Value>;
  */
 export type InputRecord = Record<string, unknown> | unknown[];
 
+/**
+ * Rows handed over column by column, as the import's parsing thread sends them: `rows` values
+ * per column, in the order of the fields; a column of numbers only is one Float64Array (moved
+ * between threads without a copy). Values are read by their field's type as records' are.
+ */
+export interface ColumnBatch {
+  rows: number;
+  columns: (Float64Array | unknown[])[];
+}
+
+/** Rows to insert: records, or columns. */
+export type RowBatch = InputRecord[] | ColumnBatch;
+
 export interface SearchParams {
   resource_id: string;
   /** Column → value (equal) or values (any of them). */
@@ -77,10 +90,7 @@ export interface Datastore {
    * Appends rows batch by batch (a streaming import never holds the file); all or nothing.
    * Returns the number of rows inserted.
    */
-  insert(
-    resourceId: string,
-    batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
-  ): Promise<number>;
+  insert(resourceId: string, batches: AsyncIterable<RowBatch> | Iterable<RowBatch>): Promise<number>;
   /** Without filters the whole table; with them, the matching rows. Returns rows deleted. */
   delete(resourceId: string, filters?: Record<string, unknown>): Promise<number>;
   search(params: SearchParams): Promise<SearchResult>;

@@ -5,6 +5,7 @@ import type { FieldType, Value } from './contract.ts';
 import type { Migration } from './migrations.ts';
 import type { Row, SqlClient, SqlDialect } from './sql-dialect.ts';
 import { SqlDatastore } from './sql.ts';
+import { Checkpointer } from './checkpointer.ts';
 
 const TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -36,12 +37,20 @@ export const sqliteDialect: SqlDialect = {
 /** node:sqlite is synchronous; the promises keep the one interface. Statements are cached. */
 class SqliteClient implements SqlClient {
   private readonly db: DatabaseSync;
+  private readonly checkpointer: Checkpointer | undefined;
   private readonly statements = new Map<string, StatementSync>();
   /** Writes queue behind each other: one connection has one transaction at a time. */
   private tail: Promise<unknown> = Promise.resolve();
+  private inTransaction = false;
 
-  constructor(db: DatabaseSync) {
+  constructor(db: DatabaseSync, checkpointer: Checkpointer | undefined) {
     this.db = db;
+    this.checkpointer = checkpointer;
+  }
+
+  /** After a write outside a transaction, or a transaction's commit. */
+  private written(): void {
+    if (!this.inTransaction) this.checkpointer?.committed();
   }
 
   private prepare(sql: string): StatementSync {
@@ -59,21 +68,28 @@ class SqliteClient implements SqlClient {
   }
 
   async run(sql: string, params: unknown[] = []): Promise<number> {
-    return Number(this.prepare(sql).run(...(params as SQLInputValue[])).changes);
+    const changes = Number(this.prepare(sql).run(...(params as SQLInputValue[])).changes);
+    this.written();
+    return changes;
   }
 
   async exec(sql: string): Promise<void> {
     this.db.exec(sql);
+    this.written();
   }
 
   transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {
     const result = this.tail.then(async () => {
       this.db.exec('BEGIN IMMEDIATE');
+      this.inTransaction = true;
       try {
         const value = await fn(this);
         this.db.exec('COMMIT');
+        this.inTransaction = false;
+        this.written();
         return value;
       } catch (error) {
+        this.inTransaction = false;
         this.db.exec('ROLLBACK');
         throw error;
       }
@@ -85,6 +101,7 @@ class SqliteClient implements SqlClient {
   async close(): Promise<void> {
     await this.tail;
     this.statements.clear();
+    await this.checkpointer?.close();
     if (this.db.isOpen) this.db.close();
   }
 }
@@ -103,10 +120,17 @@ export async function openEmbeddedDatastore(
   // every resource's table, and records posted through datastore_create exist nowhere else,
   // so a checkpoint cut short by a power loss must not corrupt it. ANALYZE samples
   // (analysis_limit) so that a new index's statistics take milliseconds, not a table scan.
+  // Checkpoints run on a thread of their own (checkpointer.ts), not after this one's commits;
+  // the log file is cut back to 64 MiB when it restarts.
   db.exec(
     'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA analysis_limit = 1000',
   );
-  const store = new SqlDatastore(new SqliteClient(db), sqliteDialect);
+  const onDisk = file !== ':memory:' && file !== '';
+  if (onDisk) db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864');
+  const store = new SqlDatastore(
+    new SqliteClient(db, onDisk ? new Checkpointer(file) : undefined),
+    sqliteDialect,
+  );
   try {
     await store.migrate(migrations);
   } catch (error) {

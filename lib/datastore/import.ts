@@ -1,13 +1,20 @@
 // A CSV resource into the datastore, typed by its CSVW descriptor: the rows are read in
 // stream by the descriptor's dialect (lib/csvw/descriptor-rows.ts, as /api/rdf reads them)
 // and inserted in batches, so a file of any length never sits in memory. A cell its column's
-// type cannot read refuses the import (nothing is kept: the insert is one transaction).
-import { descriptorRowBatches, type DescriptorRow } from '../csvw/descriptor-rows.ts';
+// type cannot read refuses the import (nothing is kept: the insert is one transaction). A
+// file past its first few MB is parsed on a second thread while this one inserts
+// (import-thread.ts); a small one is read here, where a thread's start would cost more.
+import { descriptorRowBatches, type DescriptorDialect, type DescriptorRow } from '../csvw/descriptor-rows.ts';
+import { CSV_FIELD, readError } from '../csvw/types.ts';
 import type { LoadedResource } from '../loader.ts';
 import { invalid, isDomainError } from '../process/errors.ts';
-import type { Datastore, DatastoreInfo, Field, InputRecord, Value } from './contract.ts';
+import type { ColumnBatch, Datastore, DatastoreInfo, Field, RowBatch, Value } from './contract.ts';
 import { descriptorTable } from './fields.ts';
+import { columnBatchesInThread } from './import-thread.ts';
 import { cellReader } from './values.ts';
+
+/** Bytes read before the import decides: a CSV that ends within them is parsed here. */
+const ONE_THREAD_BYTES = 4 << 20;
 
 export interface ImportOptions {
   /** Rows per batch handed to the store. */
@@ -18,30 +25,41 @@ export interface ImportOptions {
 
 /** The batches as they pass, telling `onRows` the count so far. */
 async function* counted(
-  batches: AsyncIterable<InputRecord[]>,
+  batches: AsyncIterable<RowBatch>,
   onRows: (rows: number) => void,
-): AsyncGenerator<InputRecord[]> {
+): AsyncGenerator<RowBatch> {
   let rows = 0;
   for await (const batch of batches) {
-    rows += batch.length;
+    rows += Array.isArray(batch) ? batch.length : batch.rows;
     onRows(rows);
     yield batch;
   }
 }
 
-/** Records of the rows, `batchSize` at a time, cells read by their field's type. */
-export async function* recordBatches(
+/** A column batch of `size` rows: numbers in a Float64Array until a value is not one. */
+function emptyColumns(numeric: readonly boolean[], size: number): ColumnBatch['columns'] {
+  return numeric.map((isNumeric) => (isNumeric ? new Float64Array(size) : new Array<unknown>(size)));
+}
+
+/**
+ * The rows, `batchSize` at a time, as columns of values read by their field's type. A numeric
+ * column stays a Float64Array while its cells are numbers (a blank one, null, makes it a list
+ * for the rest of the batch).
+ */
+export async function* columnBatches(
   rows: AsyncIterable<DescriptorRow[]>,
   fields: Field[],
   csvUrl: string,
   batchSize = 5000,
-): AsyncGenerator<InputRecord[]> {
+): AsyncGenerator<ColumnBatch> {
   const width = fields.length;
   const readers = fields.map((f) => cellReader(f.type));
-  let batch: InputRecord[] = [];
+  const numeric = fields.map((f) => f.type === 'numeric' || f.type === 'float' || f.type === 'int');
+  let packed = numeric.slice();
+  let columns = emptyColumns(numeric, batchSize);
+  let n = 0;
   for await (const chunk of rows) {
     for (const { sourceNumber, cells } of chunk) {
-      const record: unknown[] = new Array(width);
       for (let i = 0; i < width; i++) {
         const text = cells[i] as string;
         const value = (readers[i] as (text: string) => Value | undefined)(text);
@@ -52,16 +70,67 @@ export async function* recordBatches(
             'csv_url',
           );
         }
-        record[i] = value;
+        if (packed[i] && typeof value !== 'number') {
+          columns[i] = Array.from((columns[i] as Float64Array).subarray(0, n));
+          packed[i] = false;
+        }
+        (columns[i] as unknown[])[n] = value;
       }
-      batch.push(record);
-      if (batch.length >= batchSize) {
-        yield batch;
-        batch = [];
+      if (++n === batchSize) {
+        yield { rows: n, columns };
+        columns = emptyColumns(numeric, batchSize);
+        packed = numeric.slice();
+        n = 0;
       }
     }
   }
-  if (batch.length > 0) yield batch;
+  if (n > 0) {
+    for (const column of columns) if (Array.isArray(column)) column.length = n;
+    yield { rows: n, columns };
+  }
+}
+
+/** The first chunks of a body up to `bytes`, and whether the body ended within them. */
+async function head(
+  body: AsyncIterator<Uint8Array | string>,
+  bytes: number,
+): Promise<{ chunks: (Uint8Array | string)[]; ended: boolean }> {
+  const chunks: (Uint8Array | string)[] = [];
+  let size = 0;
+  while (size < bytes) {
+    const next = await body.next();
+    if (next.done) return { chunks, ended: true };
+    chunks.push(next.value);
+    size += next.value.length;
+  }
+  return { chunks, ended: false };
+}
+
+async function* joined<T>(first: T[], rest: AsyncIterator<T>): AsyncGenerator<T> {
+  yield* first;
+  for (let next = await rest.next(); !next.done; next = await rest.next()) yield next.value;
+}
+
+/** The CSV's rows in batches: read here when it is small, on a parsing thread when not. */
+async function rowBatches(
+  csv: LoadedResource,
+  csvUrl: string,
+  dialect: DescriptorDialect,
+  fields: Field[],
+  batchSize: number | undefined,
+): Promise<AsyncIterable<RowBatch>> {
+  const here = (resource: LoadedResource) =>
+    columnBatches(descriptorRowBatches(resource, csvUrl, dialect, fields.length), fields, csvUrl, batchSize);
+  if (!csv.body) return here(csv);
+  const body = csv.body[Symbol.asyncIterator]();
+  let start: { chunks: (Uint8Array | string)[]; ended: boolean };
+  try {
+    start = await head(body, ONE_THREAD_BYTES);
+  } catch (error) {
+    throw readError(error, csvUrl, CSV_FIELD);
+  }
+  if (start.ended) return here({ ...csv, body: joined(start.chunks, body) });
+  return columnBatchesInThread(joined(start.chunks, body), csvUrl, dialect, fields, batchSize);
 }
 
 /**
@@ -83,9 +152,8 @@ export async function importCsv(
     if (!isDomainError(error) || error.kind !== 'not-found') throw error;
   }
   await store.create(resourceId, table.fields);
-  const rows = descriptorRowBatches(csv, csvUrl, table.dialect, table.fields.length);
   try {
-    const batches = recordBatches(rows, table.fields, csvUrl, options.batchSize);
+    const batches = await rowBatches(csv, csvUrl, table.dialect, table.fields, options.batchSize);
     await store.insert(resourceId, options.onRows ? counted(batches, options.onRows) : batches);
   } catch (error) {
     await store.delete(resourceId).catch(() => undefined); // no half-made table stays behind

@@ -1,8 +1,9 @@
 // Rows into a resource's table, many to a statement: multi-row `INSERT … VALUES` with a
 // parameter per value (SQLite), or `INSERT … SELECT * FROM unnest(…)` with one array per
-// column (PostgreSQL). Each record is read by its fields' types (values.ts) on the way in.
+// column (PostgreSQL). Each record, or each row of a column batch, is read by its fields'
+// types (values.ts) on the way in.
 import { invalid } from '../process/errors.ts';
-import type { Field, FieldType, InputRecord } from './contract.ts';
+import type { ColumnBatch, Field, FieldType, RowBatch } from './contract.ts';
 import { columnOf, type SqlClient, type SqlDialect } from './sql-dialect.ts';
 import { isStored, valueOf } from './values.ts';
 
@@ -19,7 +20,7 @@ export async function appendRows(
   /** The table's name, quoted and qualified. */
   table: string,
   fields: Field[],
-  batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
+  batches: AsyncIterable<RowBatch> | Iterable<RowBatch>,
 ): Promise<number> {
   const width = fields.length;
   const ids = new Set(fields.map((f) => f.id));
@@ -76,18 +77,29 @@ export async function appendRows(
   const put = arrays
     ? (i: number, value: unknown) => ((params[i] as unknown[])[rows] = value)
     : (i: number, value: unknown) => (params[rows * width + i] = value);
+  const putValue = (i: number, value: unknown) =>
+    put(
+      i,
+      bind(isStored(types[i] as FieldType, value) ? value : valueOf(fields[i] as Field, value, 'records')),
+    );
   for await (const batch of batches) {
+    if (isColumnBatch(batch)) {
+      if (batch.columns.length !== width) throw invalid(`columns: ${width}, one per field`, 'records');
+      const columns = batch.columns;
+      for (let r = 0; r < batch.rows; r++) {
+        for (let i = 0; i < width; i++) putValue(i, (columns[i] as ColumnBatch['columns'][number])[r]);
+        count += 1;
+        if (++rows === perStatement) await flush();
+      }
+      continue;
+    }
     if (!Array.isArray(batch)) throw invalid('records: a list of objects', 'records');
     for (const record of batch) {
       if (Array.isArray(record)) {
         if (record.length !== width) {
           throw invalid(`record ${count + 1}: ${width} values, one per field`, 'records');
         }
-        for (let i = 0; i < width; i++) {
-          const value = record[i];
-          const type = types[i] as FieldType;
-          put(i, bind(isStored(type, value) ? value : valueOf(fields[i] as Field, value, 'records')));
-        }
+        for (let i = 0; i < width; i++) putValue(i, record[i]);
       } else {
         if (record === null || typeof record !== 'object') {
           throw invalid(`record ${count + 1}: an object of values by field id`, 'records');
@@ -107,4 +119,8 @@ export async function appendRows(
   await flush();
   await inflight;
   return count;
+}
+
+function isColumnBatch(batch: RowBatch): batch is ColumnBatch {
+  return !Array.isArray(batch) && batch !== null && typeof batch === 'object' && 'columns' in batch;
 }

@@ -6,7 +6,15 @@
 // string, and no name from a request ever reaches the SQL text. Values are parameters.
 import { createHash } from 'node:crypto';
 import { conflict, invalid, notFound } from '../process/errors.ts';
-import type { Datastore, DatastoreInfo, Field, InputRecord, SearchParams, SearchResult } from './contract.ts';
+import type {
+  Datastore,
+  DatastoreInfo,
+  Field,
+  InputRecord,
+  RowBatch,
+  SearchParams,
+  SearchResult,
+} from './contract.ts';
 import { bucketRows } from './buckets-sql.ts';
 import { appendRows } from './insert-sql.ts';
 import type { Bucketed } from './plot.ts';
@@ -106,15 +114,12 @@ export class SqlDatastore implements Datastore {
   private append(
     client: SqlClient,
     table: Table,
-    batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
+    batches: AsyncIterable<RowBatch> | Iterable<RowBatch>,
   ): Promise<number> {
     return appendRows(client, this.dialect, this.table(table.name), table.fields, batches);
   }
 
-  async insert(
-    resourceId: string,
-    batches: AsyncIterable<InputRecord[]> | Iterable<InputRecord[]>,
-  ): Promise<number> {
+  async insert(resourceId: string, batches: AsyncIterable<RowBatch> | Iterable<RowBatch>): Promise<number> {
     return this.client.transaction(async (client) =>
       this.append(client, await this.get(resourceId, client), batches),
     );

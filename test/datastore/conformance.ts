@@ -293,6 +293,37 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
       await refused(s.insert('nobody', [[{ name: 'x' }]]), 'not-found', 'resource_id');
     });
 
+    it('inserts column batches (numbers in a Float64Array, others in lists) as the same records', async () => {
+      const s = await open();
+      const fields: Field[] = [
+        { id: 'x', type: 'numeric' },
+        { id: 'k', type: 'int' },
+        { id: 'ok', type: 'bool' },
+        { id: 'note', type: 'text' },
+      ];
+      await s.create('columns', fields);
+      const first = {
+        rows: 2,
+        columns: [Float64Array.of(2.5, -1e-3), [3, null], [true, false], ['a, "b"', null]],
+      };
+      const second = { rows: 1, columns: [[null], Float64Array.of(-7), [null], ['ü']] };
+      assert.equal(await s.insert('columns', [first, second]), 3);
+      const result = await s.search({ resource_id: 'columns', sort: '_id' });
+      assert.deepEqual(result.records, [
+        { _id: 1, x: 2.5, k: 3, ok: true, note: 'a, "b"' },
+        { _id: 2, x: -0.001, k: null, ok: false, note: null },
+        { _id: 3, x: null, k: -7, ok: null, note: 'ü' },
+      ]);
+      // Read by the field's type as records are: a fraction is no int, and nothing is kept.
+      await refused(
+        s.insert('columns', [{ rows: 1, columns: [[1], [1.5], [true], ['t']] }]),
+        'invalid',
+        'records',
+      );
+      await refused(s.insert('columns', [{ rows: 1, columns: [[1], [1]] }]), 'invalid', 'records');
+      assert.equal((await s.info('columns')).count, 3);
+    });
+
     it('keeps types: dates, timestamps, booleans, integers, nulls', async () => {
       const s = await open();
       const fields: Field[] = [
