@@ -1,6 +1,7 @@
 // Datastore benchmark: the embedded candidates (node:sqlite, PGlite) and PostgreSQL side by
 // side on one generated CSV (default 1M rows × 20 columns: 16 numeric, 4 text), each in its
-// own child process so that its peak RSS is its own.
+// own child process so that its peak RSS is its own (with labld's semi-space setting,
+// LABLD_SEMI_SPACE_MB, as `labld start` runs).
 //
 //   import: the CSV read by its CSVW descriptor and inserted in batches (lib/datastore/import.ts),
 //           rows/s end to end (goal ≥ 300,000 rows/s embedded), and the CPU seconds the
@@ -32,6 +33,7 @@ import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
 import { openPostgresDatastore, PgClient, postgresDialect, type PgLike } from '../lib/datastore/postgres.ts';
 import { SqlDatastore } from '../lib/datastore/sql.ts';
 import { importCsv } from '../lib/datastore/import.ts';
+import { semiSpaceArgs } from '../lib/process/heap.ts';
 import { percentile } from './percentile.ts';
 
 const CANDIDATES = ['node:sqlite', 'PGlite', 'PostgreSQL'] as const;
@@ -195,7 +197,7 @@ async function main(): Promise<void> {
     for (const candidate of CANDIDATES.filter((c) => only.includes(c))) {
       const child = spawnSync(
         process.execPath,
-        [import.meta.filename, '--candidate', candidate, csv, descriptor],
+        [...(semiSpaceArgs([]) ?? []), import.meta.filename, '--candidate', candidate, csv, descriptor],
         {
           encoding: 'utf8',
           stdio: ['ignore', 'pipe', 'inherit'],
