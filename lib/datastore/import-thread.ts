@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { DescriptorDialect } from '../csvw/descriptor-rows.ts';
 import { CSV_FIELD, readError } from '../csvw/types.ts';
 import { DomainError, type ErrorKind } from '../process/errors.ts';
+import { youngGenerationMb } from '../process/heap.ts';
 import type { ColumnBatch, Field } from './contract.ts';
 
 const ENTRY = new URL('./import-worker.ts', import.meta.url);
@@ -15,13 +16,6 @@ const ENTRY = new URL('./import-worker.ts', import.meta.url);
 const WINDOW = 64;
 /** Batches the parser makes before it waits for one to be taken. */
 const AHEAD = 4;
-/**
- * The parser's young generation (three 16 MB semi-spaces), whatever LABLD_SEMI_SPACE_MB gives
- * the process's other threads: nearly all it allocates is the short-lived text of cells, and
- * with 4 MB semi-spaces its scavenges cost a 1M-row import a quarter of its speed
- * (bench/datastore.ts: 237–307k against 354–380k rows/s), for about the same peak RSS.
- */
-const PARSER_YOUNG_MB = 48;
 
 export interface ParseJob {
   csvUrl: string;
@@ -58,9 +52,11 @@ export async function* columnBatchesInThread(
   batchSize?: number,
 ): AsyncGenerator<ColumnBatch> {
   const job: ParseJob = { csvUrl, dialect, fields, batchSize, ahead: AHEAD };
+  // Its young generation as every worker's (LABLD_SEMI_SPACE_MB; V8's flag caps it anyway).
+  const young = youngGenerationMb();
   const worker = new Worker(ENTRY, {
     workerData: job,
-    resourceLimits: { maxYoungGenerationSizeMb: PARSER_YOUNG_MB },
+    ...(young === undefined ? {} : { resourceLimits: { maxYoungGenerationSizeMb: young } }),
   });
   const outcomes: Outcome[] = [];
   let wake: (() => void) | undefined;
