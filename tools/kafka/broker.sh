@@ -151,9 +151,12 @@ start() {
   local jvm_log=(-Dlog4j2.configurationFile="$RUN/log4j2.properties" -Dkafka.logs.dir="$RUN")
   if [ ! -f "$RUN/data/meta.properties" ]; then
     # A cluster id is 16 random bytes in url-safe base64 (what `StorageTool random-uuid` prints,
-    # without starting a second JVM).
-    local cluster_id
-    cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    # without starting a second JVM). Like Kafka's own Uuid.randomUuid, never one that starts
+    # with '-': the format command would take it for an option (1 start in 64 failed so).
+    local cluster_id="-"
+    while [ "${cluster_id:0:1}" = "-" ]; do
+      cluster_id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    done
     java -cp "$cp" "${jvm_log[@]}" kafka.tools.StorageTool format -t "$cluster_id" \
       -c "$RUN/server.properties" >>"$LOG" 2>&1
   fi
