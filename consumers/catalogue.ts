@@ -12,8 +12,28 @@ import {
 import { checkCatalogueRequest } from '../lib/contracts/catalogue-check.ts';
 import { runAction } from '../lib/catalogue/actions/index.ts';
 import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
+import { log } from '../lib/process/log.ts';
 import { baseUrl } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './request-consumer.ts';
+
+/**
+ * How long a handled request's id is kept: past the retention of the topic that carries the
+ * requests (topics.yaml: 1 day; a test keeps this longer), since the bus cannot deliver an
+ * older one again. Each worker forgets the older ones at most once an hour, outside any
+ * request's transaction.
+ */
+export const KEEP_HANDLED_MS = 7 * 24 * 3600_000;
+const FORGET_EVERY_MS = 3600_000;
+let forgotten = 0;
+
+function forgetOldRequests(store: CatalogueStore): void {
+  const now = Date.now();
+  if (now - forgotten < FORGET_EVERY_MS) return;
+  forgotten = now;
+  store.forgetHandledRequests(new Date(now - KEEP_HANDLED_MS)).catch((error: unknown) => {
+    log.warn({ err: String(error) }, 'could not forget old handled requests; tried again in an hour');
+  });
+}
 
 /**
  * The actions whose writes are the catalogue's: run once per request id, so that one the bus
@@ -42,6 +62,7 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
       const run = (store: CatalogueStore) =>
         runAction({ ...base, store }, input.credential, name, input.params, extras);
       if (requestId === undefined || !writesCatalogue(name)) return run(base.store);
+      forgetOldRequests(base.store);
       return base.store.handleOnce({ id: requestId, operation: name }, run);
     };
   return Object.fromEntries(ACTION_NAMES.map((name) => [name, operation(name) as Operation<never>]));

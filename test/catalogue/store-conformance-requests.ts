@@ -59,6 +59,21 @@ export function requestConformance(env: CatalogueEnvironment): void {
       assert.equal(retried, 'half');
     });
 
+    test('forgets requests handled before a time: a repeat of one runs again, newer ones stay', async () => {
+      let runs = 0;
+      const handle = (id: string) =>
+        t.store.handleOnce({ id, operation: 'group_create' }, async () => {
+          runs += 1;
+          return runs;
+        });
+      assert.equal(await handle('old'), 1);
+      assert.equal(await t.store.forgetHandledRequests(new Date(Date.now() - 3600_000)), 0);
+      assert.equal(await handle('old'), 1, 'an hour-old cut-off keeps it');
+      assert.equal(await t.store.forgetHandledRequests(new Date(Date.now() + 1000)), 1);
+      assert.equal(await handle('old'), 2, 'forgotten: it runs again');
+      assert.equal(await handle('old'), 2);
+    });
+
     test('the same id for another operation is a conflict; a bad id is invalid', async () => {
       await t.store.handleOnce({ id: 'req-o', operation: 'group_create' }, async () => 1);
       const other = await rejection(

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { operationsFor } from '../../consumers/catalogue.ts';
+import { KEEP_HANDLED_MS, operationsFor } from '../../consumers/catalogue.ts';
+import { loadTopics } from '../../lib/bus/topics.ts';
 import { lazyStores } from '../../consumers/stores.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { ACTION_NAMES, CATALOGUE_GROUP } from '../../lib/contracts/catalogue.ts';
@@ -49,5 +50,15 @@ test('a request that does not fit the topic schema is refused naming the field',
 test('another group is not this module’s', () => {
   assert.throws(() =>
     operationsFor('annotator-requests', { blobs: blobStoreIn(dataDir), stores: lazyStores(dataDir) }),
+  );
+});
+
+test('handled request ids are kept longer than the requests topic keeps the requests', () => {
+  // Older ids are forgotten (consumers/catalogue.ts); the bus must not be able to deliver one again.
+  const topic = loadTopics('topics.yaml').topicReadBy(CATALOGUE_GROUP);
+  assert.ok(Number.isFinite(topic.retentionMs), `${topic.name} keeps its messages for a while, not forever`);
+  assert.ok(
+    KEEP_HANDLED_MS > topic.retentionMs,
+    `kept ${KEEP_HANDLED_MS} ms, ${topic.name} retention ${topic.retentionMs} ms`,
   );
 });

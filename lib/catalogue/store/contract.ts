@@ -191,6 +191,11 @@ export interface CatalogueStore {
    * back without running `work`, so it writes nothing. `work` that throws keeps nothing.
    */
   handleOnce<T>(request: HandledRequest, work: (tx: CatalogueStore) => Promise<T>): Promise<T>;
+  /**
+   * Forgets the requests handled before `before` (a repeat of one runs again); how many. For
+   * ids the bus can no longer deliver again: older than their topic keeps its messages.
+   */
+  forgetHandledRequests(before: Date): Promise<number>;
 
   // --- lifecycle ------------------------------------------------------------------------
   /**

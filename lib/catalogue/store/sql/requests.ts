@@ -36,3 +36,8 @@ export async function handleOnce<T>(
   await s.run(`UPDATE handled_requests SET result = ? WHERE request_id = ?`, [JSON.stringify({ value }), id]);
   return value;
 }
+
+/** Forgets the requests handled before `before` (by the index on handled_at). */
+export function forgetHandled(s: SqlSession, before: Date): Promise<number> {
+  return s.run(`DELETE FROM handled_requests WHERE handled_at < ?`, [before.toISOString()]);
+}

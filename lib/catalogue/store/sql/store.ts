@@ -406,6 +406,7 @@ export class SqlCatalogueStore implements CatalogueStore {
   handleOnce<T>(request: HandledRequest, work: (tx: CatalogueStore) => Promise<T>): Promise<T> {
     return this.#atomic((tx, store) => requests.handleOnce(tx, request, () => work(store)));
   }
+  forgetHandledRequests = (before: Date) => requests.forgetHandled(this.#s, before);
 
   // --- lifecycle ------------------------------------------------------------------------
 
