@@ -21,6 +21,7 @@ function checkpoint(): void {
 
 port.on('message', (message: 'checkpoint' | 'close') => {
   if (message === 'close') {
+    if (scheduled) checkpoint(); // asked for before the close
     db.close();
     port.close();
   } else if (!scheduled) {

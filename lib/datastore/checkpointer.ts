@@ -2,8 +2,9 @@
 // checkpoint runs in the committing connection, after the commit: after a 1M-row import that
 // is most of a second more on the import's clock, and as long again that the thread's event
 // loop stands still. Here the writing connection turns it off, and after a commit that leaves
-// the log past LOG_BYTES asks a worker thread (started on the first such commit) for a
-// PASSIVE checkpoint, the kind SQLite's automatic one is.
+// the log past LOG_BYTES asks a worker thread for a PASSIVE checkpoint, the kind SQLite's
+// automatic one is. The thread starts on such a commit and ends when IDLE_MS pass without
+// one: a thread costs tens of MB of RSS, and large commits come in bursts (an import).
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { log } from '../process/log.ts';
@@ -11,10 +12,12 @@ import { log } from '../process/log.ts';
 const ENTRY = new URL('./checkpoint-worker.ts', import.meta.url);
 /** SQLite's own threshold: 1000 pages (here 16 KiB each). */
 const LOG_BYTES = 16 << 20;
+const IDLE_MS = 2000;
 
 export class Checkpointer {
   readonly #file: string;
   #worker: Worker | undefined;
+  #idle: NodeJS.Timeout | undefined;
   #closed = false;
 
   constructor(file: string) {
@@ -30,7 +33,11 @@ export class Checkpointer {
     } catch {
       return; // no log yet
     }
-    if (size >= LOG_BYTES) this.#started().postMessage('checkpoint');
+    if (size < LOG_BYTES) return;
+    this.#started().postMessage('checkpoint');
+    clearTimeout(this.#idle);
+    // Ends after its last checkpoint (a close waits for the one running).
+    this.#idle = setTimeout(() => void this.#end(), IDLE_MS).unref();
   }
 
   #started(): Worker {
@@ -51,6 +58,11 @@ export class Checkpointer {
   /** Ends the thread once its checkpoint is done (the last connection's close checkpoints too). */
   async close(): Promise<void> {
     this.#closed = true;
+    await this.#end();
+  }
+
+  async #end(): Promise<void> {
+    clearTimeout(this.#idle);
     const worker = this.#worker;
     if (!worker) return;
     this.#worker = undefined;
