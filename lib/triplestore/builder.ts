@@ -162,7 +162,10 @@ export function words(sentence: Sentence): string {
 
 // ---- SPARQL ------------------------------------------------------------------------------
 
-const generator = new sparqljs.Generator();
+// No indentation: sparqljs indents a group with /^/gm, and in a JS regex that ^ matches after
+// U+2028 and U+2029 too, so an IRI or a literal holding one got spaces written into it (a
+// broken query, or a literal that no longer matches). The queries keep their line breaks.
+const generator = new sparqljs.Generator({ indent: '' });
 const v = (name: string): VariableTerm => variable(name) as VariableTerm;
 
 /** The graph pattern of the things the sentence describes (`?x`), each step's value in `?vN`. */

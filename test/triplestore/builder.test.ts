@@ -37,6 +37,7 @@ ex:f3 a qudt:QuantityValue ; qudt:unit unit:KiloN ; qudt:value 3.0e0 .
 ex:l1 a qudt:QuantityValue ; qudt:unit unit:MilliM ; qudt:value 4 .
 ex:c1 ex:hasBody ex:f1 . ex:c2 ex:hasBody ex:l1 .
 ex:s1 a ex:Specimen ; ex:label "Probe \\"A\\"\\n\\\\1" ; ex:name "Probe"@de .
+ex:s2 <${EX}p\u2028> "line\u2028separated" .
 `;
 
 function store(): Store {
@@ -168,6 +169,25 @@ test('a literal value with quotes, a line break and a backslash is matched, not 
     steps: [{ property: `${EX}name`, filter: { kind: 'is', value: literal('Probe', 'en') } }],
   };
   assert.equal(select(s, resultsQuery(english, 10)).length, 0);
+});
+
+test('an IRI or a literal holding U+2028 or U+2029 is written as it is in every query', () => {
+  const s = store();
+  // sparqljs's own indentation broke lines there too, and wrote spaces into the IRI and the literal.
+  const separated: Sentence = {
+    steps: [{ property: `${EX}p\u2028`, filter: { kind: 'is', value: literal('line\u2028separated') } }],
+  };
+  assert.deepEqual(select(s, resultsQuery(separated, 10)), [{ x: `${EX}s2`, v1: 'line\u2028separated' }]);
+  assert.deepEqual(select(s, countQuery(separated)), [{ n: '1' }]);
+  const open: Sentence = { steps: [{ property: `${EX}p\u2029` }, { property: `${EX}p\u2028` }] };
+  for (const query of [propertiesQuery(open, 10), valuesQuery(open, 10), rangeQuery(open)]) {
+    assert.doesNotMatch(query, /[\u2028\u2029] /u);
+    s.query(query);
+  }
+  assert.deepEqual(
+    select(s, propertiesQuery({ steps: [{ property: `${EX}p\u2028` }] }, 10)).map((r) => r.property),
+    [`${EX}p\u2028`],
+  );
 });
 
 test('IRIs that cannot be written, numbers that are not numbers and too many steps are refused, naming the field', () => {
