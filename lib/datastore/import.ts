@@ -11,7 +11,7 @@ import { invalid, isDomainError } from '../process/errors.ts';
 import type { ColumnBatch, Datastore, DatastoreInfo, Field, RowBatch, Value } from './contract.ts';
 import { descriptorTable } from './fields.ts';
 import { columnBatchesInThread } from './import-thread.ts';
-import { cellReader } from './values.ts';
+import { cellReader, isNumericType } from './values.ts';
 
 /** Bytes read before the import decides: a CSV that ends within them is parsed here. */
 const ONE_THREAD_BYTES = 4 << 20;
@@ -54,7 +54,7 @@ export async function* columnBatches(
 ): AsyncGenerator<ColumnBatch> {
   const width = fields.length;
   const readers = fields.map((f) => cellReader(f.type));
-  const numeric = fields.map((f) => f.type === 'numeric' || f.type === 'float' || f.type === 'int');
+  const numeric = fields.map((f) => isNumericType(f.type));
   let packed = numeric.slice();
   let columns = emptyColumns(numeric, batchSize);
   let n = 0;

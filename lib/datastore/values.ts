@@ -70,6 +70,10 @@ function numberOf(text: string): number {
   return length === 0 ? NaN : Number(text);
 }
 
+/** Whether a column of the type holds numbers. */
+export const isNumericType = (type: FieldType): boolean =>
+  type === 'numeric' || type === 'float' || type === 'int';
+
 /**
  * Whether `raw` is already a value of the type as stored, read as itself: null, text for text,
  * a finite number (a safe integer for int). Small, so that a caller handing over values it has
@@ -118,7 +122,7 @@ export function readValue(type: FieldType, raw: unknown): Value | undefined {
   if (isStored(type, raw)) return raw;
   if (raw === undefined) return null;
   if (type === 'text') return typeof raw === 'number' ? String(raw) : undefined;
-  const numeric = type === 'numeric' || type === 'float' || type === 'int';
+  const numeric = isNumericType(type);
   // A number's text first: the import's usual cell, read without a blank test.
   if (numeric && typeof raw === 'string') return numberCell(raw, type === 'int');
   if (numeric && typeof raw === 'number') return undefined; // not finite, or not a safe integer
