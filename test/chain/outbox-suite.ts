@@ -141,3 +141,48 @@ export function outboxSuite(
     });
   });
 }
+
+/**
+ * Two relays (catalogue replicas) on one database, each with its own store: while one holds the
+ * outbox the other gets nothing, and together they publish each event once, in order.
+ */
+export function relayTurnsTest(
+  name: string,
+  open: () => Promise<{ a: CatalogueStore; b: CatalogueStore; dispose(): Promise<void> }>,
+) {
+  test(`two relays on one database take turns: each event is published once, in order (${name})`, async () => {
+    const { a, b, dispose } = await open();
+    const sent: string[] = [];
+    // A publish that takes a while, so that the relays' batches would overlap if they could.
+    const bus = {
+      publish: async (topic: string, value: { run: string }) => {
+        await new Promise((resolve) => setTimeout(resolve, 2));
+        sent.push(value.run);
+        return { topic, partition: 0, offset: sent.length - 1 };
+      },
+    } as unknown as Bus;
+    try {
+      const runs = Array.from({ length: 60 }, (_, n) => `run${n}`);
+      for (const run of runs) {
+        await a.addEvent({
+          event: 'resource.uploaded',
+          key: 'd1',
+          payload: { dataset_id: 'd1', resource_id: 'r1', run, name: 'a.csv' },
+        });
+      }
+      const held = await a.claimOutbox(async () => b.claimOutbox(async () => 'ran'));
+      assert.equal(held, undefined);
+      const relay = async (store: CatalogueStore) => {
+        let total = 0;
+        for (let n = -1; n !== 0;) total += n = await relayOnce(bus, catalog, store);
+        return total;
+      };
+      const [byA, byB] = await Promise.all([relay(a), relay(b)]);
+      for (let again = 0; (await a.pendingEvents(1)).length > 0 && again < 10; again++) await relay(a);
+      assert.deepEqual(sent, runs, 'every event once, in the order written');
+      assert.equal(byA + byB, runs.length);
+    } finally {
+      await dispose();
+    }
+  });
+}

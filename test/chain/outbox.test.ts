@@ -1,8 +1,99 @@
-// The chain's outbox and step status on the embedded catalogue store.
+// The chain's outbox and step status on the embedded catalogue store; and how its relay holds
+// the outbox on SQLite: a lease, outside any transaction, so that the catalogue's other writes
+// (this process's and other processes') go on while it publishes.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { DatabaseSync } from 'node:sqlite';
+import { test } from 'node:test';
+import type { Bus } from '../../lib/bus/contract.ts';
+import { loadTopics } from '../../lib/bus/topics.ts';
+import { CATALOGUE_FILE } from '../../lib/catalogue/store/embedded.ts';
+import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
+import { relayOnce } from '../../consumers/outbox.ts';
 import { embeddedCatalogue } from '../catalogue/actions/support.ts';
-import { outboxSuite } from './outbox-suite.ts';
+import { outboxSuite, relayTurnsTest } from './outbox-suite.ts';
 
 outboxSuite('embedded (node:sqlite)', async () => {
   const catalogue = await embeddedCatalogue();
   return { store: catalogue.deps.store, dispose: () => catalogue.dispose() };
+});
+
+/** Two stores (as two processes have) on one data directory's catalogue file. */
+async function twoStores() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'labld-outbox-'));
+  const a = await openCatalogueStore({ dataDir });
+  const b = await openCatalogueStore({ dataDir });
+  return {
+    a,
+    b,
+    dataDir,
+    async dispose() {
+      await a.close();
+      await b.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+relayTurnsTest('embedded (node:sqlite)', twoStores);
+
+const catalog = loadTopics('topics.yaml');
+const uploaded = (run: string) => ({
+  event: 'resource.uploaded' as const,
+  key: 'd1',
+  payload: { dataset_id: 'd1', resource_id: 'r1', run, name: 'a.csv' },
+});
+
+test('while a relay publishes, the catalogue is written by its own process and by another', async () => {
+  const { a, b, dispose } = await twoStores();
+  try {
+    await a.addEvent(uploaded('run1'));
+    // A broker that answers only once both writes went through: before the lease, the relay's
+    // transaction held SQLite's write lock, and these waited for it (30 s, then "database is locked").
+    const bus = {
+      publish: async (topic: string) => {
+        await a.createDataset({ name: 'written-by-the-relays-process' });
+        await b.createDataset({ name: 'written-by-another-process' });
+        return { topic, partition: 0, offset: 0 };
+      },
+    } as unknown as Bus;
+    assert.equal(await relayOnce(bus, catalog, a), 1);
+    assert.deepEqual(await b.pendingEvents(10), []);
+    assert.ok(await b.getDataset('written-by-the-relays-process'));
+    assert.ok(await a.getDataset('written-by-another-process'));
+  } finally {
+    await dispose();
+  }
+});
+
+test("a killed relay's lease runs out, and another relay takes the outbox", async () => {
+  const { a, dataDir, dispose } = await twoStores();
+  const file = new DatabaseSync(join(dataDir, CATALOGUE_FILE));
+  const leave = (expires: Date) =>
+    file
+      .prepare(`INSERT OR REPLACE INTO chain_outbox_lease (id, holder, expires) VALUES (1, 'killed', ?)`)
+      .run(expires.toISOString());
+  try {
+    await a.addEvent(uploaded('run1'));
+    const sent: unknown[] = [];
+    const bus = {
+      publish: async (topic: string, value: unknown) => {
+        sent.push(value);
+        return { topic, partition: 0, offset: 0 };
+      },
+    } as unknown as Bus;
+    leave(new Date(Date.now() + 60_000));
+    assert.equal(await relayOnce(bus, catalog, a), 0, 'held by a lease still running');
+    assert.deepEqual(sent, []);
+    leave(new Date(Date.now() - 1));
+    assert.equal(await relayOnce(bus, catalog, a), 1, 'the lease ran out');
+    assert.deepEqual(sent, [uploaded('run1').payload]);
+    const lease = file.prepare(`SELECT COUNT(*) AS n FROM chain_outbox_lease`).get() as { n: number };
+    assert.equal(lease.n, 0, 'the relay lets go of the outbox after its batch');
+  } finally {
+    file.close();
+    await dispose();
+  }
 });

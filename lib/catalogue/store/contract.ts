@@ -124,9 +124,10 @@ export interface CatalogueStore {
   /** Forgets events once published. */
   removeEvents(seqs: readonly number[]): Promise<void>;
   /**
-   * Runs `work` in a transaction that holds the outbox for itself: one relay at a time, so that
-   * several relays (replicas) neither publish an event twice nor out of order. Undefined, without
-   * running `work`, while another relay holds it.
+   * Runs `work` holding the outbox for itself: one relay at a time, so that several relays
+   * (replicas) neither publish an event twice nor out of order. Undefined, without running
+   * `work`, while another relay holds it. PostgreSQL: in a transaction with an advisory lock;
+   * SQLite: under a lease, outside any transaction, so that other writes go on meanwhile.
    */
   claimOutbox<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T | undefined>;
   /** Writes the status of a step of a source resource, replacing the one it had. */

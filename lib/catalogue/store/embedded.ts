@@ -10,9 +10,8 @@ import type { Param, Row, SqlSession } from './sql/session.ts';
 import { SqlCatalogueStore } from './sql/store.ts';
 
 export const CATALOGUE_FILE = 'catalogue.sqlite';
-// How long another connection waits for the write lock. The outbox relay holds it while it
-// publishes a batch (consumers/outbox.ts), and on Kafka a first publish can take seconds (seen
-// past 5 s under load: a second process's write failed "database is locked").
+// How long another connection waits for the write lock (held by one transaction at a time;
+// the outbox relay publishes outside any, under a lease: sql/store.ts).
 const BUSY_TIMEOUT_MS = 30_000;
 
 /**

@@ -32,17 +32,34 @@ export async function removeEvents(s: SqlSession, seqs: readonly number[]): Prom
 }
 
 /**
- * Takes the outbox's lock for the rest of the transaction `s` is in; false if another session
- * has it. PostgreSQL: an advisory lock per schema, let go at commit or when the holder's
- * connection dies (a killed relay). SQLite: one connection per process, whose transactions
- * already exclude each other.
+ * Takes the outbox's lock for the rest of the transaction `s` is in (PostgreSQL); false if
+ * another session has it. An advisory lock per schema, let go at commit or when the holder's
+ * connection dies (a killed relay).
  */
 export async function lockOutbox(s: SqlSession): Promise<boolean> {
-  if (s.dialect === 'sqlite') return true;
   const [row] = await s.all(
     `SELECT pg_try_advisory_xact_lock(hashtext(current_schema() || '.chain_outbox')) AS locked`,
   );
   return row?.locked === true;
+}
+
+/**
+ * Takes or renews the outbox's lease for `holder` until `expires` (SQLite, outside any
+ * transaction: one statement, atomic on its own); false while another holder's lease runs. A
+ * killed relay's lease runs out.
+ */
+export async function leaseOutbox(s: SqlSession, holder: string, at: Date, expires: Date): Promise<boolean> {
+  const changed = await s.run(
+    `INSERT INTO chain_outbox_lease (id, holder, expires) VALUES (1, ?, ?)
+     ON CONFLICT (id) DO UPDATE SET holder = excluded.holder, expires = excluded.expires
+     WHERE chain_outbox_lease.holder = excluded.holder OR chain_outbox_lease.expires < ?`,
+    [holder, expires.toISOString(), at.toISOString()],
+  );
+  return changed === 1;
+}
+
+export async function releaseOutbox(s: SqlSession, holder: string): Promise<void> {
+  await s.run(`DELETE FROM chain_outbox_lease WHERE holder = ?`, [holder]);
 }
 
 const json = (value: unknown): string | null => (value === undefined ? null : JSON.stringify(value));

@@ -190,6 +190,23 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX handled_requests_by_time ON handled_requests (handled_at);
     `,
   },
+  {
+    version: 6,
+    name: 'chain outbox lease',
+    // SQLite: the relay holding the outbox is named in a row with an expiry, so that it publishes
+    // outside any transaction (SQLite has one write lock per file, and a publish to Kafka can
+    // take seconds). PostgreSQL's relays take an advisory lock instead (sql/chain.ts).
+    sql: {
+      sqlite: `
+        CREATE TABLE chain_outbox_lease (
+          id INTEGER PRIMARY KEY CHECK (id = 1),
+          holder TEXT NOT NULL,
+          expires TEXT NOT NULL
+        );
+      `,
+      postgres: `SELECT 1`,
+    },
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -67,6 +67,8 @@ const RESOURCE_COLUMNS =
 const RESOURCE_MARKS = RESOURCE_COLUMNS.split(', ')
   .map(() => '?')
   .join(', ');
+/** How long a relay's outbox lease lasts unrenewed: a killed relay's outbox waits this long (SQLite). */
+const OUTBOX_LEASE_MS = 15_000;
 const NEXT_POSITION = `(SELECT COALESCE(MAX(position) + 1, 0) FROM resources WHERE package_id = ?)`;
 
 function visibility(filter: PrivateFilter, params: Param[]): string {
@@ -80,6 +82,9 @@ function visibility(filter: PrivateFilter, params: Param[]): string {
 export class SqlCatalogueStore implements CatalogueStore {
   readonly #s: SqlSession;
   readonly #close: () => Promise<void>;
+  /** Who this store is when it holds the outbox's lease (SQLite), and whether it is holding it. */
+  readonly #holder = randomUUID();
+  #leasing = false;
 
   constructor(session: SqlSession, close: () => Promise<void> = () => session.close()) {
     this.#s = session;
@@ -312,7 +317,36 @@ export class SqlCatalogueStore implements CatalogueStore {
   pendingEvents = (limit: number) => chain.pendingEvents(this.#s, limit);
   removeEvents = (seqs: readonly number[]) => chain.removeEvents(this.#s, seqs);
   claimOutbox<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T | undefined> {
-    return this.#atomic(async (tx, store) => ((await chain.lockOutbox(tx)) ? work(store) : undefined));
+    if (this.#s.dialect === 'postgres') {
+      return this.#atomic(async (tx, store) => ((await chain.lockOutbox(tx)) ? work(store) : undefined));
+    }
+    return this.#leased(work);
+  }
+
+  /**
+   * SQLite's claim: a lease, renewed while `work` runs, and no transaction, because SQLite has
+   * one write lock per file and a relay that held it while publishing to Kafka kept every other
+   * catalogue write of every process waiting (seen past the 30 s busy timeout in CI).
+   */
+  async #leased<T>(work: (store: CatalogueStore) => Promise<T>): Promise<T | undefined> {
+    if (this.#leasing) return undefined;
+    this.#leasing = true;
+    const lease = () => {
+      const at = new Date();
+      return chain.leaseOutbox(this.#s, this.#holder, at, new Date(at.getTime() + OUTBOX_LEASE_MS));
+    };
+    try {
+      if (!(await lease())) return undefined;
+      const renewal = setInterval(() => void lease().catch(() => undefined), OUTBOX_LEASE_MS / 3);
+      try {
+        return await work(this);
+      } finally {
+        clearInterval(renewal);
+        await chain.releaseOutbox(this.#s, this.#holder);
+      }
+    } finally {
+      this.#leasing = false;
+    }
   }
   putStepStatus = (row: SourceStepStatus) => chain.putStepStatus(this.#s, row);
   getStepStatus = (source: string, step: StatusStep) => chain.getStepStatus(this.#s, source, step);
