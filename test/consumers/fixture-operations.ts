@@ -2,6 +2,7 @@
 // allocation without end, recursion without end, client and internal errors).
 import { writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { resourceLimits } from 'node:worker_threads';
 import { DomainError } from '../../lib/process/errors.ts';
 import type { Operation, OperationEnv } from '../../consumers/request-consumer.ts';
 
@@ -38,7 +39,10 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
         kept.push(text.slice(1)); // a flat copy each time
       }
     },
-    /** Allocates short-lived objects for a while; the size V8 gave the new space meanwhile. */
+    /**
+     * Allocates short-lived objects for a while; the size V8 gave the new space meanwhile, and the
+     * young generation's limit this thread was started with.
+     */
     churn: async () => {
       let kept: { n: number; text: string }[] = [];
       for (let n = 0; n < 3_000_000; n += 1) {
@@ -46,7 +50,11 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
         if (kept.length > 20_000) kept = [];
       }
       const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
-      return { newSpaceBytes: space?.space_size ?? 0, kept: kept.length };
+      return {
+        newSpaceBytes: space?.space_size ?? 0,
+        youngGenerationMb: resourceLimits.maxYoungGenerationSizeMb,
+        kept: kept.length,
+      };
     },
     boom: async () => {
       const down = (n: number): number => down(n + 1) + 1;
