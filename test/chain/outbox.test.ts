@@ -97,3 +97,31 @@ test("a killed relay's lease runs out, and another relay takes the outbox", asyn
     await dispose();
   }
 });
+
+test('a relay renews its lease while a publish takes long, and lets it go after', async () => {
+  const { a, dataDir, dispose } = await twoStores();
+  const file = new DatabaseSync(join(dataDir, CATALOGUE_FILE));
+  const expires = () =>
+    (file.prepare(`SELECT expires FROM chain_outbox_lease`).get() as { expires: string } | undefined)
+      ?.expires;
+  try {
+    await a.addEvent(uploaded('run1'));
+    const seen: (string | undefined)[] = [];
+    const bus = {
+      publish: async (topic: string) => {
+        seen.push(expires());
+        // Past the renewal interval (a third of the 15 s lease).
+        await new Promise((resolve) => setTimeout(resolve, 5_500));
+        seen.push(expires());
+        return { topic, partition: 0, offset: 0 };
+      },
+    } as unknown as Bus;
+    assert.equal(await relayOnce(bus, catalog, a), 1);
+    const [first, later] = seen;
+    assert.ok(first && later && later > first, `renewed: ${first} then ${later}`);
+    assert.equal(expires(), undefined, 'let go after the batch');
+  } finally {
+    file.close();
+    await dispose();
+  }
+});

@@ -337,11 +337,15 @@ export class SqlCatalogueStore implements CatalogueStore {
     };
     try {
       if (!(await lease())) return undefined;
-      const renewal = setInterval(() => void lease().catch(() => undefined), OUTBOX_LEASE_MS / 3);
+      let renewing: Promise<unknown> = Promise.resolve();
+      const renewal = setInterval(() => {
+        renewing = lease().catch(() => undefined);
+      }, OUTBOX_LEASE_MS / 3);
       try {
         return await work(this);
       } finally {
         clearInterval(renewal);
+        await renewing; // a renewal landing after the release would hold the outbox again
         await chain.releaseOutbox(this.#s, this.#holder);
       }
     } finally {
