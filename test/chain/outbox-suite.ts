@@ -10,11 +10,12 @@ import { failStep, finishStep, queueStep, startStep, type DeadLetter } from '../
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { invalid } from '../../lib/process/errors.ts';
 import { relayOnce } from '../../consumers/outbox.ts';
+import { sleep } from '../support/wait.ts';
 
-const catalog = loadTopics('topics.yaml');
+export const catalog = loadTopics('topics.yaml');
 
 /** A bus that records what it is given, and refuses the topics in `down`. */
-function recordingBus(down = new Set<string>()) {
+export function recordingBus(down = new Set<string>()) {
   const sent: { topic: string; value: unknown; key: string | undefined }[] = [];
   const bus = {
     publish: async (topic: string, value: unknown, options?: { key?: string }) => {
@@ -27,7 +28,12 @@ function recordingBus(down = new Set<string>()) {
 }
 
 /** The nth event of the test. */
-const ev = (n: number) => ({ dataset_id: `d${n}`, resource_id: `r${n}`, run: `run${n}`, name: 'a.csv' });
+export const ev = (n: number) => ({
+  dataset_id: `d${n}`,
+  resource_id: `r${n}`,
+  run: `run${n}`,
+  name: 'a.csv',
+});
 
 const uploaded = catalog.topicReadBy('chain-annotate').name;
 const deleted = catalog.topicReadBy('chain-forget').name;
@@ -156,7 +162,7 @@ export function relayTurnsTest(
     // A publish that takes a while, so that the relays' batches would overlap if they could.
     const bus = {
       publish: async (topic: string, value: { run: string }) => {
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        await sleep(2);
         sent.push(value.run);
         return { topic, partition: 0, offset: sent.length - 1 };
       },

@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { test } from 'node:test';
 import type { Bus } from '../../lib/bus/contract.ts';
-import { loadTopics } from '../../lib/bus/topics.ts';
 import { CATALOGUE_FILE } from '../../lib/catalogue/store/embedded.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { relayOnce } from '../../consumers/outbox.ts';
 import { embeddedCatalogue } from '../catalogue/actions/support.ts';
-import { outboxSuite, relayTurnsTest } from './outbox-suite.ts';
+import { sleep } from '../support/wait.ts';
+import { catalog, ev, outboxSuite, recordingBus, relayTurnsTest } from './outbox-suite.ts';
 
 outboxSuite('embedded (node:sqlite)', async () => {
   const catalogue = await embeddedCatalogue();
@@ -39,17 +39,15 @@ async function twoStores() {
 
 relayTurnsTest('embedded (node:sqlite)', twoStores);
 
-const catalog = loadTopics('topics.yaml');
-const uploaded = (run: string) => ({
-  event: 'resource.uploaded' as const,
-  key: 'd1',
-  payload: { dataset_id: 'd1', resource_id: 'r1', run, name: 'a.csv' },
-});
+const upload1 = { event: 'resource.uploaded' as const, key: 'd1', payload: ev(1) };
+
+/** The catalogue file of `dataDir`, opened as another process would, to see the lease row. */
+const leaseRow = (dataDir: string) => new DatabaseSync(join(dataDir, CATALOGUE_FILE));
 
 test('while a relay publishes, the catalogue is written by its own process and by another', async () => {
   const { a, b, dispose } = await twoStores();
   try {
-    await a.addEvent(uploaded('run1'));
+    await a.addEvent(upload1);
     // A broker that answers only once both writes went through: before the lease, the relay's
     // transaction held SQLite's write lock, and these waited for it (30 s, then "database is locked").
     const bus = {
@@ -70,26 +68,26 @@ test('while a relay publishes, the catalogue is written by its own process and b
 
 test("a killed relay's lease runs out, and another relay takes the outbox", async () => {
   const { a, dataDir, dispose } = await twoStores();
-  const file = new DatabaseSync(join(dataDir, CATALOGUE_FILE));
+  const file = leaseRow(dataDir);
   const leave = (expires: Date) =>
     file
       .prepare(`INSERT OR REPLACE INTO chain_outbox_lease (id, holder, expires) VALUES (1, 'killed', ?)`)
       .run(expires.toISOString());
   try {
-    await a.addEvent(uploaded('run1'));
-    const sent: unknown[] = [];
-    const bus = {
-      publish: async (topic: string, value: unknown) => {
-        sent.push(value);
-        return { topic, partition: 0, offset: 0 };
-      },
-    } as unknown as Bus;
+    await a.addEvent(upload1);
+    const { bus, sent } = recordingBus();
     leave(new Date(Date.now() + 60_000));
     assert.equal(await relayOnce(bus, catalog, a), 0, 'held by a lease still running');
-    assert.deepEqual(sent, []);
+    assert.deepEqual(
+      sent.map((m) => m.value),
+      [],
+    );
     leave(new Date(Date.now() - 1));
     assert.equal(await relayOnce(bus, catalog, a), 1, 'the lease ran out');
-    assert.deepEqual(sent, [uploaded('run1').payload]);
+    assert.deepEqual(
+      sent.map((m) => m.value),
+      [upload1.payload],
+    );
     const lease = file.prepare(`SELECT COUNT(*) AS n FROM chain_outbox_lease`).get() as { n: number };
     assert.equal(lease.n, 0, 'the relay lets go of the outbox after its batch');
   } finally {
@@ -100,18 +98,18 @@ test("a killed relay's lease runs out, and another relay takes the outbox", asyn
 
 test('a relay renews its lease while a publish takes long, and lets it go after', async () => {
   const { a, dataDir, dispose } = await twoStores();
-  const file = new DatabaseSync(join(dataDir, CATALOGUE_FILE));
+  const file = leaseRow(dataDir);
   const expires = () =>
     (file.prepare(`SELECT expires FROM chain_outbox_lease`).get() as { expires: string } | undefined)
       ?.expires;
   try {
-    await a.addEvent(uploaded('run1'));
+    await a.addEvent(upload1);
     const seen: (string | undefined)[] = [];
     const bus = {
       publish: async (topic: string) => {
         seen.push(expires());
         // Past the renewal interval (a third of the 15 s lease).
-        await new Promise((resolve) => setTimeout(resolve, 5_500));
+        await sleep(5_500);
         seen.push(expires());
         return { topic, partition: 0, offset: 0 };
       },
