@@ -3,7 +3,7 @@
 // per thread (main and each worker) was new space that startup alone had grown. The chain's
 // steps allocate short-lived objects at a high rate (describe: ~600,000 quads per MB of CSV),
 // and pay for the smaller new space in garbage collection: describe took about 1.5× the CPU
-// at 4 MB as at V8's own sizing, and the seed chain ran 40–70% faster with 0 (bench/scale.ts,
+// at 4 MB as at V8's own sizing, and the seed chain ran 32–68% faster with 0 (bench/scale.ts,
 // README). 4 stays the default because it is what keeps a process of every gateway, consumer
 // and worker under 512 MB through a 1 GB CSV (bench/chain.ts); 0 is the setting for throughput.
 import { intSetting } from './config.ts';
