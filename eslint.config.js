@@ -14,6 +14,21 @@ export default tseslint.config(
     },
   },
   {
+    // labld's own code fetches through the undici it pins, never Node's global fetch: that is
+    // Node's bundled undici (24.x bundles 7.x, with the paused-parser crash of nodejs/undici#5360).
+    // Tests and benches are clients of labld and may use any fetch.
+    files: ['lib/**', 'gateways/**/*.ts', 'consumers/**', 'app/**', 'bin/**'],
+    rules: {
+      'no-restricted-globals': [
+        'error',
+        {
+          name: 'fetch',
+          message: "import { fetch } from 'undici' (pinned), or guardedFetch for a client's URL",
+        },
+      ],
+    },
+  },
+  {
     // The catalogue's scripts run in the browser, not in Node.
     files: ['gateways/catalogue/assets/**/*.js'],
     languageOptions: {

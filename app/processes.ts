@@ -1,6 +1,7 @@
 // Process wiring: which gateways and consumers run in this process, on which bus. `start` runs
 // everything on the embedded bus; `serve` runs one gateway or one consumer group, as the
 // scale-out deployment does (one process each, on Kafka).
+import { fetch } from 'undici';
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import type { Runtime } from '../lib/process/runtime.ts';

@@ -9,7 +9,7 @@
 //             the same file downloaded straight from the double.
 // Usage: LABLD_LOG_LEVEL=silent node bench/extractor.ts [--runs 200] [--mb 1000]
 import { parseArgs } from 'node:util';
-import { Agent } from 'undici';
+import { Agent, fetch } from 'undici';
 import { benchLabld, percentile, time } from './support.ts';
 import { pointLabldAt, startOpenbisDouble } from '../test/support/openbis-double.ts';
 
