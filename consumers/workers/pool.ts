@@ -10,12 +10,17 @@
 // (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
 // the heap in use (live and not yet collected) of each busy worker and terminates it past
 // LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
-// between two looks.
+// between two looks. The heap in use holds garbage too, so past the limit the pool first asks
+// the worker to collect it and goes by what is left (the same request gets the same answer);
+// a worker that cannot answer in time (a synchronous loop) or is far past the limit is ended.
+//
+// A worker that dies under a request (an uncaught throw from a library's event handler, say)
+// may have died of something else, so the request runs once more on a fresh worker; if that
+// one dies too, the input sets it off every time and the request fails as `crashed`, which
+// nobody retries.
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
 import { intSetting, setting } from '../../lib/process/config.ts';
-import type { DomainError } from '../../lib/process/errors.ts';
-import { TimeoutError, tooLarge } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
 import type { DocumentCache } from '../../lib/shared/contract.ts';
@@ -23,10 +28,12 @@ import { MemoryDocumentCache } from '../../lib/shared/memory.ts';
 import { sharedConfigFromEnv } from '../../lib/shared/open.ts';
 import { youngGenerationMb } from '../../lib/process/heap.ts';
 import { answerCacheCall } from './document-cache.ts';
+import { abortError, crashedOn, outOfMemory, overDeadline, pastDeadline } from './pool-errors.ts';
 import {
   fromWire,
   toWire,
   type CloseWorker,
+  type CollectGarbage,
   type FromWorker,
   type OperationsSource,
   type RunJob,
@@ -40,8 +47,14 @@ const RESPAWN_PAUSE_MS = 1000;
 const HEAP_WATCH_MS = 100;
 /** V8's own heap limit of a worker, relative to the limit the pool enforces (measured: 1.5 still aborts). */
 const HARD_LIMIT_FACTOR = 2;
+/** Past this share of the limit a worker is ended without asking it to collect first. */
+const SURE_FACTOR = 1.5;
+/** How long a worker asked to collect may take to answer before its heap is counted as it is. */
+const COLLECT_WAIT_MS = 2000;
 /** How long an idle worker may take to close its stores when the pool stops. */
 const CLOSE_GRACE_MS = 2000;
+/** Workers a request may see die under it before it is answered `crashed`. */
+const CRASHES_PER_JOB = 2;
 
 export interface PoolOptions {
   /** The consumer groups whose operations every worker loads. */
@@ -81,6 +94,8 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
 
 interface Job {
   message: RunJob;
+  /** Workers that died under it so far. */
+  crashes: number;
   resolve(value: unknown): void;
   reject(error: Error): void;
   /** Clears the deadline timer and the signal listener. */
@@ -93,6 +108,8 @@ interface Slot {
   job: Job | undefined;
   /** Watches the heap while a job runs. */
   watch: NodeJS.Timeout | undefined;
+  /** When the worker was asked to collect its garbage, until it answers. */
+  collecting: number | undefined;
   /** Why the worker ended, when the pool ended it or V8 did (out of memory). */
   ending: Error | undefined;
 }
@@ -155,6 +172,7 @@ export class WorkerPool {
           correlationId: options.correlationId,
           requestId: options.requestId,
         },
+        crashes: 0,
         resolve,
         reject,
         release: () => {
@@ -207,13 +225,20 @@ export class WorkerPool {
         ...(this.#youngMb === undefined ? {} : { maxYoungGenerationSizeMb: this.#youngMb }),
       },
     });
-    const slot: Slot = { worker, ready: false, job: undefined, watch: undefined, ending: undefined };
+    const slot: Slot = {
+      worker,
+      ready: false,
+      job: undefined,
+      watch: undefined,
+      collecting: undefined,
+      ending: undefined,
+    };
     this.#slots.add(slot);
     let failure: Error | undefined;
     worker.on('message', (message: FromWorker) => this.#receive(slot, message));
     worker.on('error', (error: Error & { code?: string }) => {
       failure = error;
-      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') slot.ending ??= this.#outOfMemory();
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') slot.ending ??= outOfMemory(this.memoryMb);
     });
     const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     this.#exits.add(exited);
@@ -226,6 +251,12 @@ export class WorkerPool {
   #receive(slot: Slot, message: FromWorker): void {
     if (message.type === 'cache') {
       answerCacheCall(slot.worker, this.#documents, message);
+      return;
+    }
+    if (message.type === 'collected') {
+      slot.collecting = undefined;
+      if (slot.job && message.usedBytes > this.#limitBytes())
+        this.#abandon(slot.job, outOfMemory(this.memoryMb), 'memory');
       return;
     }
     if (message.type === 'ready') {
@@ -246,15 +277,7 @@ export class WorkerPool {
   #exited(slot: Slot, failure: Error | undefined): void {
     this.#slots.delete(slot);
     const job = this.#vacate(slot);
-    if (job) {
-      const error =
-        slot.ending ?? new Error(`the operation's worker stopped: ${failure?.message ?? 'no error'}`);
-      log.error(
-        { group: job.message.group, operation: job.message.operation, err: String(error) },
-        'worker lost',
-      );
-      this.#settle(job, error);
-    }
+    if (job) this.#lost(job, slot.ending, failure);
     if (this.#closed) return;
     if (!slot.ready) {
       const error = failure ?? new Error('an operation worker stopped while starting');
@@ -273,6 +296,24 @@ export class WorkerPool {
       return;
     }
     this.#spawn();
+  }
+
+  /** `job`'s worker is gone: ended by the pool or by V8 (`ending`), or died of `failure`. */
+  #lost(job: Job, ending: Error | undefined, failure: Error | undefined): void {
+    const { group, operation, correlationId } = job.message;
+    const cause = failure?.message ?? 'it exited without an error';
+    if (!ending && ++job.crashes < CRASHES_PER_JOB) {
+      log.warn(
+        { group, operation, correlationId, err: cause },
+        'worker lost; the request runs again on a fresh one',
+      );
+      this.#queue.unshift(job);
+      workerQueue.set(this.#queue.length);
+      return;
+    }
+    const error = ending ?? crashedOn(operation, job.crashes, cause);
+    log.error({ group, operation, correlationId, err: String(error) }, 'worker lost');
+    this.#settle(job, error);
   }
 
   /** Hand waiting jobs to idle, ready workers. */
@@ -317,18 +358,29 @@ export class WorkerPool {
     slot.job = undefined;
     clearInterval(slot.watch);
     slot.watch = undefined;
+    slot.collecting = undefined;
     return job;
   }
 
   #watchHeap(slot: Slot, job: Job): void {
     slot.worker.getHeapStatistics().then(
       (heap) => {
-        if (slot.job === job && heap.used_heap_size > this.memoryMb * 1024 * 1024) {
-          this.#abandon(job, this.#outOfMemory(), 'memory');
+        const used = heap.used_heap_size;
+        if (slot.job !== job || used <= this.#limitBytes()) return;
+        const waited = slot.collecting === undefined ? 0 : Date.now() - slot.collecting;
+        if (used > this.#limitBytes() * SURE_FACTOR || waited > COLLECT_WAIT_MS) {
+          this.#abandon(job, outOfMemory(this.memoryMb), 'memory');
+        } else if (slot.collecting === undefined) {
+          slot.collecting = Date.now();
+          slot.worker.postMessage({ type: 'collect' } satisfies CollectGarbage);
         }
       },
       () => {}, // the worker is gone already; its exit settles the job
     );
+  }
+
+  #limitBytes(): number {
+    return this.memoryMb * 1024 * 1024;
   }
 
   #end(slot: Slot, reason: Error): void {
@@ -342,24 +394,4 @@ export class WorkerPool {
     if (error) job.reject(error);
     else job.resolve(value);
   }
-
-  #outOfMemory(): DomainError {
-    return tooLarge(
-      `the request needs more memory than an operation may use (${this.memoryMb} MB, LABLD_WORKER_MEMORY_MB)`,
-    );
-  }
-}
-
-function overDeadline(): TimeoutError {
-  return new TimeoutError(
-    'the request ran past its deadline (LABLD_REQUEST_TIMEOUT_MS); its work was stopped',
-  );
-}
-
-function pastDeadline(): TimeoutError {
-  return new TimeoutError('the request reached its consumer after its deadline; it was not run');
-}
-
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new Error('the request was abandoned');
 }

@@ -34,6 +34,7 @@ const CKAN: Record<ErrorKind, { status: number; type: CkanErrorType }> = {
   invalid: { status: 409, type: 'Validation Error' },
   unreachable: { status: 409, type: 'Validation Error' },
   'upstream-timeout': { status: 504, type: 'Validation Error' },
+  crashed: { status: 500, type: 'Validation Error' },
 };
 
 /** The CKAN Action API answer for a domain error. */

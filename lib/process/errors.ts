@@ -18,6 +18,7 @@ export const ERROR_KINDS = [
   'invalid', // readable, but wrong: a field's value, a mapping, a document
   'unreachable', // an upstream gave nothing usable
   'upstream-timeout', // an upstream did not answer in time
+  'crashed', // the input stopped the thread running it, twice: a fault of labld, not worth a retry
 ] as const;
 
 export type ErrorKind = (typeof ERROR_KINDS)[number];
@@ -62,6 +63,7 @@ export const unsupported = of('unsupported');
 export const invalid = of('invalid');
 export const unreachable = of('unreachable');
 export const upstreamTimeout = of('upstream-timeout');
+export const crashed = of('crashed');
 
 export function isErrorKind(value: unknown): value is ErrorKind {
   return (ERROR_KINDS as readonly unknown[]).includes(value);

@@ -19,6 +19,8 @@ export const HTTP_STATUS = {
   unreachable: 422,
   // The upstream, not the client, was slow (408 would tell the client to resend).
   'upstream-timeout': 504,
+  // A fault of labld that this input sets off every time: trying again cannot help.
+  crashed: 500,
 } as const satisfies Record<ErrorKind, number>;
 
 export function statusOf(kind: ErrorKind): number {

@@ -1,6 +1,7 @@
 // Test-only operations for the worker pool: misbehaving on purpose (a synchronous loop, an
 // allocation without end, recursion without end, client and internal errors).
-import { writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { resourceLimits } from 'node:worker_threads';
 import { DomainError } from '../../lib/process/errors.ts';
@@ -74,6 +75,34 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
     },
     internal: async () => {
       throw new TypeError('secret internals at /srv/labld');
+    },
+    /**
+     * Dies as undici 7 did on a paused parser (nodejs/undici#5360): a throw from an event handler,
+     * which no promise catches. Each run appends a line to `path`; with `once`, only the first dies.
+     */
+    die: async (input) => {
+      const path = String(input['path']);
+      const first = !existsSync(path);
+      appendFileSync(path, 'ran\n');
+      if (input['once'] && !first) return 'survived';
+      setImmediate(() => {
+        throw new Error('The expression evaluated to a falsy value: assert(!this.paused)');
+      });
+      return new Promise(() => {});
+    },
+    /**
+     * Reads and writes `mb` MB worth of rows as JSON, as a document parser does, and leaves it all
+     * behind as garbage: the heap in use grows past what is live.
+     */
+    litter: async (input) => {
+      const rows = Array.from({ length: Number(input['mb']) * 5000 }, (_, i) => ({
+        s: `<urn:x:${i}>`,
+        p: 'http://example.org/p',
+        o: String(i),
+      }));
+      const parsed = JSON.parse(JSON.stringify(rows)) as unknown[];
+      await nextTurn();
+      return parsed.length;
     },
     /** Leaves a mark on disk, so a test can tell it ran. */
     mark: async (input) => {

@@ -3,7 +3,7 @@
 // runs, running out of memory is a 413 naming LABLD_WORKER_MEMORY_MB, errors keep their kind,
 // and stopping the pool leaves nothing running.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -182,6 +182,46 @@ describe('worker pool', () => {
       assert.equal(error.message, 'TypeError: secret internals at /srv/labld');
       return true;
     });
+  });
+
+  it('runs a request once more when its worker dies, and answers `crashed` at once when that one dies too', async () => {
+    const path = join(dataDir, 'die-twice');
+    await assert.rejects(one.run('test-requests', 'die', { path }), (error) => {
+      assert.ok(error instanceof DomainError, String(error));
+      assert.equal(error.kind, 'crashed');
+      assert.match(error.message, /die operation stopped its worker thread 2 times/);
+      assert.match(error.message, /assert\(!this\.paused\)/);
+      return true;
+    });
+    assert.equal(readFileSync(path, 'utf8'), 'ran\nran\n');
+    assert.equal(((await one.run('test-requests', 'echo', {})) as { group: string }).group, 'test-requests');
+  });
+
+  it('answers a request whose first worker died but whose second did not', async () => {
+    const path = join(dataDir, 'die-once');
+    assert.equal(await one.run('test-requests', 'die', { path, once: true }), 'survived');
+    assert.equal(readFileSync(path, 'utf8'), 'ran\nran\n');
+  });
+});
+
+describe('worker pool memory accounting', () => {
+  // One worker of 64 MB; each request has up to ~50 MB in use while it runs, most of it garbage,
+  // and leaves it all behind. Counted with its garbage, it was refused by turns (200, 413, …).
+  const lone = pool(1);
+  before(() => lone.start());
+  after(() => lone.close());
+
+  it('gives the same request the same answer: what one left uncollected is not the next one’s', async () => {
+    const answers: string[] = [];
+    for (let n = 0; n < 8; n += 1) {
+      answers.push(
+        await lone.run('test-requests', 'litter', { mb: 30 }).then(
+          (rows) => `ok ${String(rows)}`,
+          (error: Error) => error.message,
+        ),
+      );
+    }
+    assert.deepEqual(answers, Array(8).fill('ok 150000'));
   });
 });
 

@@ -27,6 +27,7 @@ const TABLE: Record<ErrorKind, Row> = {
   invalid: { status: 422, ckan: { status: 409, type: 'Validation Error' }, retryable: false },
   unreachable: { status: 422, ckan: { status: 409, type: 'Validation Error' }, retryable: true },
   'upstream-timeout': { status: 504, ckan: { status: 504, type: 'Validation Error' }, retryable: true },
+  crashed: { status: 500, ckan: { status: 500, type: 'Validation Error' }, retryable: false },
 };
 
 describe('error kinds at the edges', () => {
