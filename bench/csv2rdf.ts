@@ -5,14 +5,21 @@
 //              into lines (as bench/annotate.ts; best of two reads)
 //   annotate — the annotator's own pass over the file (its descriptor), for scale
 //   csv2rdf  — descriptor + CSV → quads → Turtle streamed into a blob store, as the consumer does
+//   http     — the same through the real path, for files up to --http-rows: labld on the embedded
+//              bus, POST /annotator/api/rdf?return_type=turtle with the descriptor's URL, CSV and
+//              descriptor served by `python3 -m http.server` (HTTP/1.0: it closes each connection
+//              after the body), timed to the answer's last byte
 // each in its own process (so that its peak RSS, process.resourceUsage().maxRSS, is its own),
 // and prints per size rows/s, triples/s, the stored Turtle's size, peak RSS and the
-// csv2rdf/floor ratio (wall and CPU time). Usage:
-//   node bench/csv2rdf.ts [--rows 100000,1000000] [--keep]
-import { execFileSync } from 'node:child_process';
+// csv2rdf/floor ratio (wall and CPU time), and http/csv2rdf (goal ≤ 1.5×). Usage:
+//   node bench/csv2rdf.ts [--rows 100000,1000000] [--http-rows 100000] [--keep]
+import { execFileSync, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { request } from 'node:http';
 import { createReadStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type * as RDF from '@rdfjs/types';
@@ -27,6 +34,7 @@ import { readFloor } from './floor.ts';
 const { values } = parseArgs({
   options: {
     rows: { type: 'string', default: '100000,1000000' },
+    'http-rows': { type: 'string', default: '100000' },
     keep: { type: 'boolean' },
     measure: { type: 'string' },
     file: { type: 'string' },
@@ -83,6 +91,65 @@ async function csv2rdf(path: string, metadataPath: string): Promise<{ triples: n
   }
 }
 
+/** `python3 -m http.server` serving `dir` on a free loopback port: its origin, and how to stop it. */
+async function pythonFileServer(dir: string): Promise<{ origin: string; stop(): void }> {
+  const server = spawn(
+    'python3',
+    ['-u', '-m', 'http.server', '0', '--bind', '127.0.0.1', '--directory', dir],
+    {
+      stdio: ['ignore', 'pipe', 'ignore'],
+    },
+  );
+  const lines = createInterface({ input: server.stdout! });
+  const [line] = (await once(lines, 'line')) as [string];
+  const port = /port (\d+)/.exec(line)?.[1];
+  if (!port) throw new Error(`python3 -m http.server said: ${line}`);
+  return { origin: `http://127.0.0.1:${port}`, stop: () => server.kill() };
+}
+
+/** POST /annotator/api/rdf on labld for the CSV at `path`, served over HTTP: timed from the request to the last byte. */
+async function httpCsv2rdf(path: string): Promise<Pass> {
+  process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
+  process.env['LABLD_LOG_LEVEL'] ??= 'silent';
+  const { benchLabld } = await import('./support.ts');
+  const files = await pythonFileServer(dirname(path));
+  const labld = await benchLabld();
+  try {
+    const csvUrl = `${files.origin}/${basename(path)}`;
+    const metadataName = `${basename(path)}-http-metadata.json`;
+    writeFileSync(join(dirname(path), metadataName), await annotatorDescriptor(path, csvUrl));
+    const body = JSON.stringify({ metadata_url: `${files.origin}/${metadataName}` });
+    const post = () =>
+      new Promise<{ status: number; bytes: number }>((resolve, reject) => {
+        const url = new URL(
+          'annotator/api/rdf?return_type=turtle',
+          labld.url.endsWith('/') ? labld.url : `${labld.url}/`,
+        );
+        const req = request(
+          url,
+          { method: 'POST', headers: { 'content-type': 'application/json' } },
+          (res) => {
+            let bytes = 0;
+            res.on('data', (chunk: Buffer) => (bytes += chunk.length));
+            res.on('end', () => resolve({ status: res.statusCode ?? 0, bytes }));
+            res.on('error', reject);
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    // The triples are not counted here (that would add a parse): the run's are the domain's.
+    return await timed(async () => {
+      const answer = await post();
+      if (answer.status !== 200) throw new Error(`POST /annotator/api/rdf answered ${answer.status}`);
+      return { triples: 0, bytes: answer.bytes };
+    });
+  } finally {
+    await labld.stop();
+    files.stop();
+  }
+}
+
 async function measure(kind: string, path: string, metadataPath: string): Promise<void> {
   let pass: Pass;
   if (kind === 'floor') {
@@ -96,6 +163,8 @@ async function measure(kind: string, path: string, metadataPath: string): Promis
       triples: 0,
       bytes: (await annotatorDescriptor(path, CSV_URL)).length,
     }));
+  } else if (kind === 'http') {
+    pass = await httpCsv2rdf(path);
   } else {
     pass = await timed(() => csv2rdf(path, metadataPath));
   }
@@ -142,6 +211,13 @@ if (values.measure) {
       console.log(
         `ratio csv2rdf/floor: ${(run.seconds / floor.seconds).toFixed(0)}x wall, ${(run.cpuSeconds / floor.cpuSeconds).toFixed(0)}x by CPU time (floor ${floor.cpuSeconds.toFixed(2)} s, csv2rdf ${run.cpuSeconds.toFixed(2)} s); csv2rdf/annotate ${(run.seconds / annotate.seconds).toFixed(1)}x`,
       );
+      if (rows <= Number(values['http-rows'])) {
+        const http = pass('http', file, metadataPath);
+        console.log(
+          `POST /annotator/api/rdf (labld, CSV and descriptor from python3 -m http.server): ${http.seconds.toFixed(2)} s, ${count(rows / http.seconds)} rows/s, ${mb(http.bytes)} Turtle, peak RSS ${mb(http.peakRss)} (labld and this client in one process)`,
+        );
+        console.log(`ratio http/csv2rdf: ${(http.seconds / run.seconds).toFixed(2)}x wall (goal ≤ 1.5x)`);
+      }
       if (!values.keep) rmSync(file, { force: true });
     }
   } finally {

@@ -35,9 +35,12 @@ export interface Hostile {
 
 export type { Answer } from '../support/http.ts';
 
-/** labld allowed to fetch from loopback (where the file server listens), as e2e-support does. */
+/**
+ * labld allowed to fetch from loopback (where the file server listens), as e2e-support does.
+ * The file server closes each connection after its answer, as plain lab file servers do.
+ */
 export async function startHostile(): Promise<Hostile> {
-  const files = await startFileServer();
+  const files = await startFileServer({ closeAfterBody: true });
   const labld = await startAnnotator();
   const base = labld.running.url.replace(/\/$/, '');
   const seedCsvUrl = files.put('/seed/probe.csv', SEED_CSV, 'text/csv');

@@ -65,7 +65,17 @@ function pathOf(req: IncomingMessage): string | undefined {
   }
 }
 
-export async function startFileServer(options: { fallback?: Fallback } = {}): Promise<FileServer> {
+export interface FileServerOptions {
+  fallback?: Fallback;
+  /**
+   * Close each connection after its answer (`Connection: close`), as HTTP/1.0 servers such as
+   * `python3 -m http.server` and many lab file servers do: a body read slowly then ends while
+   * the client's parser is paused (undici before 8.13 crashed on that, nodejs/undici#5360).
+   */
+  closeAfterBody?: boolean;
+}
+
+export async function startFileServer(options: FileServerOptions = {}): Promise<FileServer> {
   const files = new Map<string, ServedFile>();
   const get = (path: string): ServedFile | undefined => {
     // Never a path that climbs, whatever a fallback would make of it.
@@ -81,6 +91,7 @@ export async function startFileServer(options: { fallback?: Fallback } = {}): Pr
     }
     const headers: Record<string, string | number> = { 'content-length': file.body.length };
     if (file.type !== undefined) headers['content-type'] = file.type;
+    if (options.closeAfterBody) headers['connection'] = 'close';
     res.writeHead(200, headers).end(file.body);
   });
   const url = (path: string) => `${server.origin}${path.split('/').map(encodeURIComponent).join('/')}`;
