@@ -12,14 +12,14 @@ import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { ACTION_NAMES, type ActionName } from '../../../lib/contracts/catalogue.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
 import { queueStep } from '../../../lib/chain/index.ts';
-import { person, type Catalogue, type Person } from './support.ts';
+import { annotateDeadLetter, person, type Catalogue, type Person } from './support.ts';
 
 const ACTORS = ['anonymous', 'reader', 'editor', 'admin', 'other', 'sysadmin'] as const;
 type ActorName = (typeof ACTORS)[number];
 
 const READ = { public: 'YYYYYY', private: 'NYYYNY' };
-const EDIT = { public: 'UFYYFY', private: 'UFYYNY' };
-const ADMIN = { public: 'UFFYFY', private: 'UFFYNY' };
+const EDIT = { public: 'UFYYFY', private: 'NFYYNY' };
+const ADMIN = { public: 'UFFYFY', private: 'NFFYNY' };
 const ANYONE = { public: 'YYYYYY', private: 'YYYYYY' };
 const LOGIN = { public: 'UYYYYY', private: 'UYYYYY' };
 const SYSADMIN = { public: 'UFFFFY', private: 'UFFFFY' };
@@ -192,19 +192,7 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         status: queueStep(undefined, { step: 'annotate', run: 'r1', at: new Date().toISOString() }),
       });
       const deadLetter = `dl-${unique}`;
-      await store.addDeadLetter({
-        id: deadLetter,
-        package_id: dataset.id,
-        source_resource_id: resource.id,
-        run: 'r1',
-        group: 'chain-annotate',
-        topic: 'labld.chain.resource-uploaded',
-        error: 'DomainError: file: not a table',
-        attempts: 1,
-        failed_at: new Date().toISOString(),
-        key: dataset.id,
-        payload: { dataset_id: dataset.id, resource_id: resource.id, run: 'r1', name: 'data.csv' },
-      });
+      await store.addDeadLetter(annotateDeadLetter(deadLetter, resource, 'r1', 'data.csv'));
       const tokenOf = async (who: Person) =>
         (
           await store.createToken({
