@@ -272,8 +272,13 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         const group = (await runAction(catalogue.deps, credential, 'group_show', {
           id: 'mappings',
           include_datasets: true,
-        })) as { packages: { name: string }[] };
+        })) as { packages: { name: string }[]; package_count: number };
         const inGroup = group.packages.some((p) => p.name === c.dataset.name);
+        // group_list counts as group_show: a private dataset does not show through the number.
+        const groups = (await runAction(catalogue.deps, credential, 'group_list', {
+          all_fields: true,
+        })) as { name: string; package_count: number }[];
+        assert.equal(groups.find((g) => g.name === 'mappings')?.package_count, group.package_count, actor);
         seen.push(`${found.count}${listed.includes(c.dataset.name) ? 'L' : '-'}${inGroup ? 'G' : '-'}`);
       }
       // CKAN's package_list never lists private datasets; package_search does with include_private.
