@@ -2,7 +2,7 @@
 // roles per dataset and API tokens. Field names are CKAN's package and resource dict keys
 // wherever CKAN has one, because the Action API speaks CKAN and hands these records out as
 // they are. Nothing here knows HTTP, SQL or who may do what (authorization is lib/catalogue/auth).
-import { invalid } from '../process/errors.ts';
+import { conflict, invalid, type DomainError } from '../process/errors.ts';
 
 /** Times are ISO 8601 in UTC with milliseconds (`2026-11-25T07:40:00.000Z`), so that they sort as text. */
 export type Timestamp = string;
@@ -178,8 +178,26 @@ export interface SessionFields {
 }
 
 const NAME = /^[a-z0-9_-]{2,100}$/;
+/** CKAN's words its pages' paths take (`/dataset/new`); CKAN's name_validator refuses them too. */
+const RESERVED = new Set(['new', 'edit', 'search']);
+/** The form of a record's id: a name of that form could shadow another record's id in a look-up. */
+const ID_FORM = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** CKAN's rule for dataset, group and user names; `field` is named in the error. */
+/**
+ * A name that cannot be had: taken, reserved, or in the form of an id — one answer for all, so
+ * that a name held by a private dataset is refused without saying that a dataset holds it.
+ */
+export function nameUnavailable(name: string, field = 'name'): DomainError {
+  return conflict(
+    `${field}: ${JSON.stringify(name)} is not available (a name cannot be one already taken, new, edit, search, or in the form of an id); choose another`,
+    field,
+  );
+}
+
+/**
+ * CKAN's rule for dataset, group and user names; `field` is named in the error. Beyond CKAN, no
+ * name in the form of an id: look-ups take an id or a name, and the id wins.
+ */
 export function checkName(name: unknown, field = 'name'): string {
   if (typeof name !== 'string' || !NAME.test(name)) {
     throw invalid(
@@ -187,6 +205,7 @@ export function checkName(name: unknown, field = 'name'): string {
       field,
     );
   }
+  if (RESERVED.has(name) || ID_FORM.test(name)) throw nameUnavailable(name, field);
   return name;
 }
 

@@ -8,7 +8,7 @@ import { before, after, describe, test } from 'node:test';
 import { hashPassword } from '../../lib/catalogue/auth/passwords.ts';
 import { createToken } from '../../lib/catalogue/auth/tokens.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
-import { api } from './actions/support.ts';
+import { annotateDeadLetter, api } from './actions/support.ts';
 import { CookieJar, csrfOf, getPage, logIn, postForm } from './support/login.ts';
 
 export interface MatrixLabld {
@@ -60,24 +60,9 @@ async function seedDeadLetters(labld: MatrixLabld, resources: Map<Visibility, st
     for (const [visibility, resourceId] of resources) {
       const resource = (await store.getResource(resourceId))!;
       for (const who of WHO) {
-        await store.addDeadLetter({
-          id: deadLetterId(visibility, who),
-          package_id: resource.package_id,
-          source_resource_id: resource.id,
-          run: 'an-old-run',
-          group: 'chain-annotate',
-          topic: 'labld.chain.resource-uploaded',
-          error: 'DomainError: file: not a table',
-          attempts: 1,
-          failed_at: new Date().toISOString(),
-          key: resource.package_id,
-          payload: {
-            dataset_id: resource.package_id,
-            resource_id: resource.id,
-            run: 'an-old-run',
-            name: 'rows.csv',
-          },
-        });
+        await store.addDeadLetter(
+          annotateDeadLetter(deadLetterId(visibility, who), resource, 'an-old-run', 'rows.csv'),
+        );
       }
     }
   } finally {
@@ -139,7 +124,7 @@ async function seed(labld: MatrixLabld): Promise<Seeded> {
 }
 
 /** A CSRF token for the jar's session (or pre-session), from a page that always carries a form. */
-async function csrf(base: string, jar: CookieJar): Promise<string> {
+export async function csrf(base: string, jar: CookieJar): Promise<string> {
   return csrfOf((await getPage(`${base}/user/login`, jar)).html);
 }
 

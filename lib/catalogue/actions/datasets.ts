@@ -3,9 +3,9 @@
 // acts on the store.
 import { authorize, demand, type Action as AuthAction } from '../auth/authorize.ts';
 import type { Viewer } from '../auth/actor.ts';
-import { checkName, type Dataset, type DatasetChanges } from '../model.ts';
+import { checkName, nameUnavailable, type Dataset, type DatasetChanges } from '../model.ts';
 import type { CatalogueStore, DatasetQuery } from '../store/contract.ts';
-import { invalid } from '../../process/errors.ts';
+import { invalid, isDomainError } from '../../process/errors.ts';
 import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
 import { packageDict } from './dicts.ts';
 import { bool, integer, list, notKept, optional, required, type Params } from './params.ts';
@@ -28,6 +28,20 @@ const WHY = 'labld keeps name, title, notes, private, groups and resources of a 
 
 function name(params: Params): string {
   return checkName(required(params, 'name'));
+}
+
+/**
+ * A store write that names the dataset `name`, with a name taken by another dataset refused as
+ * any unavailable name: the store's "already in use" would tell anyone that a dataset holds it,
+ * a private one too.
+ */
+async function naming<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const taken = isDomainError(error) && error.kind === 'conflict' && error.field === 'name';
+    throw taken && name !== undefined ? nameUnavailable(name) : error;
+  }
 }
 
 /** The dataset's fields as a create, update or patch gives them (only those present). */
@@ -82,7 +96,7 @@ const packageCreate: Action = async (deps, viewer, params) => {
   const resources = list(params, 'resources') ?? [];
   const creator = viewer.user?.id ?? null;
   const dataset = await deps.store.transaction(async (tx) => {
-    const made = await tx.createDataset({ ...fields, creator_user_id: creator });
+    const made = await naming(fields.name, () => tx.createDataset({ ...fields, creator_user_id: creator }));
     // The creator administers the dataset (its owner counts as admin anyway; the row makes it visible
     // in package_collaborator_list and survives a change of owner).
     if (creator !== null) await tx.setRole(creator, made.id, 'admin');
@@ -125,8 +139,11 @@ async function updateOrPatch(deps: ActionDeps, viewer: Viewer, params: Params, p
     }
   }
   const updated = await deps.store.transaction(async (tx) => {
-    if (patch) await tx.patchDataset(dataset.id, given);
-    else await tx.updateDataset(dataset.id, { ...given, name: name(params) });
+    if (patch) await naming(given.name, () => tx.patchDataset(dataset.id, given));
+    else {
+      const renamed = name(params);
+      await naming(renamed, () => tx.updateDataset(dataset.id, { ...given, name: renamed }));
+    }
     if (groups !== undefined) await setGroups(tx, dataset, groups);
     return (await tx.getDataset(dataset.id))!;
   });

@@ -4,7 +4,8 @@
 import { invalid, notFound } from '../../process/errors.ts';
 import { demand } from '../auth/authorize.ts';
 import { checkName, type Membership, type Role } from '../model.ts';
-import { datasetFor, type Action } from './context.ts';
+import type { Viewer } from '../auth/actor.ts';
+import { datasetFor, type Action, type ActionDeps } from './context.ts';
 import { ckanTime, groupDict } from './dicts.ts';
 import { bool, integer, optional, required } from './params.ts';
 import { showDataset } from './datasets.ts';
@@ -26,8 +27,25 @@ const groupList: Action = async (deps, viewer, params) => {
   const limit = integer(params, 'limit', 1000, 0, 1000);
   const offset = integer(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
   const groups = (await deps.store.listGroups()).slice(offset, offset + limit);
-  return allFields ? groups.map(groupDict) : groups.map((g) => g.name);
+  if (!allFields) return groups.map((g) => g.name);
+  // Counted as group_show counts: the store's count would include private datasets.
+  return Promise.all(
+    groups.map(async (g) => ({
+      ...groupDict(g),
+      package_count: (await visibleIn(deps, viewer, g.id)).count,
+    })),
+  );
 };
+
+/** The datasets of a group the viewer may see. */
+function visibleIn(deps: ActionDeps, viewer: Viewer, groupId: string) {
+  const actor = viewer.actor;
+  return deps.store.searchDatasets({
+    group: groupId,
+    limit: 1000,
+    ...(actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId }),
+  });
+}
 
 /**
  * group_show; with `include_datasets` its datasets the viewer may see (CKAN 2.9+ leaves them
@@ -39,12 +57,7 @@ const groupShow: Action = async (deps, viewer, params) => {
   const ref = required(params, 'id');
   const group = await deps.store.getGroup(ref);
   if (!group) throw notFound(`group not found: ${ref}`, 'id');
-  const actor = viewer.actor;
-  const visible = await deps.store.searchDatasets({
-    group: group.id,
-    limit: 1000,
-    ...(actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId }),
-  });
+  const visible = await visibleIn(deps, viewer, group.id);
   const dict = { ...groupDict(group), package_count: visible.count };
   if (bool(params, 'include_datasets') !== true) return dict;
   return { ...dict, packages: await Promise.all(visible.results.map((d) => showDataset(deps, d))) };

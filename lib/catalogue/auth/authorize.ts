@@ -5,13 +5,12 @@
 // The rules, CKAN's where CKAN has one:
 // - A public dataset is readable by anyone, a private one only by its members (reader, editor,
 //   admin) and sysadmins.
-// - Someone who may not read a private dataset is told it is `not-found`, for writes too. CKAN's
-//   pages do this (views/dataset.py turns NotAuthorized from package_show into 404 "Dataset not
-//   found"), so a private dataset's name cannot be probed. CKAN's Action API answers 403 there;
-//   the answer is decided once here, for the pages and the API alike, and it is the one that
-//   does not leak.
-// - Anonymous writes are `unauthorized` (log in first), whatever the dataset: the answer does not
-//   depend on whether it exists.
+// - Someone who may not read a private dataset, anonymous or logged in, is told it is
+//   `not-found`, for writes too: the answer a missing dataset gets. CKAN's pages do this
+//   (views/dataset.py turns NotAuthorized from package_show into 404 "Dataset not found"), so a
+//   private dataset's name cannot be probed. CKAN's Action API answers 403 there; the answer is
+//   decided once here, for the pages and the API alike, and it is the one that does not leak.
+// - Other anonymous writes (to a public dataset) are `unauthorized`: log in first.
 // - Writes to a dataset (its metadata, resources, datastore tables, triples, its place in the
 //   `mappings` group, deleting it) need editor or admin: CKAN's editor role holds
 //   update_dataset and delete_dataset. Managing and listing members needs admin (CKAN's
@@ -176,10 +175,12 @@ export function roleIn(actor: Actor, dataset: DatasetTarget): Role | undefined {
 
 function onDataset(actor: Actor, needed: Role, dataset: DatasetTarget): Decision {
   const role = roleIn(actor, dataset);
-  if (needed === 'reader') return !dataset.private || role !== undefined ? ALLOWED : NOT_FOUND;
+  // One who cannot see a private dataset, anonymous or not, must not learn from a 401 or a 403
+  // that it exists, whatever they ask of it.
+  if (dataset.private && role === undefined) return NOT_FOUND;
+  if (needed === 'reader') return ALLOWED;
   if (actor === 'anonymous') return UNAUTHORIZED;
-  // One who cannot see a private dataset must not learn from a 403 that it exists.
-  if (role === undefined) return dataset.private ? NOT_FOUND : FORBIDDEN;
+  if (role === undefined) return FORBIDDEN;
   return RANK[role] >= RANK[needed] ? ALLOWED : FORBIDDEN;
 }
 

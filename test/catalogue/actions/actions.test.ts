@@ -83,7 +83,9 @@ describe('package_*', () => {
     assert.deepEqual(await refusal(call(alice, 'package_create', { name: 'tensile' })), {
       kind: 'conflict',
       field: 'name',
-      message: 'name: "tensile" is already in use',
+      // Not "already in use": said to anyone, that would tell that a (private) dataset holds it.
+      message:
+        'name: "tensile" is not available (a name cannot be one already taken, new, edit, search, or in the form of an id); choose another',
     });
     assert.equal(
       (await refusal(call(alice, 'package_create', { name: 'x-1', private: 'maybe' }))).field,

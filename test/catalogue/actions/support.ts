@@ -15,6 +15,7 @@ import { createToken } from '../../../lib/catalogue/auth/tokens.ts';
 import { resolveViewer, type Viewer } from '../../../lib/catalogue/auth/actor.ts';
 import type { ActionDeps } from '../../../lib/catalogue/actions/index.ts';
 import type { User } from '../../../lib/catalogue/model.ts';
+import type { DeadLetter } from '../../../lib/chain/index.ts';
 
 export interface Catalogue {
   deps: ActionDeps;
@@ -143,4 +144,26 @@ export async function importedTable(
       throw new Error(`no datastore table for ${resourceId}: ${JSON.stringify(found.body)}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+}
+
+/** A dead letter of a resource's annotate step in `run`, as the chain leaves one, for the tests that list and replay them. */
+export function annotateDeadLetter(
+  id: string,
+  resource: { id: string; package_id: string },
+  run: string,
+  name: string,
+): DeadLetter {
+  return {
+    id,
+    package_id: resource.package_id,
+    source_resource_id: resource.id,
+    run,
+    group: 'chain-annotate',
+    topic: 'labld.chain.resource-uploaded',
+    error: 'DomainError: file: not a table',
+    attempts: 1,
+    failed_at: new Date().toISOString(),
+    key: resource.package_id,
+    payload: { dataset_id: resource.package_id, resource_id: resource.id, run, name },
+  };
 }
