@@ -54,7 +54,7 @@ export const settings = [
     name: 'LABLD_REDIS_URL',
     default: '',
     description:
-      'Redis (`redis://host:6379/0`) for what processes share: fetch cache, rate limits, idempotency keys; empty: process memory',
+      'Redis (`redis://host:6379/0`) for what processes share: fetch cache, rate limits; empty: process memory',
   },
   {
     name: 'LABLD_FETCH_CACHE_ENTRIES',
