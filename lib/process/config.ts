@@ -80,6 +80,12 @@ export const settings = [
   },
   { name: 'LABLD_RATE_LIMIT_WINDOW_S', default: '60', description: 'rate limit: window length in seconds' },
   {
+    name: 'LABLD_TRUSTED_PROXIES',
+    default: '0',
+    description:
+      'reverse proxies in front of labld whose `X-Forwarded-For` is trusted: the client address (login throttle, rate limit) is the one the outermost recorded (0: the TCP peer, the header ignored)',
+  },
+  {
     name: 'LABLD_IDEMPOTENCY_TTL_S',
     default: '86400',
     description: "how long an upload's `Idempotency-Key` answers its retries with the first result",
