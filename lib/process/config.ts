@@ -80,6 +80,18 @@ export const settings = [
   },
   { name: 'LABLD_RATE_LIMIT_WINDOW_S', default: '60', description: 'rate limit: window length in seconds' },
   {
+    name: 'LABLD_METRICS',
+    default: 'local',
+    description:
+      '`/metrics` of every process: `local` (a caller on this machine that no proxy forwarded, or one with `LABLD_METRICS_TOKEN`), `token` (only with it), `public` or `off`',
+  },
+  {
+    name: 'LABLD_METRICS_TOKEN',
+    default: '',
+    description:
+      'a bearer token (`Authorization: Bearer …`) that opens `/metrics` to a scraper elsewhere; empty: none',
+  },
+  {
     name: 'LABLD_TRUSTED_PROXIES',
     default: '0',
     description:
