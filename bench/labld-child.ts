@@ -36,7 +36,8 @@ function rssOf(pid: number, which: 'VmRSS' | 'VmHWM'): number {
   return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
 }
 
-export async function startChild(dataDir: string): Promise<Child> {
+/** `token`: a restart on the same data directory, whose user and token exist already. */
+export async function startChild(dataDir: string, token?: string): Promise<Child> {
   const env = {
     ...process.env,
     LABLD_DATA: dataDir,
@@ -50,8 +51,8 @@ export async function startChild(dataDir: string): Promise<Child> {
     execFileSync(process.execPath, [LABLD, ...args], { env, stdio: ['ignore', 'pipe', 'ignore'] })
       .toString('utf8')
       .trim();
-  cli('user', 'add', 'bench', '--admin');
-  const token = cli('user', 'token', 'bench');
+  if (token === undefined) cli('user', 'add', 'bench', '--admin');
+  token ??= cli('user', 'token', 'bench');
   const child = spawn(process.execPath, [LABLD, 'start', '--port', '0'], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -12,6 +12,7 @@ import {
 import { checkCatalogueRequest } from '../lib/contracts/catalogue-check.ts';
 import { runAction } from '../lib/catalogue/actions/index.ts';
 import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
+import { intSetting } from '../lib/process/config.ts';
 import { log } from '../lib/process/log.ts';
 import { baseUrl } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './request-consumer.ts';
@@ -63,7 +64,16 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
         runAction({ ...base, store }, input.credential, name, input.params, extras);
       if (requestId === undefined || !writesCatalogue(name)) return run(base.store);
       forgetOldRequests(base.store);
-      return base.store.handleOnce({ id: requestId, operation: name }, run);
+      const { idempotency } = input;
+      const expires = new Date(Date.now() + intSetting('LABLD_IDEMPOTENCY_TTL_S') * 1000);
+      return base.store.handleOnce(
+        {
+          id: requestId,
+          operation: name,
+          ...(idempotency ? { idempotency: { ...idempotency, expires } } : {}),
+        },
+        run,
+      );
     };
   return Object.fromEntries(ACTION_NAMES.map((name) => [name, operation(name) as Operation<never>]));
 }

@@ -29,7 +29,7 @@ import {
 import { LoginThrottle } from '../../lib/catalogue/auth/throttle.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { forbidden, isDomainError } from '../../lib/process/errors.ts';
-import { readForm, route, tokenAccepted, type Result, type Route } from '../kit/index.ts';
+import { clientAddress, readForm, route, tokenAccepted, type Result, type Route } from '../kit/index.ts';
 import type { KitState } from '../kit/observe.ts';
 import { renderLogin } from './pages/account.ts';
 import { errorPage, page } from './respond.ts';
@@ -185,7 +185,7 @@ async function logIn(ctx: Context, a: Accounts, v: Visit, form: Record<string, s
     );
   if (username === '' || password === '') return again(400, 'Enter your user name and your password.');
 
-  const address = ctx.ip || 'unknown';
+  const address = clientAddress(ctx);
   const wait = a.throttle.waitMs(username, address);
   if (wait > 0) {
     const seconds = Math.ceil(wait / 1000);
@@ -204,7 +204,7 @@ async function logIn(ctx: Context, a: Accounts, v: Visit, form: Record<string, s
     (ctx.state as KitState).log.info({ address }, 'login failed');
     return again(401, WRONG);
   }
-  a.throttle.succeeded(username);
+  a.throttle.succeeded(username, address);
   if (needsRehash(user.password_hash)) await rehash(store, user.id, password);
   // A new id at every login (never the one the browser came with: no session fixation).
   if (v.viewer.sessionHash !== undefined) await store.deleteSession(v.viewer.sessionHash);
@@ -240,7 +240,9 @@ const FORM_POST = {
   400: { description: 'A field is missing (the login page again)' },
   401: { description: 'Wrong user name or password (the login page again)' },
   403: { description: 'The CSRF token or the Origin does not fit: a page saying so' },
-  429: { description: 'Too many failed logins for this name or address (Retry-After)' },
+  429: {
+    description: 'Too many failed logins for this name from this address, or from this address (Retry-After)',
+  },
 };
 
 export function accountRoutes(a: Accounts): Route[] {
@@ -250,8 +252,9 @@ export function accountRoutes(a: Accounts): Route[] {
       path: '/user/login',
       summary: 'Log in (form: `username`, `password`, `next`, `_csrf`); sets the session cookie',
       description:
-        'An `application/x-www-form-urlencoded` form. Failed attempts are counted per name and per ' +
-        'address; past a few, each further one closes that name or address for a doubling delay (429).',
+        'An `application/x-www-form-urlencoded` form. Failed attempts are counted per name at an address ' +
+        'and per address; past a few, each further one closes that name there, or that address, for a ' +
+        'doubling delay (429). The same name from another address is not held up.',
       responses: FORM_POST,
       handler: (_input, ctx) => formPost(ctx, a, (v, form) => logIn(ctx, a, v, form)),
     }),

@@ -7,7 +7,7 @@ import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { callAction } from './actions.ts';
-import { idempotent } from './idempotency.ts';
+import { idempotencyOf } from './idempotency.ts';
 import type {
   Asker,
   CatalogueSource,
@@ -284,16 +284,17 @@ export class ActionSource implements CatalogueSource {
       ...(file.description ? { description: file.description } : {}),
     };
     const upload = { blob, filename: file.filename, mimetype: file.mimetype, size: file.size };
-    const once = {
+    const idempotency = idempotencyOf({
       key: file.idempotencyKey,
-      action: 'resource_create' as const,
+      action: 'resource_create',
       credential: asker.credential,
       params,
       upload,
-    };
-    const created = (await idempotent(this.#runtime.shared?.idempotency, once, () =>
-      this.#call(asker, 'resource_create', params, upload),
-    )) as Dict;
+    });
+    const created = (await callAction(this.#runtime, 'resource_create', params, asker.credential, {
+      upload,
+      idempotency,
+    })) as Dict;
     return text(created.id);
   }
 

@@ -13,6 +13,7 @@ import {
   isActionName,
   type ActionName,
   type StoredUpload,
+  type WireIdempotency,
 } from '../../lib/contracts/catalogue.ts';
 import { checkCatalogueRequest } from '../../lib/contracts/catalogue-check.ts';
 import { intSetting } from '../../lib/process/config.ts';
@@ -22,11 +23,13 @@ import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
 import { route, tokenAccepted, type Route, type RouteInput } from '../kit/index.ts';
 import { afterAction, datasetBefore } from './triplestore-events.ts';
-import { IDEMPOTENCY_HEADER, idempotent } from './idempotency.ts';
+import { IDEMPOTENCY_HEADER, idempotencyOf } from './idempotency.ts';
 
 export interface CallOptions {
   /** A file the gateway stored (resource_create/update/patch). */
   upload?: StoredUpload;
+  /** The client's Idempotency-Key, scoped (idempotency.ts). */
+  idempotency?: WireIdempotency | undefined;
   correlationId?: string;
   /** Default LABLD_REQUEST_TIMEOUT_MS. */
   timeoutMs?: number;
@@ -44,7 +47,12 @@ export async function callAction(
   credential: Credential,
   options: CallOptions = {},
 ): Promise<unknown> {
-  const input = { credential, params, ...(options.upload ? { upload: options.upload } : {}) };
+  const input = {
+    credential,
+    params,
+    ...(options.upload ? { upload: options.upload } : {}),
+    ...(options.idempotency ? { idempotency: options.idempotency } : {}),
+  };
   // Checked before the claim check, which would hide a large input from the bus's own check.
   checkCatalogueRequest({ operation: name, input });
   const reply = await runtime.bus.request(
@@ -161,25 +169,22 @@ export function actionRoutes(runtime: Runtime): Route[] {
     const correlationId = input.correlationId;
     const call = (n: ActionName, p: Record<string, unknown>, c: Credential) =>
       callAction(runtime, n, p, c, { correlationId });
-    const once = {
+    const idempotency = idempotencyOf({
       key: ctx.get(IDEMPOTENCY_HEADER) || undefined,
       action: name,
       credential: caller,
       params,
       upload,
-    };
-    // A replay answers the first result: the action and its triple store events ran then.
-    const result = await idempotent(runtime.shared?.idempotency, once, async () => {
-      const before = await datasetBefore(call, name, params, caller);
-      const made = await callAction(runtime, name, params, caller, {
-        correlationId,
-        ...(upload ? { upload } : {}),
-      });
-      // The consumer resolved the token to a user (an unknown one is refused): it is counted apart from now on.
-      if (caller.kind === 'token') tokenAccepted(ctx);
-      await afterAction(runtime, name, made, before, correlationId);
-      return made;
     });
+    const before = await datasetBefore(call, name, params, caller);
+    const result = await callAction(runtime, name, params, caller, {
+      correlationId,
+      idempotency,
+      ...(upload ? { upload } : {}),
+    });
+    // The consumer resolved the token to a user (an unknown one is refused): it is counted apart from now on.
+    if (caller.kind === 'token') tokenAccepted(ctx);
+    await afterAction(runtime, name, result, before, correlationId);
     return { json: { help: helpUrl(name), success: true, result } };
   };
   return ['/api/3/action/{name}', '/api/action/{name}'].flatMap((path) => [

@@ -30,3 +30,4 @@ export { rateLimitFromEnv, tokenAccepted, type RateLimitOptions } from './rate-l
 export { toErrorAnswer, type ErrorAnswer } from './errors.ts';
 export { escapeHtml } from './html.ts';
 export { readForm, readText } from './body.ts';
+export { clientAddress } from './client-address.ts';

@@ -13,6 +13,7 @@ import { intSetting } from '../../lib/process/config.ts';
 import type { Logger } from '../../lib/process/log.ts';
 import { rateLimited } from '../../lib/process/metrics.ts';
 import type { RateLimiter } from '../../lib/shared/contract.ts';
+import { clientAddress } from './client-address.ts';
 import { answerError } from './errors.ts';
 
 export interface RateLimitOptions {
@@ -61,7 +62,7 @@ function tokenKey(ctx: Context): string | undefined {
 /** Who is counted: the request's API token if labld accepted it before, else the client address. */
 async function callerKey(ctx: Context, limiter: RateLimiter): Promise<string> {
   const token = tokenKey(ctx);
-  return token && (await limiter.vouched(token)) ? token : `address:${ctx.ip}`;
+  return token && (await limiter.vouched(token)) ? token : `address:${clientAddress(ctx)}`;
 }
 
 export function rateLimit(options: RateLimitOptions): Middleware {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import formidable, { errors as formidableErrors, type Part } from 'formidable';
 import type { Context } from 'koa';
 import { malformed, tooLarge, unsupported, invalid } from '../../lib/process/errors.ts';
-import { assertIdentityEncoding, hasBody, idleTimer, bodyTooLarge } from './body.ts';
+import { assertIdentityEncoding, hasBody, idleTimer, bodyTooLarge, formatBytes } from './body.ts';
 import type { KitState } from './observe.ts';
 import type { UploadedFile } from './types.ts';
 
@@ -25,6 +25,14 @@ export interface UploadLimits {
 export const MAX_PART_HEADERS = 32;
 /** Bytes of one part's header names and values together. */
 export const MAX_PART_HEADER_BYTES = 16 * 1024;
+/** Form fields besides the file. */
+const MAX_FIELDS = 200;
+/**
+ * The framing a form within the limits can have besides its file and field values: per part a
+ * boundary line (at most 70 characters, RFC 2046, with `--` and CRLF) and its headers with
+ * their separators and the blank line.
+ */
+const MAX_FRAMING_BYTES = (MAX_FIELDS + 1) * (80 + MAX_PART_HEADER_BYTES + MAX_PART_HEADERS * 4 + 2) + 80;
 
 export interface ReceivedUpload {
   /** The other form fields: one string per name, an array when a name repeats. */
@@ -63,6 +71,16 @@ export async function receiveUpload(
     throw unsupported(`body: expected multipart/form-data, got ${ctx.request.type || 'nothing'}`, 'body');
   }
   assertIdentityEncoding(ctx.req);
+  // A body that declares more than any form within the limits can be is refused before a byte
+  // of it is read (the connection is closed, errors.ts), not after the file's limit was read.
+  const declared = Number(ctx.req.headers['content-length']);
+  if (declared > limits.file + limits.fields + MAX_FRAMING_BYTES) {
+    throw tooLarge(
+      `body: its Content-Length (${declared} bytes) is more than a form within the limits can be: ` +
+        `a file of ${formatBytes(limits.file)}, form fields of ${formatBytes(limits.fields)} and their framing`,
+      'body',
+    );
+  }
 
   const dir = path.join(uploadRoot, randomUUID());
   await mkdir(dir, { recursive: true, mode: 0o700 });
@@ -84,7 +102,7 @@ export async function receiveUpload(
     maxFileSize: limits.file,
     maxTotalFileSize: limits.file,
     maxFieldsSize: limits.fields,
-    maxFields: 200,
+    maxFields: MAX_FIELDS,
     allowEmptyFiles: true,
     minFileSize: 0,
     filename: (_name, _ext, part) => storedName(displayName(part.originalFilename)),

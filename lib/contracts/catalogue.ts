@@ -76,10 +76,17 @@ export interface StoredUpload {
 export type WireCredential =
   { kind: 'anonymous' } | { kind: 'token'; hash: string } | { kind: 'session'; hash: string };
 
+/** A client's Idempotency-Key scoped by the gateway (gateways/catalogue/idempotency.ts), as hashes. */
+export interface WireIdempotency {
+  key: string;
+  fingerprint: string;
+}
+
 export interface CatalogueInput {
   credential: WireCredential;
   params: Record<string, unknown>;
   upload?: StoredUpload;
+  idempotency?: WireIdempotency;
 }
 
 export interface CatalogueRequest {
@@ -125,6 +132,13 @@ const inputSchema = {
         mimetype: { type: 'string' },
         size: { type: 'integer', minimum: 0 },
       },
+    },
+    idempotency: {
+      type: 'object',
+      description: "the client's Idempotency-Key scoped to caller and dataset, and the request's fingerprint",
+      additionalProperties: false,
+      required: ['key', 'fingerprint'],
+      properties: { key: HASH, fingerprint: HASH },
     },
   },
 };

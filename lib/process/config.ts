@@ -54,7 +54,7 @@ export const settings = [
     name: 'LABLD_REDIS_URL',
     default: '',
     description:
-      'Redis (`redis://host:6379/0`) for what processes share: fetch cache, rate limits, idempotency keys; empty: process memory',
+      'Redis (`redis://host:6379/0`) for what processes share: fetch cache, rate limits; empty: process memory',
   },
   {
     name: 'LABLD_FETCH_CACHE_ENTRIES',
@@ -79,6 +79,24 @@ export const settings = [
       'requests per caller (accepted API token, else client address) per window at every gateway; more: 429 + Retry-After (0: no limit)',
   },
   { name: 'LABLD_RATE_LIMIT_WINDOW_S', default: '60', description: 'rate limit: window length in seconds' },
+  {
+    name: 'LABLD_METRICS',
+    default: 'local',
+    description:
+      '`/metrics` of every process: `local` (a caller on this machine that no proxy forwarded, or one with `LABLD_METRICS_TOKEN`), `token` (only with it), `public` or `off`',
+  },
+  {
+    name: 'LABLD_METRICS_TOKEN',
+    default: '',
+    description:
+      'a bearer token (`Authorization: Bearer …`) that opens `/metrics` to a scraper elsewhere; empty: none',
+  },
+  {
+    name: 'LABLD_TRUSTED_PROXIES',
+    default: '0',
+    description:
+      'reverse proxies in front of labld whose `X-Forwarded-For` is trusted: the client address (login throttle, rate limit) is the one the outermost recorded (0: the TCP peer, the header ignored)',
+  },
   {
     name: 'LABLD_IDEMPOTENCY_TTL_S',
     default: '86400',

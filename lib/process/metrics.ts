@@ -56,9 +56,3 @@ export const rateLimited = new Counter({
   help: 'requests refused with 429 by the per-caller rate limit (LABLD_RATE_LIMIT)',
   registers: [registry],
 });
-
-export const idempotentReplays = new Counter({
-  name: 'labld_idempotent_replays_total',
-  help: 'uploads sent again with the same Idempotency-Key, answered with the first result',
-  registers: [registry],
-});

@@ -21,6 +21,6 @@ export interface Runtime {
    * store's consumers (the embedded one has one owner, and runs oxigraph in its own thread).
    */
   tripleStore?: () => Promise<TripleStore>;
-  /** Rate limits, idempotency keys and fetched documents: on Redis (LABLD_REDIS_URL) or in memory. */
+  /** Rate limits and fetched documents: on Redis (LABLD_REDIS_URL) or in memory. */
   shared?: SharedStores;
 }

@@ -1,6 +1,6 @@
 // What several gateway and consumer processes must share, behind small interfaces: the cache of
-// fetched documents, the per-caller request counts of the rate limit, and the idempotency keys
-// of uploads. Two implementations keep the same contract (test/shared/conformance.ts): one in
+// fetched documents and the per-caller request counts of the rate limit (idempotency keys are
+// the catalogue store's, kept with the writes they answer for). Two implementations keep the same contract (test/shared/conformance.ts): one in
 // process memory (the default, and all an embedded labld needs) and one on Redis
 // (LABLD_REDIS_URL), which every process of a scale-out deployment reaches.
 
@@ -56,28 +56,11 @@ export interface RateLimiter {
   vouched(key: string): Promise<boolean>;
 }
 
-/** What an idempotency key stands for: a request in progress, or one that finished with `result`. */
-export type IdempotencyRecord =
-  { state: 'pending'; fingerprint: string } | { state: 'done'; fingerprint: string; result: string };
-
-export interface IdempotencyStore {
-  /**
-   * Claims `key` for a request with `fingerprint` (pending for `ttlMs`): undefined when this
-   * call claimed it, else the record already there (the same request again, or another one).
-   */
-  claim(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined>;
-  /** The request finished: its `result` answers every retry for `ttlMs`. */
-  complete(key: string, fingerprint: string, result: string, ttlMs: number): Promise<void>;
-  /** The request failed: the key is free again, so a retry runs it anew. */
-  release(key: string): Promise<void>;
-}
-
 export interface SharedStores {
   /** `memory` or `redis`, for /readyz and the log. */
   readonly kind: 'memory' | 'redis';
   readonly documents: DocumentCache;
   readonly rateLimiter: RateLimiter;
-  readonly idempotency: IdempotencyStore;
   /** Throws (or answers false) when the store cannot be reached. */
   ready(): Promise<boolean>;
   close(): Promise<void>;

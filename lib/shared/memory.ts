@@ -4,14 +4,12 @@ import type {
   CachedDocument,
   DocumentCache,
   DocumentCacheLimits,
-  IdempotencyRecord,
-  IdempotencyStore,
   RateDecision,
   RateLimiter,
   SharedStores,
 } from './contract.ts';
 
-/** Most rate-limit windows and idempotency keys kept; past it the oldest go first. */
+/** Most rate-limit windows kept; past it the oldest go first. */
 const MAX_KEYS = 100_000;
 
 export class MemoryDocumentCache implements DocumentCache {
@@ -120,35 +118,11 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 }
 
-export class MemoryIdempotencyStore implements IdempotencyStore {
-  readonly #records: Expiring<IdempotencyRecord>;
-
-  constructor(now: () => number = Date.now) {
-    this.#records = new Expiring(now);
-  }
-
-  async claim(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {
-    const found = this.#records.get(key);
-    if (found) return { ...found.value };
-    this.#records.set(key, { state: 'pending', fingerprint }, ttlMs);
-    return undefined;
-  }
-
-  async complete(key: string, fingerprint: string, result: string, ttlMs: number): Promise<void> {
-    this.#records.set(key, { state: 'done', fingerprint, result }, ttlMs);
-  }
-
-  async release(key: string): Promise<void> {
-    this.#records.delete(key);
-  }
-}
-
 export function memoryStores(limits: DocumentCacheLimits, now: () => number = Date.now): SharedStores {
   return {
     kind: 'memory',
     documents: new MemoryDocumentCache(limits),
     rateLimiter: new MemoryRateLimiter(now),
-    idempotency: new MemoryIdempotencyStore(now),
     ready: async () => true,
     close: async () => {},
   };

@@ -1,13 +1,11 @@
 // The shared stores on Redis (LABLD_REDIS_URL): what one process counts or keeps, every other
 // process of the deployment sees. Each change that reads and writes is one Lua script, so two
-// processes never interleave inside it (a window's count, a claim, an eviction).
+// processes never interleave inside it (a window's count, an eviction).
 import { Redis } from 'ioredis';
 import type {
   CachedDocument,
   DocumentCache,
   DocumentCacheLimits,
-  IdempotencyRecord,
-  IdempotencyStore,
   RateDecision,
   RateLimiter,
   SharedStores,
@@ -60,16 +58,10 @@ return {count, left}
 `;
 
 // KEYS: record. ARGV: pending record, ttlMs. Nothing when claimed, else the record there.
-const CLAIM = `
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return false end
-return redis.call('GET', KEYS[1])
-`;
-
 interface Scripts {
   labldCachePut(...args: (string | Buffer | number)[]): Promise<number>;
   labldCacheDelete(...args: string[]): Promise<number>;
   labldRateHit(key: string, windowMs: number): Promise<[number, number]>;
-  labldClaim(key: string, record: string, ttlMs: number): Promise<string | null>;
 }
 
 type Client = Redis & Scripts;
@@ -184,35 +176,6 @@ export class RedisRateLimiter implements RateLimiter {
   }
 }
 
-export class RedisIdempotencyStore implements IdempotencyStore {
-  readonly #redis: Client;
-  readonly #prefix: string;
-
-  constructor(redis: Client, prefix: string) {
-    this.#redis = redis;
-    this.#prefix = prefix;
-  }
-
-  async claim(key: string, fingerprint: string, ttlMs: number): Promise<IdempotencyRecord | undefined> {
-    const pending: IdempotencyRecord = { state: 'pending', fingerprint };
-    const found = await usable(this.#redis).labldClaim(
-      `${this.#prefix}idem:${key}`,
-      JSON.stringify(pending),
-      ttlMs,
-    );
-    return found === null ? undefined : (JSON.parse(found) as IdempotencyRecord);
-  }
-
-  async complete(key: string, fingerprint: string, result: string, ttlMs: number): Promise<void> {
-    const done: IdempotencyRecord = { state: 'done', fingerprint, result };
-    await usable(this.#redis).set(`${this.#prefix}idem:${key}`, JSON.stringify(done), 'PX', ttlMs);
-  }
-
-  async release(key: string): Promise<void> {
-    await usable(this.#redis).del(`${this.#prefix}idem:${key}`);
-  }
-}
-
 export interface RedisOptions {
   url: string;
   /** Put in front of every key (several installations, or tests, on one server). */
@@ -237,13 +200,11 @@ export function redisStores(options: RedisOptions): SharedStores {
   redis.defineCommand('labldCachePut', { numberOfKeys: 3, lua: PUT });
   redis.defineCommand('labldCacheDelete', { numberOfKeys: 3, lua: DELETE });
   redis.defineCommand('labldRateHit', { numberOfKeys: 1, lua: HIT });
-  redis.defineCommand('labldClaim', { numberOfKeys: 1, lua: CLAIM });
   const { prefix, limits } = options;
   return {
     kind: 'redis',
     documents: new RedisDocumentCache(redis, prefix, limits),
     rateLimiter: new RedisRateLimiter(redis, prefix),
-    idempotency: new RedisIdempotencyStore(redis, prefix),
     ready: async () => (await usable(redis).ping()) === 'PONG',
     close: async () => {
       redis.disconnect();

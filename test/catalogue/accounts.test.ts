@@ -13,6 +13,7 @@ import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { api } from './actions/support.ts';
 import { startSeededLabld, type SeededLabld } from './support/seed.ts';
 import { CookieJar, csrfOf, getPage, logIn, postForm } from './support/login.ts';
+import { setEnv } from '../support/env.ts';
 
 const PASSWORD = 'a long enough password';
 let clock = Date.now();
@@ -137,6 +138,40 @@ describe('login', () => {
     clock += 1000;
     const open = await logIn(catalogue.url, 'eve', 'eve has a password too');
     assert.equal(open.response.status, 303);
+  });
+
+  /** A login through a reverse proxy that says the client is `address` (X-Forwarded-For). */
+  async function logInVia(address: string, username: string, password: string): Promise<Response> {
+    const jar = new CookieJar();
+    const form = await getPage(url('/user/login'), jar);
+    const fields = { _csrf: csrfOf(form.html), username, password };
+    return postForm(url('/user/login'), jar, fields, { 'x-forwarded-for': address });
+  }
+
+  test('guesses at a name from one address close it there only: the user logs in from another (LABLD_TRUSTED_PROXIES=1)', async () => {
+    const restore = setEnv({ LABLD_TRUSTED_PROXIES: '1' });
+    try {
+      for (let i = 0; i < 6; i++) {
+        const guess = await logInVia('203.0.113.9', 'bob', 'a wrong password here');
+        assert.equal(guess.status, 401, `attempt ${i + 1}`);
+      }
+      const held = await logInVia('203.0.113.9', 'bob', 'bob has a password too');
+      assert.equal(held.status, 429, "the guesser's address is held up, even with the right password");
+      const user = await logInVia('198.51.100.7', 'bob', 'bob has a password too');
+      assert.equal(user.status, 303, 'the user from another address is not');
+    } finally {
+      restore();
+      clock += 20 * 60_000; // forgotten: the next tests start without these counts
+    }
+  });
+
+  test('X-Forwarded-For is not trusted by default: a guesser that changes it is counted at its own address', async () => {
+    for (let i = 0; i < 6; i++) {
+      const guess = await logInVia(`192.0.2.${i}`, 'mallet', 'a wrong password here');
+      assert.equal(guess.status, 401, `attempt ${i + 1}`);
+    }
+    assert.equal((await logInVia('192.0.2.99', 'mallet', 'a wrong password here')).status, 429);
+    clock += 20 * 60_000;
   });
 
   test('an empty field is a 400 login page asking for both', async () => {

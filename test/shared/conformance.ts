@@ -171,37 +171,5 @@ export function sharedStoresConformance(name: string, open: OpenStores): void {
         await sleep(200);
         assert.equal(await rateLimiter.vouched('token:a'), false);
       }));
-
-    test('idempotency: claim, see it pending, complete, see the result, release', () =>
-      using(LIMITS, async ({ idempotency }) => {
-        assert.equal(await idempotency.claim('k', 'f1', 60_000), undefined);
-        assert.deepEqual(await idempotency.claim('k', 'f2', 60_000), { state: 'pending', fingerprint: 'f1' });
-        await idempotency.complete('k', 'f1', '{"id":"r1"}', 60_000);
-        assert.deepEqual(await idempotency.claim('k', 'f1', 60_000), {
-          state: 'done',
-          fingerprint: 'f1',
-          result: '{"id":"r1"}',
-        });
-        await idempotency.release('k');
-        assert.equal(await idempotency.claim('k', 'f3', 60_000), undefined);
-      }));
-
-    test('idempotency: a claim expires after its ttl', () =>
-      using(LIMITS, async ({ idempotency }) => {
-        assert.equal(await idempotency.claim('t', 'f', 100), undefined);
-        await sleep(200);
-        assert.equal(await idempotency.claim('t', 'g', 100), undefined);
-      }));
-
-    test('idempotency: of 20 concurrent claims exactly one wins', () =>
-      using(LIMITS, async ({ idempotency }) => {
-        const answers = await Promise.all(
-          Array.from({ length: 20 }, (_, i) => idempotency.claim('race', `f${i}`, 60_000)),
-        );
-        const winners = answers.flatMap((a, i) => (a === undefined ? [i] : []));
-        assert.equal(winners.length, 1);
-        for (const a of answers)
-          if (a) assert.deepEqual(a, { state: 'pending', fingerprint: `f${winners[0]}` });
-      }));
   });
 }

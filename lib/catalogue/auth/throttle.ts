@@ -1,9 +1,14 @@
 // A brake on password guessing at the login form, in process memory. Failed logins are counted
-// per user name and per client address; past a few free failures, each further one closes that
-// key for a delay that doubles (1 s, 2 s, 4 s … up to a cap), and an attempt on a closed key is
-// refused before the password is checked, so a guesser gets a few tries a minute whatever it
-// sends in parallel. Counts are forgotten after a quiet window. A success clears its name's
-// count (not the address's: an attacker's own good login must not reset its guessing budget).
+// per user name at one client address, and per client address; past a few free failures, each
+// further one closes that key for a delay that doubles (1 s, 2 s, 4 s … up to a cap), and an
+// attempt on a closed key is refused before the password is checked, so a guesser gets a few
+// tries a minute whatever it sends in parallel. Counts are forgotten after a quiet window. A
+// success clears its name's count at its address (not the address's: an attacker's own good
+// login must not reset its guessing budget).
+//
+// Not per name alone: a guesser anywhere could then lock the real user out (issue 25). The
+// user, from another address, logs in meanwhile; a guesser spread over many addresses gets the
+// free failures of each, which the address count bounds per address.
 //
 // Names are counted whether they exist or not, so a refusal says nothing about which do. The
 // counts live in one process: a scale-out deployment with N gateway copies gives a guesser up to
@@ -18,7 +23,8 @@ export interface ThrottleRule {
 }
 
 export interface ThrottleOptions {
-  readonly name?: ThrottleRule;
+  /** Failures of one name from one address. */
+  readonly nameAtAddress?: ThrottleRule;
   readonly address?: ThrottleRule;
   /** A key without a failure for this long starts again from zero. */
   readonly forgetAfterMs?: number;
@@ -27,7 +33,7 @@ export interface ThrottleOptions {
   readonly now?: () => number;
 }
 
-export const NAME_RULE: ThrottleRule = { free: 5, baseMs: 1000, maxMs: 5 * 60_000 };
+export const NAME_AT_ADDRESS_RULE: ThrottleRule = { free: 5, baseMs: 1000, maxMs: 5 * 60_000 };
 // One address may be a whole lab behind NAT: more free failures before it slows down.
 export const ADDRESS_RULE: ThrottleRule = { free: 20, baseMs: 1000, maxMs: 5 * 60_000 };
 
@@ -83,14 +89,14 @@ class Counter {
 }
 
 export class LoginThrottle {
-  readonly #names: Counter;
+  readonly #namesAtAddresses: Counter;
   readonly #addresses: Counter;
   readonly #now: () => number;
 
   constructor(options: ThrottleOptions = {}) {
     const forget = options.forgetAfterMs ?? 15 * 60_000;
     const maxKeys = options.maxKeys ?? 10_000;
-    this.#names = new Counter(options.name ?? NAME_RULE, forget, maxKeys);
+    this.#namesAtAddresses = new Counter(options.nameAtAddress ?? NAME_AT_ADDRESS_RULE, forget, maxKeys);
     this.#addresses = new Counter(options.address ?? ADDRESS_RULE, forget, maxKeys);
     this.#now = options.now ?? Date.now;
   }
@@ -98,21 +104,24 @@ export class LoginThrottle {
   /** Ms the attempt must wait (refuse it, saying so); 0 when it may be checked now. */
   waitMs(name: string, address: string): number {
     const now = this.#now();
-    return Math.max(this.#names.waitMs(key(name), now), this.#addresses.waitMs(address, now));
+    return Math.max(
+      this.#namesAtAddresses.waitMs(key(name, address), now),
+      this.#addresses.waitMs(address, now),
+    );
   }
 
   failed(name: string, address: string): void {
     const now = this.#now();
-    this.#names.fail(key(name), now);
+    this.#namesAtAddresses.fail(key(name, address), now);
     this.#addresses.fail(address, now);
   }
 
-  succeeded(name: string): void {
-    this.#names.clear(key(name));
+  succeeded(name: string, address: string): void {
+    this.#namesAtAddresses.clear(key(name, address));
   }
 }
 
 // Names are compared as the login compares them; case-folded so that `Ada` and `ada` share a count.
-function key(name: string): string {
-  return name.trim().toLowerCase().slice(0, 200);
+function key(name: string, address: string): string {
+  return `${name.trim().toLowerCase().slice(0, 200)}\n${address}`;
 }

@@ -78,11 +78,25 @@ export interface SearchResult<T> {
   results: T[];
 }
 
+/**
+ * A client's `Idempotency-Key` as the gateway scoped it (to the caller and the dataset): a
+ * client that lost an answer sends the request again, under another request id, with this key.
+ */
+export interface IdempotencyKey {
+  key: string;
+  /** The request the key first came with; the same key with another request is a conflict. */
+  fingerprint: string;
+  /** Until when the key answers its retries; past it, the key is free again. */
+  expires: Date;
+}
+
 /** A request that writes, by the id its sender gave it (unique per request, kept on a repeat). */
 export interface HandledRequest {
   id: string;
   /** What it asks (an action's name): the same id for another operation is a conflict. */
   operation: string;
+  /** The client's key, kept with the writes and the answer like the id. */
+  idempotency?: IdempotencyKey;
 }
 
 export interface CatalogueStore {
@@ -190,11 +204,14 @@ export interface CatalogueStore {
    * Runs `work` in a transaction with the request's id kept among its writes, and keeps its
    * answer (JSON data). A request with an id kept already (delivered again) gets that answer
    * back without running `work`, so it writes nothing. `work` that throws keeps nothing.
+   * The same for a request with an idempotency key kept already and not expired (the same
+   * request sent again); the key with another fingerprint is a conflict naming `Idempotency-Key`.
    */
   handleOnce<T>(request: HandledRequest, work: (tx: CatalogueStore) => Promise<T>): Promise<T>;
   /**
    * Forgets the requests handled before `before` (a repeat of one runs again); how many. For
    * ids the bus can no longer deliver again: older than their topic keeps its messages.
+   * Idempotency keys expired by now go too (they are not counted).
    */
   forgetHandledRequests(before: Date): Promise<number>;
 

@@ -1,4 +1,4 @@
-// /healthz, /readyz (registered checks) and /metrics, once per process.
+// /healthz, /readyz (registered checks) and /metrics (who may read it: LABLD_METRICS), once per process.
 import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
@@ -7,6 +7,7 @@ import { describe, test } from 'node:test';
 import { pino } from 'pino';
 import { createServer } from '../../../gateways/kit/index.ts';
 import { json, sampleGateway, start } from './support.ts';
+import { setEnv } from '../../support/env.ts';
 
 describe('gateway kit: health, readiness, metrics', () => {
   test('/healthz is 200 {status: ok}', async () => {
@@ -76,6 +77,38 @@ describe('gateway kit: health, readiness, metrics', () => {
       assert.match(text, /route="unmatched",status="404"/);
       assert.doesNotMatch(text, /route="\/annotator\/no\/such\/path"/);
     } finally {
+      await s.close();
+    }
+  });
+
+  test('/metrics (LABLD_METRICS): local by default, a forwarded caller needs LABLD_METRICS_TOKEN; token; public; off', async () => {
+    const s = await start();
+    const scrape = (headers: Record<string, string> = {}) => fetch(`${s.url}/metrics`, { headers });
+    const remote = { 'x-forwarded-for': '203.0.113.9' };
+    const restore = setEnv({ LABLD_METRICS: undefined, LABLD_METRICS_TOKEN: undefined });
+    try {
+      assert.equal((await scrape()).status, 200, 'this machine');
+      const refused = await scrape(remote);
+      assert.equal(refused.status, 403, 'through a proxy: a caller elsewhere');
+      assert.match(String((await json(refused)).detail), /LABLD_METRICS=local/);
+      process.env.LABLD_METRICS_TOKEN = 'a scraper secret';
+      assert.equal((await scrape({ ...remote, authorization: 'Bearer a scraper secret' })).status, 200);
+      const wrong = await scrape({ ...remote, authorization: 'Bearer another secret' });
+      assert.equal(wrong.status, 403);
+      await wrong.arrayBuffer();
+      process.env.LABLD_METRICS = 'token';
+      const local = await scrape();
+      assert.equal(local.status, 403, 'token: this machine too needs it');
+      assert.match(String((await json(local)).detail), /LABLD_METRICS=token/);
+      assert.equal((await scrape({ authorization: 'Bearer a scraper secret' })).status, 200);
+      process.env.LABLD_METRICS = 'public';
+      assert.equal((await scrape(remote)).status, 200);
+      process.env.LABLD_METRICS = 'off';
+      const off = await scrape();
+      assert.equal(off.status, 404);
+      assert.match(String((await json(off)).detail), /LABLD_METRICS=off/);
+    } finally {
+      restore();
       await s.close();
     }
   });

@@ -1,6 +1,7 @@
 // Slow clients over raw sockets: headers that never finish are cut (408, closed), a body that
 // stops arriving is answered 408 and closed, a body that is slow but keeps moving is read to
-// the end however long it takes; /healthz answers meanwhile.
+// the end however long it takes; /healthz answers meanwhile. An upload whose Content-Length is
+// past the limits is refused before its body (issue 25: it was read to the limit first).
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { connect, type Socket } from 'node:net';
@@ -136,6 +137,24 @@ describe('gateway kit: slow clients', () => {
     assert.match(detailOf(text), /LABLD_BODY_IDLE_TIMEOUT_MS/);
     await sleep(50);
     assert.deepEqual(await readdir(path.join(dataDir, 'uploads')), []);
+  });
+
+  test('an upload declaring a Content-Length past the limits is a 413 at once: the rest is never read', async () => {
+    const { socket, closed } = await open();
+    const form = multipart('b1g', 'a;b\n1;2\n');
+    // 1 TB declared, a few bytes sent: only an answer from the header comes before the idle 408.
+    socket.write(
+      `POST /annotator/api/annotate_upload HTTP/1.1\r\nHost: x\r\nContent-Type: multipart/form-data; boundary=b1g\r\nContent-Length: 1000000000000\r\n\r\n${form.head}${form.body}`,
+    );
+    const { text } = await closed;
+    assert.equal(statusOf(text), 413, text);
+    assert.match(text, /\r\nconnection: close\r\n/i);
+    assert.match(
+      detailOf(text),
+      /^body: its Content-Length \(1000000000000 bytes\) is more than a form within the limits can be/,
+    );
+    assert.deepEqual(await readdir(path.join(dataDir, 'uploads')).catch(() => []), []);
+    await assertHealthy();
   });
 
   test('a slow but moving upload, longer in total than several idle periods, succeeds', async () => {

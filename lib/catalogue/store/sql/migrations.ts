@@ -207,6 +207,22 @@ export const MIGRATIONS: readonly Migration[] = [
       postgres: `SELECT 1`,
     },
   },
+  {
+    version: 7,
+    name: 'idempotency keys',
+    // A client's Idempotency-Key, kept with the writes of the request it came with and in their
+    // transaction (sql/requests.ts), so that an upload committed before a crash, its answer
+    // lost, answers the client's retry after the restart instead of being made twice.
+    sql: `
+      CREATE TABLE idempotency_keys (
+        idempotency_key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        result TEXT,
+        expires_at TEXT NOT NULL
+      );
+      CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
+    `,
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
