@@ -32,6 +32,11 @@ export const sqliteDialect: SqlDialect = {
   select: (column) => column,
   bind: (value: Value) => (typeof value === 'boolean' ? Number(value) : value),
   insert: 'values',
+  restType: 'TEXT', // JSON text: json_extract reads it as SQL values (JSON true is 1)
+  restValue: (key) => `json_extract(rest, '$.${key}')`,
+  restContains: (keys, pattern) =>
+    `EXISTS (SELECT 1 FROM json_each(rest) AS e WHERE e.key IN (SELECT k.value FROM json_each(${keys}) AS k) AND e.value LIKE ${pattern} ESCAPE '\\')`,
+  restKeys: (keys) => JSON.stringify(keys),
 };
 
 /** node:sqlite is synchronous; the promises keep the one interface. Statements are cached. */

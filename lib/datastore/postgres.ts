@@ -56,6 +56,18 @@ export const postgresDialect: SqlDialect = {
   bind: (value: Value) => value,
   insert: 'arrays',
   array: arrayLiteral,
+  restType: 'jsonb',
+  // Dates and times stay ISO text (compared byte-wise, which is their order): a cast from text
+  // to date is not immutable, so no index could be made on it.
+  restValue: (key, type) =>
+    type === 'text'
+      ? `(rest->>'${key}')`
+      : type === 'date' || type === 'timestamp'
+        ? `((rest->>'${key}') COLLATE "C")`
+        : `((rest->>'${key}')::${TYPES[type]})`,
+  restContains: (keys, pattern) =>
+    `EXISTS (SELECT 1 FROM jsonb_each_text(rest) AS e WHERE e.key = ANY(${keys}::text[]) AND e.value ILIKE ${pattern} ESCAPE '\\')`,
+  restKeys: arrayLiteral,
 };
 
 /** A connection or pool as the SQL uses it: pg's and PGlite's `query` have this shape. */

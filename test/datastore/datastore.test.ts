@@ -9,10 +9,11 @@ import { DatabaseSync } from 'node:sqlite';
 import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
 import { openDatastore, datastoreConfigFromEnv } from '../../lib/datastore/open.ts';
 import { DomainError } from '../../lib/process/errors.ts';
-import { datastoreConformance } from './conformance.ts';
+import { datastoreConformance, type ConformanceEnvironment } from './conformance.ts';
 import { datastoreMigrations } from './migrations.ts';
+import { wideTables } from './wide-conformance.ts';
 
-datastoreConformance({
+const embedded: ConformanceEnvironment = {
   name: 'embedded',
   async fresh() {
     const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
@@ -21,7 +22,9 @@ datastoreConformance({
       dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   },
-});
+};
+datastoreConformance(embedded);
+wideTables(embedded);
 
 it('open: LABLD_DATABASE_URL empty is the embedded file; a server that does not answer is unreachable', async () => {
   assert.deepEqual(datastoreConfigFromEnv({ LABLD_DATA: '/d' }), { databaseUrl: '', dataDir: '/d' });
