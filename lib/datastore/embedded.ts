@@ -111,10 +111,14 @@ class SqliteClient implements SqlClient {
   }
 }
 
-/** The datastore in a SQLite file (`:memory:` for a throw-away one), its own tables migrated. */
+/**
+ * The datastore in a SQLite file (`:memory:` for a throw-away one), its own tables migrated;
+ * `inlineColumns`: fields a new table stores as columns (sql.ts, INLINE_COLUMNS).
+ */
 export async function openEmbeddedDatastore(
   file: string,
   migrations?: readonly Migration[],
+  inlineColumns?: number,
 ): Promise<SqlDatastore> {
   const db = new DatabaseSync(file);
   // 16 KiB pages (a new file's; an existing one keeps its own): a bulk import writes a fifth
@@ -135,6 +139,8 @@ export async function openEmbeddedDatastore(
   const store = new SqlDatastore(
     new SqliteClient(db, onDisk ? new Checkpointer(file) : undefined),
     sqliteDialect,
+    undefined,
+    inlineColumns,
   );
   try {
     await store.migrate(migrations);

@@ -153,12 +153,14 @@ const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 /**
  * The datastore in a PostgreSQL database, its tables in `schema` (created when missing; a
  * lowercase identifier, the connections' search_path, where the migration steps write), its
- * own tables brought to `migrations`' latest step.
+ * own tables brought to `migrations`' latest step; `inlineColumns`: fields a new table stores
+ * as columns (sql.ts, INLINE_COLUMNS).
  */
 export async function openPostgresDatastore(
   url: string,
   schema = 'datastore',
   migrations?: readonly Migration[],
+  inlineColumns?: number,
 ): Promise<SqlDatastore> {
   if (!SCHEMA.test(schema))
     throw invalid(`schema: a lowercase SQL identifier, not ${JSON.stringify(schema)}`, 'schema');
@@ -186,7 +188,7 @@ export async function openPostgresDatastore(
   );
   try {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    const store = new SqlDatastore(client, postgresDialect, schema);
+    const store = new SqlDatastore(client, postgresDialect, schema, inlineColumns);
     await store.migrate(migrations);
     return store;
   } catch (error) {

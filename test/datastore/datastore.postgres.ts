@@ -42,6 +42,17 @@ const postgres: ConformanceEnvironment = {
 };
 datastoreConformance(postgres);
 wideTables(postgres);
+// Every case again with two fields a table as columns: the others are read from `rest`.
+datastoreConformance({
+  name: 'postgres, 2 columns and rest',
+  async fresh() {
+    const { schema, dispose } = namespace();
+    return {
+      connect: () => openPostgresDatastore(url, schema, undefined, 2),
+      dispose: async () => void (await dispose()),
+    };
+  },
+});
 
 datastoreMigrations({
   name: 'postgres',

@@ -25,6 +25,17 @@ const embedded: ConformanceEnvironment = {
 };
 datastoreConformance(embedded);
 wideTables(embedded);
+// Every case again with two fields a table as columns: the others are read from `rest`.
+datastoreConformance({
+  name: 'embedded, 2 columns and rest',
+  async fresh() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
+    return {
+      connect: () => openEmbeddedDatastore(join(dataDir, 'datastore.sqlite'), undefined, 2),
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  },
+});
 
 it('open: LABLD_DATABASE_URL empty is the embedded file; a server that does not answer is unreachable', async () => {
   assert.deepEqual(datastoreConfigFromEnv({ LABLD_DATA: '/d' }), { databaseUrl: '', dataDir: '/d' });
