@@ -97,16 +97,17 @@ export async function appendRows(
         }
       }
     : slot;
-  /** Ends the row: its `rest`, then the statement if it is full. */
-  const rowDone = async () => {
+  /** Ends the row (writes its `rest`); whether the statement is full. Not async: called per row. */
+  const endRow = (): boolean => {
     if (wide) {
       slot(inline, restCount === 0 ? null : JSON.stringify(rest));
       rest = {};
       restCount = 0;
     }
     count += 1;
-    if (++rows === perStatement) await flush();
+    return ++rows === perStatement;
   };
+
   const putValue = (i: number, value: unknown) =>
     put(
       i,
@@ -118,7 +119,7 @@ export async function appendRows(
       const columns = batch.columns;
       for (let r = 0; r < batch.rows; r++) {
         for (let i = 0; i < width; i++) putValue(i, (columns[i] as ColumnBatch['columns'][number])[r]);
-        await rowDone();
+        if (endRow()) await flush();
       }
       continue;
     }
@@ -141,7 +142,7 @@ export async function appendRows(
           put(i, bind(valueOf(field, record[field.id], 'records')));
         }
       }
-      await rowDone();
+      if (endRow()) await flush();
     }
   }
   await flush();
