@@ -23,9 +23,10 @@ import {
   type SqlDialect,
   type Table,
 } from './sql-dialect.ts';
-
-type Layout = Pick<Table, 'fields' | 'inline'>;
 import { containsPattern, countOf, parseFieldList, parseSort, valueOf } from './values.ts';
+
+/** What reading a table needs of it: its fields and how many are columns of their own. */
+type Layout = Pick<Table, 'fields' | 'inline'>;
 
 /** Makes the index of the column at `position` for a sort (`order`) or a filter, once. */
 export type Indexer = (position: number, purpose: 'order' | 'filter') => Promise<void>;
