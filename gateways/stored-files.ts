@@ -1,19 +1,15 @@
 // The one route for labld's stored files (uploads named in answers, lib/blobs/published.ts):
 // served with the type and charset recorded when they were stored, the original name in
 // Content-Disposition, an ETag (the blob key is the content's hash, so it never changes for an
-// id) and single byte ranges, so a large CSV can be resumed or sampled.
+// id) and single byte ranges, so a large CSV can be resumed or sampled. As every user file
+// (kit/user-file.ts): no sniffing, a sandbox CSP, a download unless the type is harmless.
 import { createReadStream } from 'node:fs';
 import type { Context } from 'koa';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import { servedContentType } from '../lib/blobs/published.ts';
 import { storedFile } from '../lib/sources.ts';
 import type { Result } from './kit/index.ts';
-
-/** RFC 6266: an ASCII fallback and the UTF-8 name (RFC 5987). */
-function disposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `inline; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
+import { userFileHeaders } from './kit/user-file.ts';
 
 /** The one range of a `Range: bytes=…` header, or undefined (absent, several or not bytes: the whole file). */
 function rangeOf(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | undefined {
@@ -42,13 +38,14 @@ export async function serveStoredFile(
   const path = blobs.path(entry.blob, 'id');
   const size = blobs.size(entry.blob);
   const etag = `"${entry.blob}"`;
+  const served = userFileHeaders(servedContentType(entry), entry.name);
   const headers: Record<string, string> = {
+    ...served.headers,
     etag,
     'accept-ranges': 'bytes',
-    'content-disposition': disposition(entry.name),
     'cache-control': 'private, max-age=0, must-revalidate',
   };
-  const contentType = servedContentType(entry);
+  const contentType = served.contentType;
   const match = ctx.get('if-none-match');
   if (match && match.split(/\s*,\s*/).some((tag) => tag === etag || tag === `W/${etag}` || tag === '*'))
     return { status: 304, headers };

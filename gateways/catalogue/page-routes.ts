@@ -4,6 +4,7 @@
 import type { Context } from 'koa';
 import { invalid, unauthorized } from '../../lib/process/errors.ts';
 import { route, type Result, type Route } from '../kit/index.ts';
+import { userFileHeaders } from '../kit/user-file.ts';
 import { checkForm, formPost, safeNext, visit, type Accounts, type Visit } from './accounts.ts';
 import { renderLogin, renderTokens } from './pages/account.ts';
 import {
@@ -33,6 +34,8 @@ import type { PageContext } from './views.ts';
 
 const HTML = { 200: { description: 'HTML page', content: { 'text/html': null } } };
 const NAME = { type: 'string', minLength: 1, maxLength: 200 };
+/** A download URL's file name (a stored name is at most 255 UTF-8 bytes): only for the reader. */
+const FILE = { type: 'string', minLength: 1, maxLength: 1024 };
 /** A form of a few short fields (a dataset's description is the longest): far below this. */
 const FORM_LIMIT = 64 * 1024;
 
@@ -63,7 +66,8 @@ type Named = { name: string };
 type NamedId = { name: string; id: string };
 
 function paramsSchema(names: string[]): Record<string, unknown> {
-  return { type: 'object', properties: Object.fromEntries(names.map((n) => [n, NAME])), required: names };
+  const properties = Object.fromEntries(names.map((n) => [n, n === 'file' ? FILE : NAME]));
+  return { type: 'object', properties, required: names };
 }
 
 function pathParams(path: string): Record<string, unknown> {
@@ -307,7 +311,9 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
         handler: async ({ params: p }, ctx) => {
           const v = await visitor(ctx);
           const file = await source.download(v.asker, p.name, p.id);
-          return { body: { path: file.path }, contentType: file.contentType, filename: file.filename };
+          // Always a download (CKAN's), with the headers of every user file.
+          const served = userFileHeaders(file.contentType, file.filename, 'attachment');
+          return { body: { path: file.path }, contentType: served.contentType, headers: served.headers };
         },
       }),
     ),

@@ -7,6 +7,7 @@ import { mkdir, readdir, rm, rmdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import formidable, { errors as formidableErrors, type Part } from 'formidable';
 import type { Context } from 'koa';
+import { boundedFileName } from '../../lib/blobs/served.ts';
 import { malformed, tooLarge, unsupported, invalid } from '../../lib/process/errors.ts';
 import { assertIdentityEncoding, hasBody, idleTimer, bodyTooLarge, formatBytes } from './body.ts';
 import type { KitState } from './observe.ts';
@@ -40,14 +41,11 @@ export interface ReceivedUpload {
   file: UploadedFile;
 }
 
-/** The client's name reduced to its last path segment without control characters. */
+/** The client's name reduced to its last path segment without control characters, bounded (lib/blobs/served.ts). */
 export function displayName(name: string | null | undefined): string {
   const last = (name ?? '').split(/[/\\]/).pop() ?? '';
-  const clean = last
-    .replace(/\p{Cc}/gu, '')
-    .trim()
-    .slice(0, 255);
-  return clean === '' || clean === '.' || clean === '..' ? 'upload' : clean;
+  const clean = last.replace(/\p{Cc}/gu, '').trim();
+  return clean === '' || clean === '.' || clean === '..' ? 'upload' : boundedFileName(clean);
 }
 
 /** Stored as `upload` plus a plain extension, so that tools that look at extensions still can. */

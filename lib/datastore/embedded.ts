@@ -32,6 +32,11 @@ export const sqliteDialect: SqlDialect = {
   select: (column) => column,
   bind: (value: Value) => (typeof value === 'boolean' ? Number(value) : value),
   insert: 'values',
+  restType: 'TEXT', // JSON text: json_extract reads it as SQL values (JSON true is 1)
+  restValue: (key) => `json_extract(rest, '$.${key}')`,
+  restContains: (keys, pattern) =>
+    `EXISTS (SELECT 1 FROM json_each(rest) AS e WHERE e.key IN (SELECT k.value FROM json_each(${keys}) AS k) AND e.value LIKE ${pattern} ESCAPE '\\')`,
+  restKeys: (keys) => JSON.stringify(keys),
 };
 
 /** node:sqlite is synchronous; the promises keep the one interface. Statements are cached. */
@@ -106,10 +111,14 @@ class SqliteClient implements SqlClient {
   }
 }
 
-/** The datastore in a SQLite file (`:memory:` for a throw-away one), its own tables migrated. */
+/**
+ * The datastore in a SQLite file (`:memory:` for a throw-away one), its own tables migrated;
+ * `inlineColumns`: fields a new table stores as columns (sql.ts, INLINE_COLUMNS).
+ */
 export async function openEmbeddedDatastore(
   file: string,
   migrations?: readonly Migration[],
+  inlineColumns?: number,
 ): Promise<SqlDatastore> {
   const db = new DatabaseSync(file);
   // 16 KiB pages (a new file's; an existing one keeps its own): a bulk import writes a fifth
@@ -130,6 +139,8 @@ export async function openEmbeddedDatastore(
   const store = new SqlDatastore(
     new SqliteClient(db, onDisk ? new Checkpointer(file) : undefined),
     sqliteDialect,
+    undefined,
+    inlineColumns,
   );
   try {
     await store.migrate(migrations);

@@ -23,6 +23,11 @@ export const DATASTORE_MIGRATIONS: readonly Migration[] = [
       fields TEXT NOT NULL
     )`,
   },
+  {
+    version: 2,
+    name: 'datastore_tables.inline_columns: how many fields are columns of their own (null: all)',
+    sql: 'ALTER TABLE datastore_tables ADD COLUMN inline_columns INTEGER',
+  },
 ];
 
 /** The datastore's client as the runner's session (its `?` numbered by the dialect). */

@@ -56,6 +56,18 @@ export const postgresDialect: SqlDialect = {
   bind: (value: Value) => value,
   insert: 'arrays',
   array: arrayLiteral,
+  restType: 'jsonb',
+  // Dates and times stay ISO text (compared byte-wise, which is their order): a cast from text
+  // to date is not immutable, so no index could be made on it.
+  restValue: (key, type) =>
+    type === 'text'
+      ? `(rest->>'${key}')`
+      : type === 'date' || type === 'timestamp'
+        ? `((rest->>'${key}') COLLATE "C")`
+        : `((rest->>'${key}')::${TYPES[type]})`,
+  restContains: (keys, pattern) =>
+    `EXISTS (SELECT 1 FROM jsonb_each_text(rest) AS e WHERE e.key = ANY(${keys}::text[]) AND e.value ILIKE ${pattern} ESCAPE '\\')`,
+  restKeys: arrayLiteral,
 };
 
 /** A connection or pool as the SQL uses it: pg's and PGlite's `query` have this shape. */
@@ -141,12 +153,14 @@ const SCHEMA = /^[a-z_][a-z0-9_]{0,62}$/;
 /**
  * The datastore in a PostgreSQL database, its tables in `schema` (created when missing; a
  * lowercase identifier, the connections' search_path, where the migration steps write), its
- * own tables brought to `migrations`' latest step.
+ * own tables brought to `migrations`' latest step; `inlineColumns`: fields a new table stores
+ * as columns (sql.ts, INLINE_COLUMNS).
  */
 export async function openPostgresDatastore(
   url: string,
   schema = 'datastore',
   migrations?: readonly Migration[],
+  inlineColumns?: number,
 ): Promise<SqlDatastore> {
   if (!SCHEMA.test(schema))
     throw invalid(`schema: a lowercase SQL identifier, not ${JSON.stringify(schema)}`, 'schema');
@@ -174,7 +188,7 @@ export async function openPostgresDatastore(
   );
   try {
     await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    const store = new SqlDatastore(client, postgresDialect, schema);
+    const store = new SqlDatastore(client, postgresDialect, schema, inlineColumns);
     await store.migrate(migrations);
     return store;
   } catch (error) {

@@ -1,7 +1,8 @@
 // Reading a resource's table: the WHERE of per-column filters and full-text `q` (also the
 // filtered delete's), and a search's page — the columns asked for, sorted on any of them with
 // `_id` breaking ties, paged, with the total counted. Every value is a parameter; column names
-// are our own (`c1…cN`) looked up from the table's fields.
+// are our own (`c1…cN`) looked up from the table's fields. A wide table's fields past its inline
+// columns are read from its `rest` object: compared by expression, returned by reading the object.
 import { invalid } from '../process/errors.ts';
 import {
   DEFAULT_LIMIT,
@@ -13,8 +14,19 @@ import {
   type SearchResult,
   type Value,
 } from './contract.ts';
-import { collated, columnOf, type SqlClient, type SqlDialect } from './sql-dialect.ts';
+import {
+  collated,
+  columnOf,
+  columnSql,
+  REST,
+  type SqlClient,
+  type SqlDialect,
+  type Table,
+} from './sql-dialect.ts';
 import { containsPattern, countOf, parseFieldList, parseSort, valueOf } from './values.ts';
+
+/** What reading a table needs of it: its fields and how many are columns of their own. */
+type Layout = Pick<Table, 'fields' | 'inline'>;
 
 /** Makes the index of the column at `position` for a sort (`order`) or a filter, once. */
 export type Indexer = (position: number, purpose: 'order' | 'filter') => Promise<void>;
@@ -37,14 +49,21 @@ function fromDb(type: FieldType | '_id', raw: unknown): Value {
   }
 }
 
+/** A row's `rest` object: JSON text (SQLite) or already parsed (PostgreSQL's jsonb); null when empty. */
+function restOf(raw: unknown): Record<string, unknown> {
+  if (raw === null || raw === undefined) return {};
+  return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>;
+}
+
 /** ` WHERE …` for filters and q (empty when neither), its values pushed onto params. */
 export function whereSql(
   dialect: SqlDialect,
-  fields: Field[],
+  table: Layout,
   filters: unknown,
   q: unknown,
   params: unknown[],
 ): string {
+  const fields = table.fields;
   const conditions: string[] = [];
   const p = (value: unknown) => {
     params.push(value);
@@ -54,7 +73,7 @@ export function whereSql(
     const index = fields.findIndex((f) => f.id === id);
     if (id === '_id') return { sql: '_id', field: { id, type: 'int' } };
     if (index < 0) throw invalid(`no column ${JSON.stringify(id)} in this table`, parameter);
-    return { sql: columnOf(index), field: fields[index] as Field };
+    return { sql: columnSql(dialect, table, index), field: fields[index] as Field };
   };
   if (filters !== undefined && filters !== null) {
     if (typeof filters !== 'object' || Array.isArray(filters))
@@ -80,14 +99,17 @@ export function whereSql(
     return text.split(/\s+/).filter(Boolean);
   };
   // One parameter per use: SQLite's plain `?` placeholders are numbered by position.
-  const contains = (columns: string[], word: string) => {
-    if (columns.length === 0) return '1 = 0';
+  /** The word in any of the columns, or in any of `rest`'s text keys. */
+  const contains = (columns: string[], word: string, restKeys: string[] = []) => {
     const pattern = containsPattern(word);
-    return `(${columns.map((c) => `${c} ${dialect.like} ${p(pattern)} ESCAPE '\\'`).join(' OR ')})`;
+    const anyOf = columns.map((c) => `${c} ${dialect.like} ${p(pattern)} ESCAPE '\\'`);
+    if (restKeys.length > 0) anyOf.push(dialect.restContains(p(dialect.restKeys(restKeys)), p(pattern)));
+    return anyOf.length === 0 ? '1 = 0' : `(${anyOf.join(' OR ')})`;
   };
   if (typeof q === 'string') {
-    const texts = fields.flatMap((f, i) => (f.type === 'text' ? [columnOf(i)] : []));
-    for (const word of words(q, 'q')) conditions.push(contains(texts, word));
+    const texts = fields.flatMap((f, i) => (f.type === 'text' && i < table.inline ? [columnOf(i)] : []));
+    const restTexts = fields.flatMap((f, i) => (f.type === 'text' && i >= table.inline ? [columnOf(i)] : []));
+    for (const word of words(q, 'q')) conditions.push(contains(texts, word, restTexts));
   } else if (q !== undefined && q !== null && q !== '') {
     if (typeof q !== 'object' || Array.isArray(q)) throw invalid('text, or an object of column: text', 'q');
     for (const [id, text] of Object.entries(q)) {
@@ -106,38 +128,38 @@ export async function searchTable(
   dialect: SqlDialect,
   /** The table's name, quoted and qualified. */
   table: string,
-  fields: Field[],
+  layout: Layout,
   params: SearchParams,
   index: Indexer,
 ): Promise<SearchResult> {
-  const known = (id: string) => id === '_id' || fields.some((f) => f.id === id);
+  const fields = layout.fields;
+  // By id: a wide table has thousands of fields, each looked up for every chosen one.
+  const positions = new Map(fields.map((f, i) => [f.id, i]));
+  const positionOf = (id: string) => positions.get(id) as number;
+  const known = (id: string) => id === '_id' || positions.has(id);
   const limit = countOf(params.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT);
   const offset = countOf(params.offset, 'offset', 0, Number.MAX_SAFE_INTEGER);
   const chosen = parseFieldList(params.fields, known) ?? ['_id', ...fields.map((f) => f.id)];
   const sort = parseSort(params.sort, known);
   const values: unknown[] = [];
-  const where = whereSql(dialect, fields, params.filters, params.q, values);
-  const typeOf = (id: string): FieldType =>
-    id === '_id' ? 'int' : (fields.find((f) => f.id === id) as Field).type;
-  const sqlName = (id: string) => (id === '_id' ? '_id' : columnOf(fields.findIndex((f) => f.id === id)));
-  const select = chosen.map(
-    (id, i) => `${id === '_id' ? '_id' : dialect.select(sqlName(id), typeOf(id))} AS r${i}`,
+  const where = whereSql(dialect, layout, params.filters, params.q, values);
+  const typeOf = (id: string): FieldType => (id === '_id' ? 'int' : (fields[positionOf(id)] as Field).type);
+  const sqlName = (id: string) => (id === '_id' ? '_id' : columnSql(dialect, layout, positionOf(id)));
+  const inRest = (id: string) => id !== '_id' && positionOf(id) >= layout.inline;
+  // The fields in `rest` are read from the object, selected once: a select list of one
+  // expression per field would pass the databases' limits (PostgreSQL: 1,664 entries).
+  const select = chosen.flatMap((id, i) =>
+    inRest(id) ? [] : [`${id === '_id' ? '_id' : dialect.select(sqlName(id), typeOf(id))} AS r${i}`],
   );
+  const restChosen = chosen.some(inRest);
+  if (restChosen) select.push(`${REST} AS rest`);
   // Nulls are the largest value in both databases (PostgreSQL's default). Ties are broken by
   // `_id` in the first key's direction, so one index read backwards or forwards gives the
   // whole order and pages never overlap.
   const first = sort[0];
-  if (first && first.id !== '_id')
-    await index(
-      fields.findIndex((f) => f.id === first.id),
-      'order',
-    );
+  if (first && first.id !== '_id') await index(positionOf(first.id), 'order');
   for (const id of Object.keys(params.filters ?? {})) {
-    if (id !== '_id')
-      await index(
-        fields.findIndex((f) => f.id === id),
-        'filter',
-      );
+    if (id !== '_id') await index(positionOf(id), 'filter');
   }
   const keys = sort.some((k) => k.id === '_id')
     ? sort
@@ -152,7 +174,11 @@ export async function searchTable(
   );
   const records = rows.map((row) => {
     const record: DatastoreRecord = {};
-    chosen.forEach((id, i) => (record[id] = fromDb(id === '_id' ? '_id' : typeOf(id), row[`r${i}`])));
+    const rest = restChosen ? restOf(row.rest) : {};
+    chosen.forEach((id, i) => {
+      const raw = inRest(id) ? rest[columnOf(positionOf(id))] : row[`r${i}`];
+      record[id] = fromDb(id === '_id' ? '_id' : typeOf(id), raw);
+    });
     return record;
   });
   const result: SearchResult = {

@@ -49,6 +49,17 @@ export interface SqlDialect {
   insert: 'values' | 'arrays';
   /** An array parameter as the driver is given it (default: the array itself). */
   array?(values: unknown[]): unknown;
+  /** The type of a table's `rest` column: a JSON object of the columns past the inline ones. */
+  restType: string;
+  /**
+   * The value of `rest`'s key `key` as the type compares (an expression, parenthesized, that
+   * an index can be made on).
+   */
+  restValue(key: string, type: FieldType): string;
+  /** Whether any of `rest`'s keys listed in `keys` (a parameter: `restKeys`) has a value LIKE `pattern`. */
+  restContains(keys: string, pattern: string): string;
+  /** The keys `restContains` looks at, as bound. */
+  restKeys(keys: string[]): unknown;
 }
 
 /** A name in double quotes (a schema, a table or an index of our own). */
@@ -66,4 +77,24 @@ export function collated(dialect: SqlDialect, column: string, type: FieldType): 
 export interface Table {
   name: string;
   fields: Field[];
+  /**
+   * How many of the fields are columns of their own; the others are keys `c<i+1>` of the JSON
+   * object in column `rest` (databases cap a table's columns: SQLite at 2,000, PostgreSQL at
+   * 1,600, and PostgreSQL's 8 KB row far lower).
+   */
+  inline: number;
+}
+
+/** The column holding a wide table's values past its inline columns. */
+export const REST = 'rest';
+
+/** The field at `index` as SQL: its column, or its value in `rest`. */
+export function columnSql(
+  dialect: SqlDialect,
+  table: Pick<Table, 'fields' | 'inline'>,
+  index: number,
+): string {
+  return index < table.inline
+    ? columnOf(index)
+    : dialect.restValue(columnOf(index), (table.fields[index] as Field).type);
 }

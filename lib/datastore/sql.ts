@@ -4,6 +4,9 @@
 // rows going in by insert-sql.ts, read by search-sql.ts and bucketed by buckets-sql.ts.
 // Tables and columns get names of our own (`ds_<hash>`, `c1…cN`): a header can be any
 // string, and no name from a request ever reaches the SQL text. Values are parameters.
+// A table wider than INLINE_COLUMNS keeps its first ones as columns and the others as keys of
+// one JSON column, `rest` (sql-dialect.ts): databases cap a table's columns far below
+// LABLD_MAX_COLUMNS, and a JSON value can still be sorted, filtered and indexed by expression.
 import { createHash } from 'node:crypto';
 import { conflict, invalid, notFound } from '../process/errors.ts';
 import type {
@@ -20,10 +23,26 @@ import { appendRows } from './insert-sql.ts';
 import type { Bucketed } from './plot.ts';
 import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
 import { searchTable, whereSql } from './search-sql.ts';
-import { collated, columnOf, quote, type SqlClient, type SqlDialect, type Table } from './sql-dialect.ts';
+import {
+  collated,
+  columnOf,
+  columnSql,
+  quote,
+  REST,
+  type SqlClient,
+  type SqlDialect,
+  type Table,
+} from './sql-dialect.ts';
 import { checkFields } from './values.ts';
 
 const CATALOGUE = 'datastore_tables';
+
+/**
+ * Fields stored as columns of their own; the rest go to the JSON column. Below PostgreSQL's
+ * 8 KB row (400 TOAST pointers of 18 bytes) and SQLite's expression depth of 1,000 for a `q`
+ * over every text column; a CSV of a lab's machine rarely has more.
+ */
+export const INLINE_COLUMNS = 400;
 
 export class SqlDatastore implements Datastore {
   private readonly client: SqlClient;
@@ -32,11 +51,14 @@ export class SqlDatastore implements Datastore {
   private readonly prefix: string;
   /** Indexes known to exist (made or found by this process). */
   private readonly indexed = new Set<string>();
+  /** Fields a new table stores as columns (fewer in tests, so that every case meets `rest`). */
+  private readonly inlineColumns: number;
 
-  constructor(client: SqlClient, dialect: SqlDialect, schema?: string) {
+  constructor(client: SqlClient, dialect: SqlDialect, schema?: string, inlineColumns = INLINE_COLUMNS) {
     this.client = client;
     this.dialect = dialect;
     this.prefix = schema ? `${quote(schema)}.` : '';
+    this.inlineColumns = inlineColumns;
   }
 
   /** Brings the datastore's own tables to the latest version (run once by `open`). */
@@ -53,7 +75,7 @@ export class SqlDatastore implements Datastore {
   private async index(table: Table, position: number, purpose: 'order' | 'filter'): Promise<void> {
     const name = `${table.name}_${columnOf(position)}_${purpose}`;
     if (this.indexed.has(name)) return;
-    const column = columnOf(position);
+    const column = columnSql(this.dialect, table, position);
     const on =
       purpose === 'filter'
         ? column
@@ -70,13 +92,15 @@ export class SqlDatastore implements Datastore {
   private async find(resourceId: unknown, client = this.client): Promise<Table | undefined> {
     if (typeof resourceId !== 'string' || resourceId === '') throw invalid('a resource id', 'resource_id');
     const rows = await client.query(
-      `SELECT table_name, fields FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
+      `SELECT table_name, fields, inline_columns FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
       [resourceId],
     );
     const row = rows[0];
-    return row
-      ? { name: String(row.table_name), fields: JSON.parse(String(row.fields)) as Field[] }
-      : undefined;
+    if (!row) return undefined;
+    const fields = JSON.parse(String(row.fields)) as Field[];
+    // Null: a table made before wide tables, every field a column.
+    const inline = row.inline_columns === null ? fields.length : Number(row.inline_columns);
+    return { name: String(row.table_name), fields, inline };
   }
 
   private async get(resourceId: unknown, client = this.client): Promise<Table> {
@@ -96,14 +120,18 @@ export class SqlDatastore implements Datastore {
         }
       } else {
         const name = `ds_${createHash('sha256').update(resourceId).digest('hex').slice(0, 32)}`;
-        const columns = checked.map((f, i) => `${columnOf(i)} ${this.dialect.columnType(f.type)}`);
+        const inline = Math.min(checked.length, this.inlineColumns);
+        const columns = checked
+          .slice(0, inline)
+          .map((f, i) => `${columnOf(i)} ${this.dialect.columnType(f.type)}`);
+        if (inline < checked.length) columns.push(`${REST} ${this.dialect.restType}`);
         await client.run(
           `CREATE TABLE ${this.table(name)} (${[this.dialect.idColumn, ...columns].join(', ')})`,
         );
         const p = (n: number) => this.dialect.placeholder(n);
         await client.run(
-          `INSERT INTO ${this.prefix}${CATALOGUE} (resource_id, table_name, fields) VALUES (${p(1)}, ${p(2)}, ${p(3)})`,
-          [resourceId, name, JSON.stringify(checked)],
+          `INSERT INTO ${this.prefix}${CATALOGUE} (resource_id, table_name, fields, inline_columns) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`,
+          [resourceId, name, JSON.stringify(checked), inline],
         );
       }
       if (records.length > 0) await this.append(client, await this.get(resourceId, client), [records]);
@@ -116,7 +144,7 @@ export class SqlDatastore implements Datastore {
     table: Table,
     batches: AsyncIterable<RowBatch> | Iterable<RowBatch>,
   ): Promise<number> {
-    return appendRows(client, this.dialect, this.table(table.name), table.fields, batches);
+    return appendRows(client, this.dialect, this.table(table.name), table, batches);
   }
 
   async insert(resourceId: string, batches: AsyncIterable<RowBatch> | Iterable<RowBatch>): Promise<number> {
@@ -139,7 +167,7 @@ export class SqlDatastore implements Datastore {
         return Number(row?.n ?? 0);
       }
       const params: unknown[] = [];
-      const where = whereSql(this.dialect, table.fields, filters, undefined, params);
+      const where = whereSql(this.dialect, table, filters, undefined, params);
       return client.run(`DELETE FROM ${this.table(table.name)}${where}`, params);
     });
   }
@@ -156,7 +184,7 @@ export class SqlDatastore implements Datastore {
       this.client,
       this.dialect,
       this.table(table.name),
-      table.fields,
+      table,
       params,
       (position, purpose) => this.index(table, position, purpose),
     );
@@ -167,7 +195,7 @@ export class SqlDatastore implements Datastore {
     const column = (id: string, param: 'x' | 'y') => {
       const position = table.fields.findIndex((f) => f.id === id);
       if (position < 0) throw invalid(`${param}: ${JSON.stringify(id)} is not a column of this table`, param);
-      return columnOf(position);
+      return columnSql(this.dialect, table, position);
     };
     return bucketRows(this.client, this.dialect, {
       table: this.table(table.name),

@@ -1,6 +1,7 @@
 // Reading the values of a datastore's parameters and records: cells by their field's type,
 // the sort expression, the list of fields. Shared by every implementation so that both read
 // the same input the same way; each refusal is `invalid` naming the parameter.
+import { maxColumns, tooWide } from '../limits.ts';
 import { invalid } from '../process/errors.ts';
 import { FIELD_TYPES, type Field, type FieldType, type Value } from './contract.ts';
 
@@ -159,6 +160,8 @@ export function valueOf(field: Field, raw: unknown, parameter: string): Value {
 export function checkFields(fields: unknown): Field[] {
   if (!Array.isArray(fields) || fields.length === 0)
     throw invalid('a non-empty list of {id, type}', 'fields');
+  const limit = maxColumns();
+  if (fields.length > limit) throw tooWide('fields', limit, `a table of ${fields.length} fields`);
   const seen = new Set<string>();
   return fields.map((field: unknown) => {
     const { id, type = 'text' } = (field ?? {}) as { id?: unknown; type?: unknown };

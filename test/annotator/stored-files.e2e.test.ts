@@ -88,6 +88,9 @@ describe('stored files: one route with the recorded type, name, ETag and ranges'
       back.headers.get('content-disposition'),
       `inline; filename="pr_fung.csv"; filename*=UTF-8''pr%C3%BCfung.csv`,
     );
+    // A user's file: never sniffed into something else, never run with labld's origin.
+    assert.equal(back.headers.get('x-content-type-options'), 'nosniff');
+    assert.match(back.headers.get('content-security-policy') ?? '', /^sandbox; default-src 'none'/);
   });
 
   it('ETag with If-None-Match gives 304; a byte range gives 206 with Content-Range; beyond the end 416', async () => {

@@ -1,5 +1,5 @@
 // The existence oracle matrix on PostgreSQL (see oracle-matrix.ts).
-import { labldOnPostgres } from '../support/postgres-labld.ts';
+import { startLabldOnPostgres } from '../support/labld-postgres.ts';
 import { oracleMatrix } from './oracle-matrix.ts';
 
-oracleMatrix('PostgreSQL', () => labldOnPostgres('test_oracle'));
+oracleMatrix('PostgreSQL', () => startLabldOnPostgres('test_oracle'));

@@ -54,21 +54,38 @@ const people: InputRecord[] = [
 
 const names = (records: DatastoreRecord[]) => records.map((r) => r.name);
 
-export function datastoreConformance(env: ConformanceEnvironment): void {
-  describe(`Datastore conformance (${env.name})`, () => {
-    let ns: Namespace | undefined;
-    let store: Datastore | undefined;
-    afterEach(async () => {
-      await store?.close();
-      await ns?.dispose();
-      store = ns = undefined;
-    });
-    const open = async (): Promise<Datastore> => {
+/**
+ * Inside a describe: `open`, a fresh store, closed and its namespace disposed after each test;
+ * `reconnect`, the namespace's store again after its close.
+ */
+export function freshStores(env: ConformanceEnvironment): {
+  open: () => Promise<Datastore>;
+  reconnect: () => Promise<Datastore>;
+} {
+  let ns: Namespace | undefined;
+  let store: Datastore | undefined;
+  afterEach(async () => {
+    await store?.close();
+    await ns?.dispose();
+    store = ns = undefined;
+  });
+  return {
+    async open() {
       ns = await env.fresh();
       store = await ns.connect();
       await store.ready();
       return store;
-    };
+    },
+    async reconnect() {
+      store = await (ns as Namespace).connect();
+      return store;
+    },
+  };
+}
+
+export function datastoreConformance(env: ConformanceEnvironment): void {
+  describe(`Datastore conformance (${env.name})`, () => {
+    const { open, reconnect } = freshStores(env);
     const withPeople = async (): Promise<Datastore> => {
       const s = await open();
       await s.create('people', PEOPLE, people);
@@ -101,9 +118,9 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
     it('keeps its tables across close and reopen', async () => {
       const s = await withPeople();
       await s.close();
-      store = await (ns as Namespace).connect();
-      assert.equal((await store.info('people')).count, 6);
-      const page = await store.search({ resource_id: 'people', sort: 'n desc', limit: 1 });
+      const again = await reconnect();
+      assert.equal((await again.info('people')).count, 6);
+      const page = await again.search({ resource_id: 'people', sort: 'n desc', limit: 1 });
       assert.deepEqual(names(page.records), ['Eve']);
     });
 

@@ -4,8 +4,9 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { openPostgresDatastore } from '../../lib/datastore/postgres.ts';
-import { datastoreConformance } from './conformance.ts';
+import { datastoreConformance, type ConformanceEnvironment } from './conformance.ts';
 import { datastoreMigrations } from './migrations.ts';
+import { wideTables } from './wide-conformance.ts';
 
 const url = process.env.LABLD_TEST_DATABASE_URL;
 if (!url)
@@ -32,11 +33,24 @@ function namespace() {
   };
 }
 
-datastoreConformance({
+const postgres: ConformanceEnvironment = {
   name: 'postgres',
   async fresh() {
     const { schema, dispose } = namespace();
     return { connect: () => openPostgresDatastore(url, schema), dispose: async () => void (await dispose()) };
+  },
+};
+datastoreConformance(postgres);
+wideTables(postgres);
+// Every case again with two fields a table as columns: the others are read from `rest`.
+datastoreConformance({
+  name: 'postgres, 2 columns and rest',
+  async fresh() {
+    const { schema, dispose } = namespace();
+    return {
+      connect: () => openPostgresDatastore(url, schema, undefined, 2),
+      dispose: async () => void (await dispose()),
+    };
   },
 });
 

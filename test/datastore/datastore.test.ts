@@ -9,15 +9,29 @@ import { DatabaseSync } from 'node:sqlite';
 import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
 import { openDatastore, datastoreConfigFromEnv } from '../../lib/datastore/open.ts';
 import { DomainError } from '../../lib/process/errors.ts';
-import { datastoreConformance } from './conformance.ts';
+import { datastoreConformance, type ConformanceEnvironment } from './conformance.ts';
 import { datastoreMigrations } from './migrations.ts';
+import { wideTables } from './wide-conformance.ts';
 
-datastoreConformance({
+const embedded: ConformanceEnvironment = {
   name: 'embedded',
   async fresh() {
     const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
     return {
       connect: () => openDatastore({ databaseUrl: '', dataDir }),
+      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  },
+};
+datastoreConformance(embedded);
+wideTables(embedded);
+// Every case again with two fields a table as columns: the others are read from `rest`.
+datastoreConformance({
+  name: 'embedded, 2 columns and rest',
+  async fresh() {
+    const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
+    return {
+      connect: () => openEmbeddedDatastore(join(dataDir, 'datastore.sqlite'), undefined, 2),
       dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   },

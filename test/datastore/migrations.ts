@@ -23,6 +23,9 @@ const STEPS =
   'SELECT component, version, name, applied_at FROM schema_migrations ORDER BY component, version';
 const versions = (rows: Record<string, unknown>[]) =>
   rows.map((r) => `${String(r.component)} ${Number(r.version)}`);
+/** `datastore 1` … up to `last`. */
+const recorded = (last: number) => Array.from({ length: last }, (_, i) => `datastore ${i + 1}`);
+const LATEST = DATASTORE_MIGRATIONS.length;
 
 export function datastoreMigrations(env: MigrationEnvironment): void {
   describe(`Datastore migrations (${env.name})`, () => {
@@ -43,45 +46,54 @@ export function datastoreMigrations(env: MigrationEnvironment): void {
         await store.create('r', [{ id: 'x', type: 'int' }], [{ x: 1 }]);
         await store.close();
         const steps = await db.sql(STEPS);
-        assert.deepEqual(versions(steps), ['datastore 1']);
+        assert.deepEqual(versions(steps), recorded(LATEST));
         const again = await db.open();
         assert.equal((await again.info('r')).count, 1);
         await again.close();
         assert.deepEqual(await db.sql(STEPS), steps); // same rows, same applied_at: nothing re-ran
       }));
 
-    it('a database at version 1 is migrated to 2 by a new step, once; older code refuses it', () =>
+    it('a database at the latest version is migrated by a new step, once; older code refuses it', () =>
       withDatabase(async (db) => {
         await reopen(db);
         // No IF NOT EXISTS: running the step twice would fail.
         const next: Migration = {
-          version: 2,
+          version: LATEST + 1,
           name: 'a step of a later labld',
           sql: 'CREATE TABLE step_two (x INTEGER)',
         };
         const later = [...DATASTORE_MIGRATIONS, next];
         await reopen(db, later);
-        assert.deepEqual(versions(await db.sql(STEPS)), ['datastore 1', 'datastore 2']);
+        assert.deepEqual(versions(await db.sql(STEPS)), recorded(LATEST + 1));
         const [made] = await db.sql('SELECT count(*) AS n FROM step_two'); // the step's table is there
         assert.equal(Number(made?.n), 0);
         await reopen(db, later);
-        assert.deepEqual(versions(await db.sql(STEPS)), ['datastore 1', 'datastore 2']);
+        assert.deepEqual(versions(await db.sql(STEPS)), recorded(LATEST + 1));
         await assert.rejects(
           db.open(),
-          /datastore database is at schema version 2, newer than this labld knows \(1\)/,
+          new RegExp(
+            `datastore database is at schema version ${LATEST + 1}, newer than this labld knows \\(${LATEST}\\)`,
+          ),
         );
       }));
 
-    it('a datastore made before its steps were versioned keeps its tables and is recorded at 1', () =>
+    it('a datastore made before its steps were versioned keeps its tables and is brought to the latest', () =>
       withDatabase(async (db) => {
         const store = await db.open();
         await store.create('kept', [{ id: 'x', type: 'text' }], [{ x: 'a' }, { x: 'b' }]);
         await store.close();
-        await db.sql('DROP TABLE schema_migrations'); // as the unversioned datastore left it
+        // As the unversioned datastore left it: no record of steps, no column of step 2.
+        await db.sql('DROP TABLE schema_migrations');
+        await db.sql('ALTER TABLE datastore_tables DROP COLUMN inline_columns');
         const reopened = await db.open();
         assert.equal((await reopened.info('kept')).count, 2);
+        const found = await reopened.search({ resource_id: 'kept', sort: 'x desc' });
+        assert.deepEqual(
+          found.records.map((r) => r.x),
+          ['b', 'a'],
+        );
         await reopened.close();
-        assert.deepEqual(versions(await db.sql(STEPS)), ['datastore 1']);
+        assert.deepEqual(versions(await db.sql(STEPS)), recorded(LATEST));
       }));
   });
 }

@@ -1,5 +1,6 @@
 // resource_* actions. A resource is a file the gateway stored in the blob store (`upload`,
 // CKAN's multipart field) or a link (`url`). Its dataset is the target `demand` decides on.
+import { isMediaType } from '../../blobs/served.ts';
 import { byteSetting } from '../../process/config.ts';
 import { invalid, isDomainError, notFound, tooLarge } from '../../process/errors.ts';
 import type { Viewer } from '../auth/actor.ts';
@@ -51,6 +52,13 @@ function described(params: Params): ResourceChanges {
     const value = optional(params, key);
     if (value !== undefined || params[key] === '') changes[key] = value ?? '';
   }
+  // Served as the file's Content-Type: a header value, so a media type and nothing else.
+  if (changes.mimetype && !isMediaType(changes.mimetype)) {
+    throw invalid(
+      `not a media type such as text/csv: ${JSON.stringify(changes.mimetype.slice(0, 100))}`,
+      'mimetype',
+    );
+  }
   for (const key of ['hadPrimarySource', 'wasGeneratedBy'] as const) {
     const value = optional(params, key);
     if (value !== undefined) changes[key] = value;
@@ -73,7 +81,9 @@ function uploaded(deps: ActionDeps, upload: StoredUpload): ResourceFields {
     size,
     hash: upload.blob,
     blob_key: upload.blob,
-    mimetype: upload.mimetype === 'application/octet-stream' ? '' : upload.mimetype,
+    // A part's declared type that is not a media type is as good as none.
+    mimetype:
+      upload.mimetype === 'application/octet-stream' || !isMediaType(upload.mimetype) ? '' : upload.mimetype,
     format: formatOf(upload.filename),
   };
 }
