@@ -1,14 +1,16 @@
 // The embedded triple store: oxigraph in a worker thread (worker.ts), graphs as files under
 // LABLD_DATA/triplestore (disk.ts). This side streams documents to disk, queues the worker's
-// work one message at a time and enforces the time limit: oxigraph cannot be interrupted, so a
+// work one message at a time and enforces the limits: oxigraph cannot be interrupted, so a
 // query past LABLD_SPARQL_TIMEOUT_MS ends the worker, and a fresh one takes over (it reads
-// datasets back from disk when they are next queried).
+// datasets back from disk when they are next queried). So does a worker whose oxigraph trapped
+// (a WASM trap leaves it unusable for every later caller) or that ended: that query is refused
+// with a 4xx, never retried, and the next one runs.
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
-import { DomainError, unreachable, upstreamTimeout } from '../../process/errors.ts';
+import { DomainError, tooLarge, unreachable, upstreamTimeout } from '../../process/errors.ts';
 import type { GraphSource, QueryLimits, QueryOptions, QueryResult, TripleStore } from '../contract.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from '../names.ts';
 import { INCOMING_PREFIX, datasetDir, newFileName } from './disk.ts';
@@ -50,6 +52,7 @@ class EmbeddedTripleStore implements TripleStore {
       root: this.#root,
       memoryTriples: options.memoryTriples,
       maxResults: options.limits.maxResults,
+      bounds: options.limits.bounds,
     };
   }
 
@@ -72,6 +75,10 @@ class EmbeddedTripleStore implements TripleStore {
       if (worker !== this.#worker || reply.id === 0) return;
       const current = this.#current;
       if (!current || current.id !== reply.id) return;
+      if (!reply.ok && reply.fatal) {
+        this.#restart(this.#failure(current.job, `oxigraph failed: ${reply.error.message.slice(0, 200)}`));
+        return;
+      }
       clearTimeout(current.timer);
       this.#current = undefined;
       if (reply.ok) current.job.resolve(reply.value);
@@ -81,12 +88,32 @@ class EmbeddedTripleStore implements TripleStore {
       }
       this.#pump();
     });
-    worker.on('error', (error) => {
-      if (worker !== this.#worker) return;
-      this.#restart(unreachable(`the embedded triple store failed: ${error.message.slice(0, 200)}`));
-    });
+    const ended = (why: string) => {
+      if (worker !== this.#worker || this.#closed) return;
+      const current = this.#current;
+      this.#restart(
+        current ? this.#failure(current.job, why) : unreachable(`the embedded triple store ${why}`),
+      );
+    };
+    worker.on('error', (error) => ended(`failed: ${error.message.slice(0, 200)}`));
+    worker.on('exit', (code) => ended(`ended (exit code ${code})`));
     worker.unref();
     this.#worker = worker;
+  }
+
+  /**
+   * What the caller of a job that broke the worker is told: its query or update was too much
+   * for the store (413, not retried: it would break the next worker too); other work, 503.
+   */
+  #failure(job: Job, why: string): DomainError {
+    const { op } = job.request;
+    if (op === 'query' || op === 'update') {
+      return tooLarge(
+        `${op}: the triple store could not run this ${op}: it ${why}; it was restarted for the next one. Simplify the ${op}`,
+        op,
+      );
+    }
+    return unreachable(`the embedded triple store ${why}; it was restarted`);
   }
 
   /** Ends the worker (a query past its time, or a crash) and starts another. */
@@ -187,8 +214,9 @@ class EmbeddedTripleStore implements TripleStore {
     return this.#run({ op: 'update', dataset: datasetId, text }, true, options.signal);
   }
 
+  /** Runs a query, so a store that cannot answer one is not ready (a flag would say it is). */
   async ready(): Promise<void> {
-    await this.#run({ op: 'graphs', dataset: '' }, false);
+    await this.#run({ op: 'ping' }, true);
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,52 @@
+// The embedded store never dies for the next caller (issue 25, finding 1): a query that makes
+// oxigraph trap ("memory access out of bounds") is refused
+// with a 413 (a DomainError, so the bus does not retry it), the worker is replaced and reads
+// the store back from disk, and the next query, and /readyz's query, are answered.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { openTripleStore } from '../../lib/triplestore/open.ts';
+import type { QueryLimits, TripleStore } from '../../lib/triplestore/contract.ts';
+import { ORDINARY_QUERY, hostileData } from '../hostile/queries.ts';
+import { DEFAULT_TEST_LIMITS, count, datasetId, graphOf, refused, turtle } from './support.ts';
+
+/** Bounds too wide to stop anything: what oxigraph does with the query itself. */
+const UNBOUNDED = { maxNodes: 1e9, maxDepth: 1e9, maxUnion: 1e9, maxPath: 1e9, maxValues: 1e9 };
+const dir = mkdtempSync(join(tmpdir(), 'labld-triplestore-'));
+const ds = datasetId('crash');
+const open = (limits: Partial<QueryLimits>) =>
+  openTripleStore({
+    url: '',
+    dataDir: dir,
+    limits: { ...DEFAULT_TEST_LIMITS, ...limits },
+    memoryTriples: 1e6,
+  });
+
+before(async () => {
+  const store = await open({});
+  await store.replaceGraph(ds, graphOf(ds), turtle(hostileData(300)));
+  await store.close();
+});
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+async function answersNext(store: TripleStore): Promise<void> {
+  await store.ready();
+  assert.equal(count(await store.query(ds, ORDINARY_QUERY)), 600);
+}
+
+describe('embedded triple store: a query that breaks the worker', () => {
+  it('an oxigraph trap is a 413 naming the failure; the worker is replaced and answers the next query', async () => {
+    const store = await open({ bounds: UNBOUNDED });
+    try {
+      const union = `SELECT * WHERE { ${Array.from({ length: 3000 }, () => '{?s ?p 0}').join(' UNION ')} }`;
+      const error = await refused(store.query(ds, union), 'too-large', 'query');
+      assert.match(error.message, /memory access out of bounds/);
+      assert.match(error.message, /restarted/);
+      await answersNext(store);
+    } finally {
+      await store.close();
+    }
+  });
+});
