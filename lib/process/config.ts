@@ -61,6 +61,12 @@ export const settings = [
   { name: 'LABLD_SPARQL_MAX_PATH', default: '32', description: 'most IRIs in one SPARQL property path' },
   { name: 'LABLD_SPARQL_MAX_VALUES', default: '1000', description: 'most cells of one SPARQL VALUES block' },
   {
+    name: 'LABLD_SPARQL_MEMORY_MB',
+    default: '256',
+    description:
+      "embedded triple store: MB one query may add to the process's memory while it runs (more: 413, the store's worker replaced)",
+  },
+  {
     name: 'LABLD_TRIPLESTORE_MEMORY_TRIPLES',
     default: '5000000',
     description: 'embedded triple store: triples kept in memory before datasets not queried are let go',

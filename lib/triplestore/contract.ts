@@ -82,6 +82,8 @@ export interface QueryLimits {
   maxResults: number;
   /** How big a query's text and algebra may be (LABLD_SPARQL_MAX_*); default the settings' defaults. */
   bounds?: QueryBounds;
+  /** Embedded store: how much one query may grow the process's memory, in MB (LABLD_SPARQL_MEMORY_MB). */
+  memoryMb?: number;
 }
 
 /**

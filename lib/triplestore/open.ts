@@ -23,6 +23,7 @@ export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): 
       timeoutMs: intSetting('LABLD_SPARQL_TIMEOUT_MS', env),
       maxResults: intSetting('LABLD_SPARQL_MAX_RESULTS', env),
       bounds: queryBoundsFromEnv(env),
+      memoryMb: intSetting('LABLD_SPARQL_MEMORY_MB', env),
     },
     memoryTriples: intSetting('LABLD_TRIPLESTORE_MEMORY_TRIPLES', env),
   };

@@ -57,6 +57,7 @@ describe('embedded triple store: persistence and memory', () => {
           timeoutMs: 1234,
           maxResults: 9,
           bounds: { maxNodes: 5000, maxDepth: 128, maxUnion: 100, maxPath: 32, maxValues: 1000 },
+          memoryMb: 256,
         },
         memoryTriples: 5_000_000,
       },

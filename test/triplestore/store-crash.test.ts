@@ -1,5 +1,6 @@
 // The embedded store never dies for the next caller (issue 25, finding 1): a query that makes
-// oxigraph trap ("memory access out of bounds") is refused
+// oxigraph trap ("memory access out of bounds") or grows the process's memory past
+// LABLD_SPARQL_MEMORY_MB is refused
 // with a 413 (a DomainError, so the bus does not retry it), the worker is replaced and reads
 // the store back from disk, and the next query, and /readyz's query, are answered.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -45,6 +46,27 @@ describe('embedded triple store: a query that breaks the worker', () => {
       assert.match(error.message, /memory access out of bounds/);
       assert.match(error.message, /restarted/);
       await answersNext(store);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a query growing memory past LABLD_SPARQL_MEMORY_MB is a 413 naming it; the memory is given back', async () => {
+    const store = await open({ memoryMb: 64, timeoutMs: 120_000 });
+    try {
+      const before = process.memoryUsage.rss();
+      const error = await refused(
+        store.query(ds, 'SELECT * WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i } ORDER BY ?c ?f ?i LIMIT 1'),
+        'too-large',
+        'query',
+      );
+      assert.match(error.message, /LABLD_SPARQL_MEMORY_MB/);
+      await answersNext(store);
+      // The replaced worker's WASM memory is gone with it (generous: other tests' garbage).
+      assert.ok(
+        process.memoryUsage.rss() - before < 256 * 2 ** 20,
+        `RSS grew ${(process.memoryUsage.rss() - before) / 2 ** 20} MiB`,
+      );
     } finally {
       await store.close();
     }

@@ -3,13 +3,15 @@
 // work one message at a time and enforces the limits: oxigraph cannot be interrupted, so a
 // query past LABLD_SPARQL_TIMEOUT_MS ends the worker, and a fresh one takes over (it reads
 // datasets back from disk when they are next queried). So does a worker whose oxigraph trapped
-// (a WASM trap leaves it unusable for every later caller) or that ended: that query is refused
-// with a 4xx, never retried, and the next one runs.
+// (a WASM trap leaves it unusable for every later caller), that ended, or whose query grew the
+// process's memory past LABLD_SPARQL_MEMORY_MB: that query is refused with a 413, never
+// retried, and the next one runs.
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
+import { intSetting } from '../../process/config.ts';
 import { DomainError, tooLarge, unreachable, upstreamTimeout } from '../../process/errors.ts';
 import type { GraphSource, QueryLimits, QueryOptions, QueryResult, TripleStore } from '../contract.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from '../names.ts';
@@ -17,6 +19,20 @@ import { INCOMING_PREFIX, datasetDir, newFileName } from './disk.ts';
 import type { Reply, Request, WorkerConfig } from './worker.ts';
 
 const ENTRY = new URL('./worker.ts', import.meta.url);
+/** How often a running query's memory is looked at: at ~400 MB/s of growth, 20 MB past the limit. */
+const MEMORY_SAMPLE_MS = 50;
+
+interface Current {
+  id: number;
+  job: Job;
+  timer: NodeJS.Timeout | undefined;
+  watch?: NodeJS.Timeout;
+}
+
+function settle(current: Current): void {
+  clearTimeout(current.timer);
+  clearInterval(current.watch);
+}
 
 export interface EmbeddedTripleStoreOptions {
   /** LABLD_DATA; the store lives in its `triplestore` folder. */
@@ -38,9 +54,10 @@ class EmbeddedTripleStore implements TripleStore {
   readonly #root: string;
   readonly #limits: QueryLimits;
   readonly #config: WorkerConfig;
+  readonly #memoryMb: number;
   readonly #queue: Job[] = [];
   #worker!: Worker;
-  #current: { id: number; job: Job; timer: NodeJS.Timeout | undefined } | undefined;
+  #current: Current | undefined;
   #nextId = 1;
   #closed = false;
   #idle: (() => void) | undefined;
@@ -48,6 +65,7 @@ class EmbeddedTripleStore implements TripleStore {
   constructor(options: EmbeddedTripleStoreOptions) {
     this.#root = join(options.dataDir, 'triplestore');
     this.#limits = options.limits;
+    this.#memoryMb = options.limits.memoryMb ?? intSetting('LABLD_SPARQL_MEMORY_MB', {});
     this.#config = {
       root: this.#root,
       memoryTriples: options.memoryTriples,
@@ -75,11 +93,15 @@ class EmbeddedTripleStore implements TripleStore {
       if (worker !== this.#worker || reply.id === 0) return;
       const current = this.#current;
       if (!current || current.id !== reply.id) return;
+      if ('running' in reply) {
+        this.#watchMemory(current);
+        return;
+      }
       if (!reply.ok && reply.fatal) {
         this.#restart(this.#failure(current.job, `oxigraph failed: ${reply.error.message.slice(0, 200)}`));
         return;
       }
-      clearTimeout(current.timer);
+      settle(current);
       this.#current = undefined;
       if (reply.ok) current.job.resolve(reply.value);
       else {
@@ -116,6 +138,22 @@ class EmbeddedTripleStore implements TripleStore {
     return unreachable(`the embedded triple store ${why}; it was restarted`);
   }
 
+  /**
+   * From when oxigraph starts the query (its dataset read in), the process's memory may grow by
+   * LABLD_SPARQL_MEMORY_MB: WASM memory never shrinks and is outside any heap limit, so a sort
+   * of a cartesian product would take gigabytes and keep them. Past it, the worker is replaced.
+   */
+  #watchMemory(current: Current): void {
+    const start = process.memoryUsage.rss();
+    const limit = this.#memoryMb * 2 ** 20;
+    current.watch = setInterval(() => {
+      if (this.#current !== current || process.memoryUsage.rss() - start <= limit) return;
+      this.#restart(
+        this.#failure(current.job, `needed more than ${this.#memoryMb} MB (LABLD_SPARQL_MEMORY_MB)`),
+      );
+    }, MEMORY_SAMPLE_MS);
+  }
+
   /** Ends the worker (a query past its time, or a crash) and starts another. */
   #restart(error: DomainError): void {
     const current = this.#current;
@@ -124,7 +162,7 @@ class EmbeddedTripleStore implements TripleStore {
     this.#spawn();
     void old.terminate();
     if (current) {
-      clearTimeout(current.timer);
+      settle(current);
       current.job.reject(error);
     }
     this.#pump();

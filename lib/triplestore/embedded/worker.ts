@@ -46,6 +46,8 @@ export type Request =
   | { op: 'ping' };
 
 export type Reply =
+  /** The query's dataset is in memory and oxigraph starts on it (store.ts watches its memory from here). */
+  | { id: number; running: true }
   | { id: number; ok: true; value: unknown }
   | {
       id: number;
@@ -233,6 +235,7 @@ function query(dataset: string, text: string): QueryResult {
       'query',
     );
   const run = (format: string): string => {
+    running();
     try {
       return store.query(guarded.text, { ...options, results_format: format }) as string;
     } catch (error) {
@@ -264,6 +267,7 @@ function query(dataset: string, text: string): QueryResult {
 function update(dataset: string, text: string): void {
   const guarded = guardUpdate(text, graphsOf(dataset), config.bounds);
   const store = storeOf(dataset);
+  running();
   try {
     store.update(guarded.text);
   } catch (error) {
@@ -315,7 +319,12 @@ function handle(r: Request): unknown {
   }
 }
 
+/** The message being handled. */
+let handling = 0;
+const running = () => parentPort!.postMessage({ id: handling, running: true } satisfies Reply);
+
 parentPort!.on('message', (message: { id: number; request: Request }) => {
+  handling = message.id;
   let reply: Reply;
   try {
     reply = { id: message.id, ok: true, value: handle(message.request) };
