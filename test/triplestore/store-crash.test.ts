@@ -72,3 +72,26 @@ describe('embedded triple store: a query that breaks the worker', () => {
     }
   });
 });
+
+describe("embedded triple store: one dataset's expensive queries do not hold another's", () => {
+  it("another dataset's query runs after at most one of the queued expensive ones", async () => {
+    const store = await open({ timeoutMs: 1500 });
+    try {
+      const other = datasetId('other');
+      await store.replaceGraph(other, graphOf(other), turtle(hostileData(2)));
+      const order: string[] = [];
+      const settled = (label: string, promise: Promise<unknown>) =>
+        promise.then(
+          () => order.push(label),
+          () => order.push(label),
+        );
+      const slow = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }';
+      const all = [1, 2, 3].map((i) => settled(`expensive ${i}`, store.query(ds, slow)));
+      all.push(settled('other', store.query(other, 'ASK { ?s ?p ?o }')));
+      await Promise.all(all);
+      assert.deepEqual(order, ['expensive 1', 'other', 'expensive 2', 'expensive 3']);
+    } finally {
+      await store.close();
+    }
+  });
+});

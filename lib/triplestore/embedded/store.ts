@@ -5,7 +5,7 @@
 // datasets back from disk when they are next queried). So does a worker whose oxigraph trapped
 // (a WASM trap leaves it unusable for every later caller), that ended, or whose query grew the
 // process's memory past LABLD_SPARQL_MEMORY_MB: that query is refused with a 413, never
-// retried, and the next one runs.
+// retried, and the next one runs. The queue is fair across datasets (takeFair).
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -27,6 +27,29 @@ interface Current {
   job: Job;
   timer: NodeJS.Timeout | undefined;
   watch?: NodeJS.Timeout;
+}
+
+/**
+ * Takes the next job: the first waiting one of the dataset served longest ago (never: first).
+ * One dataset's work keeps its order; another dataset's query waits behind at most one job of
+ * each dataset, each bounded by LABLD_SPARQL_TIMEOUT_MS, however many are queued (finding 3).
+ */
+function takeFair(queue: Job[], served: Map<string, number>, now: number): Job | undefined {
+  const datasetOf = (job: Job) => ('dataset' in job.request ? job.request.dataset : '');
+  let chosen = -1;
+  let chosenAt = Number.POSITIVE_INFINITY;
+  const seen = new Set<string>();
+  for (const [i, job] of queue.entries()) {
+    const key = datasetOf(job);
+    if (seen.has(key)) continue;
+    seen.add(key);
+    const at = served.get(key) ?? -1;
+    if (at < chosenAt) [chosen, chosenAt] = [i, at];
+  }
+  if (chosen === -1) return undefined;
+  const [job] = queue.splice(chosen, 1);
+  served.set(datasetOf(job!), now);
+  return job;
 }
 
 function settle(current: Current): void {
@@ -56,6 +79,8 @@ class EmbeddedTripleStore implements TripleStore {
   readonly #config: WorkerConfig;
   readonly #memoryMb: number;
   readonly #queue: Job[] = [];
+  /** When each dataset's work last started (a job id): the fair queue's memory. */
+  readonly #served = new Map<string, number>();
   #worker!: Worker;
   #current: Current | undefined;
   #nextId = 1;
@@ -170,7 +195,7 @@ class EmbeddedTripleStore implements TripleStore {
 
   #pump(): void {
     if (this.#current) return;
-    const job = this.#queue.shift();
+    const job = takeFair(this.#queue, this.#served, this.#nextId);
     if (!job) {
       // Idle, the worker does not keep the process alive (a running job does).
       this.#worker.unref();
