@@ -47,9 +47,9 @@ export const settings = [
   },
   {
     name: 'LABLD_SPARQL_MAX_NODES',
-    default: '5000',
+    default: '2000',
     description:
-      'most terms, patterns and expressions of one SPARQL query or update (more: 413, before it runs)',
+      'most terms, patterns and expressions of one SPARQL query or update, and half its tokens (more: 413, before it runs)',
   },
   {
     name: 'LABLD_SPARQL_MAX_DEPTH',

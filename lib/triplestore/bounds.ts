@@ -47,19 +47,30 @@ const IRI = /<[^<>"{}|^`\\\u0000-\u0020]*>/y;
 const WORD = /[^\s{}()[\],;'"<>#/|^*+!=&]*/y;
 
 /**
- * Before parsing: the deepest bracket nesting, and the terms (IRIs, prefixed names, variables,
- * literals, numbers), skipping strings, IRIs and comments. Each term is a node of the tree,
- * so a text with more terms than LABLD_SPARQL_MAX_NODES has more nodes than that too.
+ * Tokens the text may have per LABLD_SPARQL_MAX_NODES: keywords and punctuation make no term
+ * (`{} {} …`, `true && true …`) but cost sparqljs as much (10,000 empty groups: 1.2 s).
+ */
+const TOKENS_PER_NODE = 2;
+
+/**
+ * Before parsing: the deepest bracket nesting, the tokens, and the terms (IRIs, prefixed
+ * names, variables, literals, numbers), skipping strings, IRIs and comments. Each term is a
+ * node of the tree, so a text with more terms than LABLD_SPARQL_MAX_NODES has more nodes too.
  */
 export function checkText(text: string, field: string, bounds: QueryBounds): void {
   let depth = 0;
   let terms = 0;
+  let tokens = 0;
+  const maxTokens = TOKENS_PER_NODE * bounds.maxNodes;
   // Not terms of the tree: a PREFIX's or BASE's name and IRI, a literal's datatype.
   let skip = 0;
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
     let term = false;
+    if (c !== ' ' && c !== '\n' && c !== '\t' && c !== '\r' && ++tokens > maxTokens) {
+      refuse(field, `more than ${n(maxTokens)} tokens`, `${TOKENS_PER_NODE} × LABLD_SPARQL_MAX_NODES`);
+    }
     if (c === '{' || c === '(' || c === '[') {
       if (++depth > bounds.maxDepth) {
         refuse(field, `brackets nested more than ${n(bounds.maxDepth)} deep`, 'LABLD_SPARQL_MAX_DEPTH');

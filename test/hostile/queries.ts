@@ -42,8 +42,8 @@ export const HOSTILE_QUERIES: HostileQuery[] = [
     refused: 'LABLD_SPARQL_MAX_PATH',
   },
   {
-    label: 'alternative path of 2,000 IRIs',
-    text: `SELECT * WHERE { ?s ${times(2000, '<urn:p>', '|')} ?o }`,
+    label: 'alternative path of 1,000 IRIs',
+    text: `SELECT * WHERE { ?s ${times(1000, '<urn:p>', '|')} ?o }`,
     refused: 'LABLD_SPARQL_MAX_PATH',
   },
   {
@@ -59,6 +59,16 @@ export const HOSTILE_QUERIES: HostileQuery[] = [
   {
     label: '6,000 numbers added',
     text: `SELECT * WHERE { ?s ?p ?o FILTER(${times(6000, '1', '+')} > 0) }`,
+    refused: 'LABLD_SPARQL_MAX_NODES',
+  },
+  {
+    label: '10,000 empty groups',
+    text: `SELECT * WHERE { ${times(10000, '{}')} }`,
+    refused: 'LABLD_SPARQL_MAX_NODES',
+  },
+  {
+    label: '12,000 trues',
+    text: `ASK { FILTER(${times(12000, 'true', ' && ')}) }`,
     refused: 'LABLD_SPARQL_MAX_NODES',
   },
   // Depth: brackets (refused before parsing) and the algebra.
@@ -98,8 +108,8 @@ export const HOSTILE_QUERIES: HostileQuery[] = [
     refused: 'LABLD_SPARQL_MAX_(DEPTH|NODES)',
   },
   {
-    label: '1,000 BINDs in a row',
-    text: `SELECT * WHERE { ?s ?p ?o ${numbered(1000, (i) => `BIND(1 AS ?v${i})`)} }`,
+    label: '300 BINDs in a row',
+    text: `SELECT * WHERE { ?s ?p ?o ${numbered(300, (i) => `BIND(1 AS ?v${i})`)} }`,
     refused: 'LABLD_SPARQL_MAX_DEPTH',
   },
   {
@@ -108,18 +118,18 @@ export const HOSTILE_QUERIES: HostileQuery[] = [
     refused: 'LABLD_SPARQL_MAX_(DEPTH|NODES)',
   },
   {
-    label: '2,000 ORs',
-    text: `SELECT * WHERE { ?s ?p ?o FILTER(${times(2000, '?o = 1', ' || ')}) }`,
+    label: '300 ORs',
+    text: `SELECT * WHERE { ?s ?p ?o FILTER(${times(300, '?o = 1', ' || ')}) }`,
     refused: 'LABLD_SPARQL_MAX_DEPTH',
   },
   {
-    label: '2,000 ANDs',
-    text: `ASK { ?s ?p ?o FILTER(${times(2000, 'BOUND(?o)', ' && ')}) }`,
+    label: '400 ANDs',
+    text: `ASK { ?s ?p ?o FILTER(${times(400, 'BOUND(?o)', ' && ')}) }`,
     refused: 'LABLD_SPARQL_MAX_DEPTH',
   },
   {
-    label: 'CONCAT of 2,000 arguments',
-    text: `SELECT * WHERE { BIND(CONCAT(${times(2000, '"a"', ',')}) AS ?x) }`,
+    label: 'CONCAT of 1,500 arguments',
+    text: `SELECT * WHERE { BIND(CONCAT(${times(1500, '"a"', ',')}) AS ?x) }`,
     refused: 'LABLD_SPARQL_MAX_DEPTH',
   },
   {

@@ -56,7 +56,7 @@ describe('embedded triple store: persistence and memory', () => {
         limits: {
           timeoutMs: 1234,
           maxResults: 9,
-          bounds: { maxNodes: 5000, maxDepth: 128, maxUnion: 100, maxPath: 32, maxValues: 1000 },
+          bounds: { maxNodes: 2000, maxDepth: 128, maxUnion: 100, maxPath: 32, maxValues: 1000 },
           memoryMb: 256,
         },
         memoryTriples: 5_000_000,
