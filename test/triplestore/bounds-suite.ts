@@ -1,12 +1,11 @@
 // Queries past the bounds of lib/triplestore/bounds.ts are refused before they run, naming the
 // limit, on every store (issue 25, finding 1): the hostile queries that must be refused, each
 // followed by an ordinary query the store still answers.
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import type { TripleStore } from '../../lib/triplestore/contract.ts';
 import { HOSTILE_QUERIES, ORDINARY_QUERY, hostileData } from '../hostile/queries.ts';
 import {
-  type Namespace,
+  freshStores,
   type TripleStoreEnvironment,
   count,
   datasetId,
@@ -17,17 +16,10 @@ import {
 
 export function boundsSuite(env: TripleStoreEnvironment): void {
   describe(`query bounds (${env.name})`, () => {
-    let ns: Namespace | undefined;
-    let store: TripleStore | undefined;
-    afterEach(async () => {
-      await store?.close();
-      await ns?.dispose();
-      store = ns = undefined;
-    });
+    const open = freshStores(env);
 
     it('every query past a bound is refused (413) naming its LABLD_SPARQL_* limit; the next one answers', async () => {
-      ns = await env.fresh();
-      store = await ns.connect();
+      const store = await open();
       const ds = datasetId('bounds');
       await store.replaceGraph(ds, graphOf(ds), turtle(hostileData(20)));
       for (const hostile of HOSTILE_QUERIES.filter((q) => q.refused !== undefined)) {
@@ -38,8 +30,7 @@ export function boundsSuite(env: TripleStoreEnvironment): void {
     });
 
     it('an update past a bound is refused the same way, naming its field', async () => {
-      ns = await env.fresh();
-      store = await ns.connect();
+      const store = await open();
       const ds = datasetId('bounds-update');
       await store.replaceGraph(ds, graphOf(ds), turtle(hostileData(2)));
       const update = `INSERT { GRAPH <${graphOf(ds)}> { ?s ?p ?o } } WHERE { ${'{'.repeat(500)} ?s ?p ?o ${'}'.repeat(500)} }`;
