@@ -64,7 +64,7 @@ export const settings = [
     name: 'LABLD_SPARQL_MEMORY_MB',
     default: '256',
     description:
-      "embedded triple store: MB one query may add to the process's memory while it runs (more: 413, the store's worker replaced)",
+      "embedded triple store: MB one query may add to its worker's memory while it runs (more: 413, the worker replaced)",
   },
   {
     name: 'LABLD_TRIPLESTORE_MEMORY_TRIPLES',

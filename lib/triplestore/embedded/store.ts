@@ -3,9 +3,9 @@
 // work one message at a time and enforces the limits: oxigraph cannot be interrupted, so a
 // query past LABLD_SPARQL_TIMEOUT_MS ends the worker, and a fresh one takes over (it reads
 // datasets back from disk when they are next queried). So does a worker whose oxigraph trapped
-// (a WASM trap leaves it unusable for every later caller), that ended, or whose query grew the
-// process's memory past LABLD_SPARQL_MEMORY_MB: that query is refused with a 413, never
-// retried, and the next one runs. The queue is fair across datasets (takeFair).
+// (a WASM trap leaves it unusable for every later caller), that ended, or whose query grew its
+// memory past LABLD_SPARQL_MEMORY_MB: that query is refused with a 413, never retried, and the
+// next one runs. The queue is fair across datasets (takeFair).
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -164,19 +164,35 @@ class EmbeddedTripleStore implements TripleStore {
   }
 
   /**
-   * From when oxigraph starts the query (its dataset read in), the process's memory may grow by
-   * LABLD_SPARQL_MEMORY_MB: WASM memory never shrinks and is outside any heap limit, so a sort
-   * of a cartesian product would take gigabytes and keep them. Past it, the worker is replaced.
+   * From when oxigraph starts the query (its dataset read in), the worker's memory may grow by
+   * LABLD_SPARQL_MEMORY_MB: its WASM memory never shrinks and is outside any heap limit, so a
+   * sort of a cartesian product would take gigabytes and keep them. Past it, the worker is
+   * replaced. The worker's own figures (V8 counts the WASM memory as external; they are given
+   * while it runs), not the process's RSS, which other threads' work would move.
    */
   #watchMemory(current: Current): void {
-    const start = process.memoryUsage.rss();
+    const worker = this.#worker;
     const limit = this.#memoryMb * 2 ** 20;
-    current.watch = setInterval(() => {
-      if (this.#current !== current || process.memoryUsage.rss() - start <= limit) return;
-      this.#restart(
-        this.#failure(current.job, `needed more than ${this.#memoryMb} MB (LABLD_SPARQL_MEMORY_MB)`),
+    let start: number | undefined;
+    let asking = false;
+    const look = () => {
+      if (asking) return;
+      asking = true;
+      worker.getHeapStatistics().then(
+        (heap) => {
+          asking = false;
+          const used = heap.external_memory + heap.used_heap_size;
+          start ??= used;
+          if (this.#current !== current || used - start <= limit) return;
+          this.#restart(
+            this.#failure(current.job, `needed more than ${this.#memoryMb} MB (LABLD_SPARQL_MEMORY_MB)`),
+          );
+        },
+        () => (asking = false),
       );
-    }, MEMORY_SAMPLE_MS);
+    };
+    look();
+    current.watch = setInterval(look, MEMORY_SAMPLE_MS);
   }
 
   /** Ends the worker (a query past its time, or a crash) and starts another. */
