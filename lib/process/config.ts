@@ -46,6 +46,27 @@ export const settings = [
     description: 'most rows of a SELECT, triples of a CONSTRUCT or DESCRIBE (more: 413)',
   },
   {
+    name: 'LABLD_SPARQL_MAX_NODES',
+    default: '2000',
+    description:
+      'most terms, patterns and expressions of one SPARQL query or update, and half its tokens (more: 413, before it runs)',
+  },
+  {
+    name: 'LABLD_SPARQL_MAX_DEPTH',
+    default: '128',
+    description:
+      'deepest nesting of a SPARQL query: brackets, and its algebra (each item of a group, UNION or path one level)',
+  },
+  { name: 'LABLD_SPARQL_MAX_UNION', default: '100', description: 'most branches of one SPARQL UNION' },
+  { name: 'LABLD_SPARQL_MAX_PATH', default: '32', description: 'most IRIs in one SPARQL property path' },
+  { name: 'LABLD_SPARQL_MAX_VALUES', default: '1000', description: 'most cells of one SPARQL VALUES block' },
+  {
+    name: 'LABLD_SPARQL_MEMORY_MB',
+    default: '256',
+    description:
+      "embedded triple store: MB one query may add to its worker's memory while it runs (more: 413, the worker replaced)",
+  },
+  {
     name: 'LABLD_TRIPLESTORE_MEMORY_TRIPLES',
     default: '5000000',
     description: 'embedded triple store: triples kept in memory before datasets not queried are let go',

@@ -7,6 +7,7 @@
 // graphs only (lib/triplestore/guard.ts); a dataset that was never loaded has no graphs and
 // every query on it answers the empty result.
 import type { Readable } from 'node:stream';
+import type { QueryBounds } from './bounds.ts';
 
 /**
  * RDF syntaxes a graph is loaded from: the catalogue's joined Turtle, and N-Triples, which
@@ -79,6 +80,10 @@ export interface QueryLimits {
   timeoutMs: number;
   /** Rows of a SELECT, triples of a CONSTRUCT or DESCRIBE. */
   maxResults: number;
+  /** How big a query's text and algebra may be (LABLD_SPARQL_MAX_*); default the settings' defaults. */
+  bounds?: QueryBounds;
+  /** Embedded store: how much one query may grow the process's memory, in MB (LABLD_SPARQL_MEMORY_MB). */
+  memoryMb?: number;
 }
 
 /**

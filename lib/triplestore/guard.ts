@@ -12,6 +12,7 @@
 import sparqljs from 'sparqljs';
 import type { GraphOrDefault, IriTerm, Quads, Query, Update, UpdateOperation } from 'sparqljs';
 import { forbidden, invalid } from '../process/errors.ts';
+import { DEFAULT_QUERY_BOUNDS, checkText, checkTree, type QueryBounds } from './bounds.ts';
 
 /** Namespaces no query may name: the store's own bookkeeping and Jena's special graphs. */
 const RESERVED = ['urn:labld:', 'urn:x-arq:'];
@@ -36,11 +37,14 @@ export interface GuardedUpdate {
   graphs: string[];
 }
 
-function parse(text: string, field: 'query' | 'update'): Query | Update {
+/** Parses within `bounds` (bounds.ts): the text measured before, the tree after. */
+function parse(text: string, field: 'query' | 'update', bounds: QueryBounds): Query | Update {
   if (typeof text !== 'string' || text.trim() === '')
     throw invalid(`${field}: no SPARQL ${field} given`, field);
+  checkText(text, field, bounds);
+  let tree: Query | Update;
   try {
-    return new sparqljs.Parser().parse(text) as Query | Update;
+    tree = new sparqljs.Parser().parse(text) as Query | Update;
   } catch (error) {
     const lines = String((error as Error).message ?? error)
       .split('\n')
@@ -48,6 +52,8 @@ function parse(text: string, field: 'query' | 'update'): Query | Update {
       .join(' ');
     throw invalid(`${field}: not valid SPARQL: ${lines.slice(0, 300)}`, field);
   }
+  checkTree(tree, field, bounds);
+  return tree;
 }
 
 const generator = new sparqljs.Generator();
@@ -90,8 +96,13 @@ function requireGraph(iri: string, allowed: ReadonlySet<string>, field: string):
 }
 
 /** Checks and rewrites a query for a dataset with `graphs`; `maxResults` bounds a SELECT's rows. */
-export function guardQuery(text: string, graphs: readonly string[], maxResults: number): GuardedQuery {
-  const tree = parse(text, 'query');
+export function guardQuery(
+  text: string,
+  graphs: readonly string[],
+  maxResults: number,
+  bounds: QueryBounds = DEFAULT_QUERY_BOUNDS,
+): GuardedQuery {
+  const tree = parse(text, 'query', bounds);
   if (tree.type !== 'query') throw invalid('query: an update was sent as a query', 'query');
   const allowed = new Set(graphs);
   inspect(tree, allowed, 'query');
@@ -122,8 +133,12 @@ export function guardQuery(text: string, graphs: readonly string[], maxResults: 
 }
 
 /** Checks and rewrites an update for a dataset with `graphs`. */
-export function guardUpdate(text: string, graphs: readonly string[]): GuardedUpdate {
-  const tree = parse(text, 'update');
+export function guardUpdate(
+  text: string,
+  graphs: readonly string[],
+  bounds: QueryBounds = DEFAULT_QUERY_BOUNDS,
+): GuardedUpdate {
+  const tree = parse(text, 'update', bounds);
   if (tree.type !== 'update') throw invalid('update: a query was sent as an update', 'update');
   const allowed = new Set(graphs);
   inspect(tree, allowed, 'update');

@@ -2,6 +2,7 @@
 // LABLD_TRIPLESTORE_URL names a SPARQL 1.1 server dataset (remote.ts); empty, the embedded
 // store under LABLD_DATA/triplestore (embedded/store.ts).
 import { intSetting, setting } from '../process/config.ts';
+import { queryBoundsFromEnv } from './bounds.ts';
 import type { QueryLimits, TripleStore } from './contract.ts';
 import { openEmbeddedTripleStore } from './embedded/store.ts';
 import { openRemoteTripleStore } from './remote.ts';
@@ -21,6 +22,8 @@ export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): 
     limits: {
       timeoutMs: intSetting('LABLD_SPARQL_TIMEOUT_MS', env),
       maxResults: intSetting('LABLD_SPARQL_MAX_RESULTS', env),
+      bounds: queryBoundsFromEnv(env),
+      memoryMb: intSetting('LABLD_SPARQL_MEMORY_MB', env),
     },
     memoryTriples: intSetting('LABLD_TRIPLESTORE_MEMORY_TRIPLES', env),
   };

@@ -188,7 +188,7 @@ class RemoteTripleStore implements TripleStore {
   async query(datasetId: string, text: string, options: QueryOptions = {}): Promise<QueryResult> {
     checkDatasetId(datasetId);
     const graphs = await this.graphs(datasetId);
-    const guarded = guardQuery(text, graphs, this.#limits.maxResults);
+    const guarded = guardQuery(text, graphs, this.#limits.maxResults, this.#limits.bounds);
     // Fuseki's own limit (seconds), so the server stops too when labld stops waiting.
     const params = new URLSearchParams({
       query: guarded.text,
@@ -236,7 +236,7 @@ class RemoteTripleStore implements TripleStore {
 
   async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {
     checkDatasetId(datasetId);
-    const guarded = guardUpdate(text, await this.graphs(datasetId));
+    const guarded = guardUpdate(text, await this.graphs(datasetId), this.#limits.bounds);
     await this.#update(guarded.text, this.#queries, 'update', options.signal);
   }
 

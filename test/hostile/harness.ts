@@ -77,10 +77,15 @@ export function bodyWith(fields: Record<string, unknown>, key: string, extra: st
   return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(key)}:${extra}}`;
 }
 
-function startMonitor(h: Hostile, label: string): { worker: Worker; ready: Promise<void> } {
+/** Starts the /healthz watcher (monitor.ts) on labld at `base`, polling every `periodMs`. */
+export function startMonitor(
+  base: string,
+  label: string,
+  periodMs = 25,
+): { worker: Worker; ready: Promise<void> } {
   const options: MonitorOptions = {
-    healthz: `${h.base}/healthz`,
-    periodMs: 25,
+    healthz: `${base}/healthz`,
+    periodMs,
     frozenMs: 45_000,
     rssKillBytes: 2.5 * 1024 ** 3,
     label,
@@ -93,7 +98,7 @@ function startMonitor(h: Hostile, label: string): { worker: Worker; ready: Promi
   return { worker, ready };
 }
 
-function stopMonitor(worker: Worker): Promise<MonitorReport> {
+export function stopMonitor(worker: Worker): Promise<MonitorReport> {
   return new Promise<MonitorReport>((resolve, reject) => {
     worker.once('message', (report: MonitorReport) => resolve(report));
     worker.once('error', reject);
@@ -129,7 +134,7 @@ export async function underAttack<T>(
   attack: () => Promise<T>,
   judge: (answer: T) => void,
 ): Promise<void> {
-  const { worker, ready } = startMonitor(h, label);
+  const { worker, ready } = startMonitor(h.base, label);
   await ready;
   const hostile = attack();
   // Sent once the hostile request is on its way, so that both are in labld at once.

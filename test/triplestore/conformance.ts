@@ -1,11 +1,10 @@
 // The TripleStore contract suite, written against contract.ts only; each implementation's
 // test file supplies an environment (a temporary data directory; a Fuseki server).
-import { afterEach, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import type { QueryLimits, TripleStore } from '../../lib/triplestore/contract.ts';
 import {
-  type Namespace,
+  freshStores,
   type TripleStoreEnvironment,
   count,
   datasetId,
@@ -23,19 +22,7 @@ const SAMPLE = `@prefix co: <https://w3id.org/pmd/co/> .
 
 export function tripleStoreConformance(env: TripleStoreEnvironment): void {
   describe(`TripleStore conformance (${env.name})`, () => {
-    let ns: Namespace | undefined;
-    let store: TripleStore | undefined;
-    afterEach(async () => {
-      await store?.close();
-      await ns?.dispose();
-      store = ns = undefined;
-    });
-    const open = async (limits: Partial<QueryLimits> = {}): Promise<TripleStore> => {
-      ns = await env.fresh();
-      store = await ns.connect(limits);
-      await store.ready();
-      return store;
-    };
+    const open = freshStores(env);
 
     it('a dataset never loaded has no graphs and every query answers the empty result', async () => {
       const s = await open();

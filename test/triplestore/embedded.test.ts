@@ -11,6 +11,7 @@ import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore
 import type { QueryLimits } from '../../lib/triplestore/contract.ts';
 import { tripleStoreConformance } from './conformance.ts';
 import { escapeSuite } from './escape.ts';
+import { boundsSuite } from './bounds-suite.ts';
 import { DEFAULT_TEST_LIMITS, count, datasetId, graphOf, numbered, rows, turtle } from './support.ts';
 
 const open = (dataDir: string, limits: Partial<QueryLimits> = {}, memoryTriples = 1_000_000) =>
@@ -39,6 +40,7 @@ const environment = {
 
 tripleStoreConformance(environment);
 escapeSuite(environment);
+boundsSuite(environment);
 
 describe('embedded triple store: persistence and memory', () => {
   it('open: LABLD_TRIPLESTORE_URL empty is embedded, with the limits from configuration', () => {
@@ -48,7 +50,17 @@ describe('embedded triple store: persistence and memory', () => {
         LABLD_SPARQL_TIMEOUT_MS: '1234',
         LABLD_SPARQL_MAX_RESULTS: '9',
       }),
-      { url: '', dataDir: '/d', limits: { timeoutMs: 1234, maxResults: 9 }, memoryTriples: 5_000_000 },
+      {
+        url: '',
+        dataDir: '/d',
+        limits: {
+          timeoutMs: 1234,
+          maxResults: 9,
+          bounds: { maxNodes: 2000, maxDepth: 128, maxUnion: 100, maxPath: 32, maxValues: 1000 },
+          memoryMb: 256,
+        },
+        memoryTriples: 5_000_000,
+      },
     );
   });
 

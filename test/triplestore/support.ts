@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
 import assert from 'node:assert/strict';
+import { afterEach } from 'node:test';
 import type { GraphFormat, QueryLimits, QueryResult, TripleStore } from '../../lib/triplestore/contract.ts';
 import { resourceGraphIri } from '../../lib/triplestore/contract.ts';
 import { DomainError } from '../../lib/process/errors.ts';
@@ -16,6 +17,28 @@ export interface Namespace {
 export interface TripleStoreEnvironment {
   name: string;
   fresh(): Promise<Namespace>;
+}
+
+/**
+ * Call inside a describe: `open(limits)` gives each test a fresh store (ready), closed and its
+ * namespace disposed after the test.
+ */
+export function freshStores(
+  env: TripleStoreEnvironment,
+): (limits?: Partial<QueryLimits>) => Promise<TripleStore> {
+  let ns: Namespace | undefined;
+  let store: TripleStore | undefined;
+  afterEach(async () => {
+    await store?.close();
+    await ns?.dispose();
+    store = ns = undefined;
+  });
+  return async (limits = {}) => {
+    ns = await env.fresh();
+    store = await ns.connect(limits);
+    await store.ready();
+    return store;
+  };
 }
 
 export const DEFAULT_TEST_LIMITS: QueryLimits = { timeoutMs: 5000, maxResults: 1000 };

@@ -4,34 +4,14 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
-import type { QueryLimits } from '../../lib/triplestore/contract.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { tripleStoreConformance } from './conformance.ts';
 import { escapeSuite } from './escape.ts';
+import { fusekiEnvironment, fusekiUrl } from './fuseki-environment.ts';
 import { DEFAULT_TEST_LIMITS } from './support.ts';
 
-const url = process.env.LABLD_TEST_TRIPLESTORE_URL;
-if (!url) {
-  throw new Error(
-    'LABLD_TEST_TRIPLESTORE_URL is not set: the Fuseki suite needs a server (tools/fuseki/server.sh)',
-  );
-}
-
-const environment = {
-  name: 'fuseki',
-  async fresh() {
-    return {
-      connect: (limits?: Partial<QueryLimits>) =>
-        openTripleStore({
-          url,
-          dataDir: '',
-          limits: { ...DEFAULT_TEST_LIMITS, ...limits },
-          memoryTriples: 0,
-        }),
-      dispose: async () => {},
-    };
-  },
-};
+const url = fusekiUrl();
+const environment = fusekiEnvironment(url);
 
 tripleStoreConformance(environment);
 escapeSuite(environment);

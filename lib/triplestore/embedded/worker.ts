@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { DomainError, conflict, invalid, tooLarge } from '../../process/errors.ts';
 import type { GraphFormat, QueryResult, ResultTerm } from '../contract.ts';
+import type { QueryBounds } from '../bounds.ts';
 import { guardQuery, guardUpdate } from '../guard.ts';
 import {
   GRAPH_PREFIX,
@@ -31,6 +32,7 @@ export interface WorkerConfig {
   /** Triples kept in memory across datasets before the least recently queried are let go. */
   memoryTriples: number;
   maxResults: number;
+  bounds: QueryBounds | undefined;
 }
 
 export type Request =
@@ -39,15 +41,26 @@ export type Request =
   | { op: 'dropDataset'; dataset: string }
   | { op: 'graphs'; dataset: string }
   | { op: 'query'; dataset: string; text: string }
-  | { op: 'update'; dataset: string; text: string };
+  | { op: 'update'; dataset: string; text: string }
+  /** Runs a query on an empty store: whether oxigraph still answers (/readyz). */
+  | { op: 'ping' };
 
 export type Reply =
+  /** The query's dataset is in memory and oxigraph starts on it (store.ts watches its memory from here). */
+  | { id: number; running: true }
   | { id: number; ok: true; value: unknown }
   | {
       id: number;
       ok: false;
       error: { kind: DomainError['kind']; message: string; field?: string } | { message: string };
+      /** oxigraph trapped (its WASM instance is unusable from now on): this thread must be replaced. */
+      fatal?: true;
     };
+
+/** A WebAssembly.RuntimeError: oxigraph trapped ("memory access out of bounds", "unreachable"). */
+function isTrap(error: unknown): boolean {
+  return error instanceof Error && error.name === 'RuntimeError';
+}
 
 const config = workerData as WorkerConfig;
 countExternalMemoryInHeapLimit();
@@ -210,7 +223,7 @@ function lines(ntriples: string): number {
 
 function query(dataset: string, text: string): QueryResult {
   const graphs = graphsOf(dataset);
-  const guarded = guardQuery(text, graphs, config.maxResults);
+  const guarded = guardQuery(text, graphs, config.maxResults, config.bounds);
   const store = graphs.length === 0 ? EMPTY : storeOf(dataset);
   const options = {
     default_graph: guarded.defaultGraphs.map((g) => namedNode(g)),
@@ -221,18 +234,30 @@ function query(dataset: string, text: string): QueryResult {
       `query: more than ${config.maxResults} ${what} (LABLD_SPARQL_MAX_RESULTS); add a LIMIT`,
       'query',
     );
+  const run = (format: string): string => {
+    running();
+    try {
+      return store.query(guarded.text, { ...options, results_format: format }) as string;
+    } catch (error) {
+      // oxigraph's own refusals (a regex too big, …) are the query's fault: not retried.
+      if (isTrap(error)) throw error;
+      throw invalid(
+        `query: the triple store refused it: ${String((error as Error).message).slice(0, 300)}`,
+        'query',
+      );
+    }
+  };
   if (guarded.form === 'construct' || guarded.form === 'describe') {
-    const ntriples = store.query(guarded.text, {
-      ...options,
-      results_format: 'application/n-triples',
-    }) as string;
+    const ntriples = run('application/n-triples');
     const triples = lines(ntriples);
     if (triples > config.maxResults) throw limit('triples');
     return { type: 'graph', ntriples, triples };
   }
-  const json = JSON.parse(
-    store.query(guarded.text, { ...options, results_format: 'application/sparql-results+json' }) as string,
-  ) as { head: { vars?: string[] }; boolean?: boolean; results?: { bindings: Record<string, ResultTerm>[] } };
+  const json = JSON.parse(run('application/sparql-results+json')) as {
+    head: { vars?: string[] };
+    boolean?: boolean;
+    results?: { bindings: Record<string, ResultTerm>[] };
+  };
   if (guarded.form === 'ask') return { type: 'ask', boolean: json.boolean === true };
   const bindings = json.results?.bindings ?? [];
   if (bindings.length > config.maxResults) throw limit('results');
@@ -240,12 +265,14 @@ function query(dataset: string, text: string): QueryResult {
 }
 
 function update(dataset: string, text: string): void {
-  const guarded = guardUpdate(text, graphsOf(dataset));
+  const guarded = guardUpdate(text, graphsOf(dataset), config.bounds);
   const store = storeOf(dataset);
+  running();
   try {
     store.update(guarded.text);
   } catch (error) {
     forget(dataset);
+    if (isTrap(error)) throw error;
     throw invalid(`update: ${String((error as Error).message).slice(0, 300)}`, 'update');
   }
   const dir = datasetDir(config.root, dataset);
@@ -287,10 +314,17 @@ function handle(r: Request): unknown {
       return query(r.dataset, r.text);
     case 'update':
       return update(r.dataset, r.text);
+    case 'ping':
+      return EMPTY.query('ASK {}');
   }
 }
 
+/** The message being handled. */
+let handling = 0;
+const running = () => parentPort!.postMessage({ id: handling, running: true } satisfies Reply);
+
 parentPort!.on('message', (message: { id: number; request: Request }) => {
+  handling = message.id;
   let reply: Reply;
   try {
     reply = { id: message.id, ok: true, value: handle(message.request) };
@@ -302,7 +336,13 @@ parentPort!.on('message', (message: { id: number; request: Request }) => {
             ok: false,
             error: { kind: error.kind, message: error.message, field: error.field },
           }
-        : { id: message.id, ok: false, error: { message: String((error as Error)?.message ?? error) } };
+        : {
+            id: message.id,
+            ok: false,
+            error: { message: String((error as Error)?.message ?? error) },
+            // A trap leaves oxigraph's memory and stack pointer as they were: every later call fails.
+            ...(isTrap(error) ? { fatal: true as const } : {}),
+          };
   }
   parentPort!.postMessage(reply);
 });
