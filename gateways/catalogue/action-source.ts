@@ -155,7 +155,10 @@ export class ActionSource implements CatalogueSource {
 
   /** The whole page from one request (labld_dataset_page: one read of the store). */
   async dataset(asker: Asker, name: string, plot: PlotQuery = {}): Promise<DatasetView> {
-    const page = (await this.#call(asker, 'labld_dataset_page', { id: name })) as Dict;
+    const page = (await this.#call(asker, 'labld_dataset_page', {
+      id: name,
+      ...(plot.resource === undefined ? {} : { plot: plot.resource }),
+    })) as Dict;
     const d = page.package as Dict;
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     const may = page.permissions as Dict;
@@ -170,7 +173,13 @@ export class ActionSource implements CatalogueSource {
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
       triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
       ...(await plotView(
-        (action, params) => this.#call(asker, action, params),
+        // The plot's columns came with the page (labld_dataset_page's `plot`).
+        (action, params) =>
+          action === 'labld_datastore_plot' &&
+          page.plot &&
+          params.resource_id === (page.plot as Dict).resource_id
+            ? Promise.resolve(page.plot)
+            : this.#call(asker, action, params),
         text(d.name),
         resources,
         plot,

@@ -59,6 +59,15 @@ describe('the dataset page', () => {
       },
     );
     await store.putStepStatus({ source_resource_id: csv.id, package_id: d.id, status: done });
+    // The imported table the plot section shows.
+    await catalogue.deps.datastore.create(
+      csv.id,
+      [
+        { id: 'time', type: 'float' },
+        { id: 'force', type: 'float' },
+      ],
+      [{ time: 0.1, force: 2 }],
+    );
     await store.addDeadLetter(annotateDeadLetter('dlq/0/7', csv, 'r1', 'rows.csv'));
     // Every store call, by method name, and every request a page sends to the catalogue.
     const counted = new Proxy(store, {
@@ -123,6 +132,10 @@ describe('the dataset page', () => {
     );
     assert.equal(page.canUpload, true);
     assert.equal(page.triplestore?.state, 'not-loaded');
+    assert.deepEqual(
+      [page.plot?.resources.map((t) => t.name), page.plot?.x, page.plot?.y],
+      [['rows.csv'], 'time', 'force'],
+    );
   });
 
   it('shows a visitor no makers and no dead letters, reading the store once', async () => {
@@ -137,6 +150,18 @@ describe('the dataset page', () => {
     );
     assert.equal(page.deadLetters, undefined);
     assert.equal(page.canUpload, false);
+  });
+
+  it('takes the table to plot from the page (`plot`), in the same request; refuses one not of the dataset', async () => {
+    const table = (await view(undefined)).plot!.resource;
+    calls.length = 0;
+    requests = 0;
+    const page = await source.dataset({ credential: { kind: 'anonymous' } }, 'tensile', { resource: table });
+    assert.deepEqual([requests, page.plot?.resource], [1, table]);
+    await assert.rejects(
+      source.dataset({ credential: { kind: 'anonymous' } }, 'tensile', { resource: 'not-a-table' }),
+      (error: Error & { field?: string }) => error.field === 'plot',
+    );
   });
 
   it('shows an editor no dead letters', async () => {
