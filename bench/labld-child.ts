@@ -36,10 +36,18 @@ function rssOf(pid: number, which: 'VmRSS' | 'VmHWM'): number {
   return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
 }
 
-/** `token`: a restart on the same data directory, whose user and token exist already. */
-export async function startChild(dataDir: string, token?: string): Promise<Child> {
+/**
+ * `token`: a restart on the same data directory, whose user and token exist already; `extra`:
+ * more environment (e.g. LABLD_DATABASE_URL for a labld on PostgreSQL).
+ */
+export async function startChild(
+  dataDir: string,
+  token?: string,
+  extra: NodeJS.ProcessEnv = {},
+): Promise<Child> {
   const env = {
     ...process.env,
+    ...extra,
     LABLD_DATA: dataDir,
     LABLD_LOG_LEVEL: 'info',
     LABLD_FETCH_ALLOW: '127.0.0.1',

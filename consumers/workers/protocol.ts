@@ -3,6 +3,7 @@
 // domain error's kind and field, timeout or internal) and is rebuilt on the main thread as the
 // bus expects it.
 import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/process/errors.ts';
+import { DeterministicFault, isDeterministic } from '../../lib/process/transient.ts';
 import type { CacheCall } from './document-cache.ts';
 
 /** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
@@ -41,8 +42,11 @@ export interface CollectGarbage {
 export type WireError =
   | { kind: ErrorKind; detail: string; field?: string | undefined }
   | { kind: 'timeout'; detail: string }
-  /** `summary` is name and message for the dead-letter record; the client sees a generic 500. */
-  | { kind: 'internal'; summary: string };
+  /**
+   * `summary` is name and message for the dead-letter record; the client sees a generic 500.
+   * `deterministic`: the same input fails again (a TypeError, …), so the bus does not retry it.
+   */
+  | { kind: 'internal'; summary: string; deterministic: boolean };
 
 export type FromWorker =
   | { type: 'ready' }
@@ -107,12 +111,14 @@ export function toWire(error: unknown, input: unknown): WireError {
   return {
     kind: 'internal',
     summary: error instanceof Error ? `${error.name}: ${error.message}` : String(error),
+    deterministic: isDeterministic(error),
   };
 }
 
 /** The error as the bus and the gateways know it. */
 export function fromWire(wire: WireError): Error {
   if (wire.kind === 'timeout') return new TimeoutError(wire.detail);
-  if (wire.kind === 'internal') return new Error(wire.summary);
+  if (wire.kind === 'internal')
+    return wire.deterministic ? new DeterministicFault(wire.summary) : new Error(wire.summary);
   return new DomainError(wire.kind, wire.detail, wire.field);
 }

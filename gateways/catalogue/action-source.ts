@@ -153,21 +153,33 @@ export class ActionSource implements CatalogueSource {
     return names;
   }
 
+  /** The whole page from one request (labld_dataset_page: one read of the store). */
   async dataset(asker: Asker, name: string, plot: PlotQuery = {}): Promise<DatasetView> {
-    const d = await this.#package(asker, name);
+    const page = (await this.#call(asker, 'labld_dataset_page', {
+      id: name,
+      ...(plot.resource === undefined ? {} : { plot: plot.resource }),
+    })) as Dict;
+    const d = page.package as Dict;
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
-    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
-    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
-    const automation = await this.#automation(asker, d, may, status);
+    const may = page.permissions as Dict;
+    const status = page.status as Dict;
+    const makers = new Map(Object.entries(page.makers as Record<string, string>));
+    const automation = this.#automationOf(d, may, status, page.dead_letters as Dict[] | null);
     return {
-      ...(await this.#resources(asker, d, may)),
+      ...this.#resourcesOf(d, may, makers),
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
       private: d.private === true,
       steps: automation.steps,
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
       triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
       ...(await plotView(
-        (action, params) => this.#call(asker, action, params),
+        // The plot's columns came with the page (labld_dataset_page's `plot`).
+        (action, params) =>
+          action === 'labld_datastore_plot' &&
+          page.plot &&
+          params.resource_id === (page.plot as Dict).resource_id
+            ? Promise.resolve(page.plot)
+            : this.#call(asker, action, params),
         text(d.name),
         resources,
         plot,
@@ -184,7 +196,11 @@ export class ActionSource implements CatalogueSource {
 
   async #resources(asker: Asker, d: Dict, may: Dict): Promise<ResourcesView> {
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
-    const names = await this.#names(asker, resources);
+    return this.#resourcesOf(d, may, await this.#names(asker, resources));
+  }
+
+  #resourcesOf(d: Dict, may: Dict, names: ReadonlyMap<string, string>): ResourcesView {
+    const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     return {
       name: text(d.name),
       title: text(d.title) || text(d.name),
@@ -200,9 +216,18 @@ export class ActionSource implements CatalogueSource {
     return this.#automation(asker, d, may);
   }
 
-  async #automation(asker: Asker, d: Dict, may: Dict, known?: Dict): Promise<AutomationView> {
+  async #automation(asker: Asker, d: Dict, may: Dict): Promise<AutomationView> {
+    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
+    const list =
+      may.dead_letters === true
+        ? ((await this.#call(asker, 'labld_dead_letter_list', { id: text(d.id) })) as Dict)
+        : undefined;
+    return this.#automationOf(d, may, status, list ? (list.dead_letters as Dict[]) : null);
+  }
+
+  /** `letters`: labld_dead_letter_list's, or null when the viewer may not see them. */
+  #automationOf(d: Dict, may: Dict, status: Dict, letters: Dict[] | null): AutomationView {
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
-    const status = known ?? ((await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict);
     const names = new Map(resources.map((r) => [text(r.id), text(r.name)]));
     // What each step made, by its source and step (labld_derivation), linked from the step.
     const outputs = new Map<string, { name: string; href: string }>();
@@ -216,10 +241,7 @@ export class ActionSource implements CatalogueSource {
       dataset: text(d.name),
       steps: stepViews(status, names, { canRetry: may.retry_steps === true, outputs }),
     };
-    if (may.dead_letters === true) {
-      const list = (await this.#call(asker, 'labld_dead_letter_list', { id: text(d.id) })) as Dict;
-      view.deadLetters = deadLetterViews(list, names);
-    }
+    if (letters !== null) view.deadLetters = deadLetterViews({ dead_letters: letters }, names);
     return view;
   }
 

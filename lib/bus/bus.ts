@@ -22,6 +22,7 @@ import type { TopicCatalog, TopicSpec } from './topics.ts';
 import { PayloadValidator } from './payloads.ts';
 import { deadLetterOf } from './dead-letter.ts';
 import { DomainError, isDomainError, TimeoutError, type ErrorKind } from '../process/errors.ts';
+import { isDeterministic } from '../process/transient.ts';
 import { log as rootLog, type Logger } from '../process/log.ts';
 import { busDeadLettered, busHandled, busLateReplies } from '../process/metrics.ts';
 
@@ -258,7 +259,10 @@ export class TransportBus implements Bus {
     }
   }
 
-  /** Run `fn` until it succeeds, fails with a DomainError or a `final` error, or has used every attempt. */
+  /**
+   * Run `fn` until it succeeds, fails with a DomainError, a deterministic error (a bug, a statement
+   * the database calls wrong: lib/process/transient.ts) or a `final` one, or has used every attempt.
+   */
   async #attempt<R>(
     spec: TopicSpec,
     group: string,
@@ -279,7 +283,7 @@ export class TransportBus implements Bus {
         timer({ outcome: 'error' });
         // A revoked partition: give up without committing; the next owner gets the message.
         if (signal.aborted) throw error;
-        if (isDomainError(error) || final(error) || attempt >= maxAttempts)
+        if (isDomainError(error) || isDeterministic(error) || final(error) || attempt >= maxAttempts)
           return { ok: false, error, attempts: attempt };
         this.#log.warn({ topic: spec.name, group, attempt, err: String(error) }, 'handler failed; retrying');
         await sleep(backoffMs * 2 ** (attempt - 1), undefined, { signal });

@@ -66,7 +66,8 @@ export interface Bus {
    * Join `group` on `topic`. At-least-once: the offset is committed after `handler` resolved
    * for the message and for every earlier one of its partition (see RecordHandler).
    * A failing handler is retried with backoff; after the last attempt, or at once for a
-   * message that fails its schema or a DomainError, the message goes to the dead-letter topic.
+   * message that fails its schema, a DomainError or a deterministic failure (a bug:
+   * lib/process/transient.ts), the message goes to the dead-letter topic.
    */
   subscribe<T>(
     topic: string,

@@ -35,7 +35,7 @@ export function failedStep(error: unknown): FailedStep {
 
 /**
  * The error a step hands back to the bus. The bus gives a DomainError up at once (a bad input
- * stays bad) and retries anything else with backoff; a failure that trying again can help (an
+ * stays bad), and a bug (lib/process/transient.ts), and retries anything else with backoff; a failure that trying again can help (an
  * upstream that was down) is therefore handed on as a plain error carrying it, so that it is
  * retried before it is dead-lettered.
  */

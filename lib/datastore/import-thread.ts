@@ -8,6 +8,7 @@ import { Worker } from 'node:worker_threads';
 import type { DescriptorDialect } from '../csvw/descriptor-rows.ts';
 import { CSV_FIELD, readError } from '../csvw/types.ts';
 import { DomainError, type ErrorKind } from '../process/errors.ts';
+import { DeterministicFault } from '../process/transient.ts';
 import { youngGenerationMb } from '../process/heap.ts';
 import type { ColumnBatch, Field } from './contract.ts';
 
@@ -36,7 +37,10 @@ export type FromParser =
   | { type: 'read' }
   | { type: 'batch'; batch: ColumnBatch }
   | { type: 'done' }
-  | { type: 'failed'; failure: { kind?: ErrorKind; message: string; field?: string | undefined } };
+  | {
+      type: 'failed';
+      failure: { kind?: ErrorKind; message: string; field?: string | undefined; deterministic?: boolean };
+    };
 
 type Outcome = { type: 'batch'; batch: ColumnBatch } | { type: 'done' } | { type: 'error'; error: unknown };
 
@@ -72,8 +76,13 @@ export async function* columnBatchesInThread(
       unread -= 1;
       readMore?.();
     } else if (message.type === 'failed') {
-      const { kind, message: text, field } = message.failure;
-      arrive({ type: 'error', error: kind ? new DomainError(kind, text, field) : new Error(text) });
+      const { kind, message: text, field, deterministic } = message.failure;
+      const error = kind
+        ? new DomainError(kind, text, field)
+        : deterministic
+          ? new DeterministicFault(text)
+          : new Error(text);
+      arrive({ type: 'error', error });
     } else arrive(message);
   });
   worker.on('error', (error) => arrive({ type: 'error', error }));

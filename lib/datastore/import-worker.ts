@@ -4,6 +4,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { descriptorRowBatches } from '../csvw/descriptor-rows.ts';
 import { DomainError } from '../process/errors.ts';
+import { isDeterministic } from '../process/transient.ts';
 import { columnBatches } from './import.ts';
 import type { ParseJob, ToParser, FromParser } from './import-thread.ts';
 
@@ -64,6 +65,9 @@ try {
   const failure =
     error instanceof DomainError
       ? { kind: error.kind, message: error.message, field: error.field }
-      : { message: error instanceof Error ? error.message : String(error) };
+      : {
+          message: error instanceof Error ? error.message : String(error),
+          deterministic: isDeterministic(error),
+        };
   port.postMessage({ type: 'failed', failure } satisfies FromParser);
 }

@@ -15,6 +15,7 @@ import { busDeadLettered, busLateReplies } from '../../lib/process/metrics.ts';
 import { deadlineOf } from '../../lib/bus/bus.ts';
 import { waitFor, sleep } from '../support/wait.ts';
 import { windowConformance } from './conformance-window.ts';
+import { retryConformance } from './conformance-retries.ts';
 import { tempDir } from '../support/temp.ts';
 
 export const FIXTURES = new URL('./fixtures/', import.meta.url).pathname;
@@ -27,12 +28,12 @@ export const LENIENT_TOPICS = join(FIXTURES, 'lenient', 'topics.yaml');
 const execFileAsync = promisify(execFile);
 const LABLD = new URL('../../bin/labld.js', import.meta.url).pathname;
 
-const EVENTS = 'conformance.events';
-const EVENTS_DLQ = 'conformance.events.dead-letter';
-const REQUESTS = 'conformance.requests';
-const REQUESTS_DLQ = 'conformance.requests.dead-letter';
+export const EVENTS = 'conformance.events';
+export const EVENTS_DLQ = 'conformance.events.dead-letter';
+export const REQUESTS = 'conformance.requests';
+export const REQUESTS_DLQ = 'conformance.requests.dead-letter';
 
-interface Event {
+export interface Event {
   entity: string;
   seq: number;
   note?: string;
@@ -517,5 +518,6 @@ export function busConformance(env: ConformanceEnvironment): void {
     });
 
     windowConformance(fresh);
+    retryConformance(fresh);
   });
 }

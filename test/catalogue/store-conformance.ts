@@ -9,6 +9,7 @@ import { rejection } from '../support/client-error.ts';
 import { storeModelProperty } from './store-model.ts';
 import { accountConformance } from './store-conformance-accounts.ts';
 import { requestConformance } from './store-conformance-requests.ts';
+import { pageConformance } from './store-conformance-page.ts';
 
 export interface CatalogueNamespace {
   /** A store opened on this namespace (again: a second process opening the same database). */
@@ -461,4 +462,5 @@ export function catalogueStoreConformance(env: CatalogueEnvironment): void {
   });
   accountConformance(env);
   requestConformance(env);
+  pageConformance(env);
 }

@@ -76,6 +76,15 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
     internal: async () => {
       throw new TypeError('secret internals at /srv/labld');
     },
+    /** A bug (TypeError) or a reset connection, each run counted as a line appended to `path`. */
+    bug: async (input) => {
+      appendFileSync(String(input['path']), 'ran\n');
+      throw new TypeError("Cannot read properties of undefined (reading 'rows')");
+    },
+    reset: async (input) => {
+      appendFileSync(String(input['path']), 'ran\n');
+      throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    },
     /**
      * Dies as undici 7 did on a paused parser (nodejs/undici#5360): a throw from an event handler,
      * which no promise catches. Each run appends a line to `path`; with `once`, only the first dies.

@@ -10,6 +10,7 @@ import { runRequestConsumer } from '../../consumers/request-consumer.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
+import { readFileSync } from 'node:fs';
 import { tempDir } from '../support/temp.ts';
 
 // A request topic that takes any operation: the product's request topics take only their
@@ -79,5 +80,21 @@ describe('request consumer on workers', () => {
       assert.equal(error.message, 'internal error; the request was dead-lettered');
       return true;
     });
+  });
+
+  it('answers a bug at once, running it once; retries a reset connection (max_attempts 3)', async () => {
+    const runs = (path: string) => readFileSync(path, 'utf8').split('\n').filter(Boolean).length;
+    const bug = `${dataDir}/bug-runs`;
+    await assert.rejects(
+      bus.request(topic, { operation: 'bug', input: { path: bug } }, { timeoutMs: 20_000 }),
+      /dead-lettered/,
+    );
+    assert.equal(runs(bug), 1, 'a TypeError fails the same way again: not retried');
+    const reset = `${dataDir}/reset-runs`;
+    await assert.rejects(
+      bus.request(topic, { operation: 'reset', input: { path: reset } }, { timeoutMs: 20_000 }),
+      /dead-lettered/,
+    );
+    assert.equal(runs(reset), 3, 'ECONNRESET may pass next time: retried up to max_attempts');
   });
 });

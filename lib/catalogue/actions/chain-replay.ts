@@ -72,7 +72,7 @@ export async function retryStep(tx: CatalogueStore, resource: Resource, step: Ch
 }
 
 /** A dead letter as the API shows it. */
-const shown = (d: DeadLetter) => ({
+export const deadLetterDict = (d: DeadLetter) => ({
   id: d.id,
   resource_id: d.source_resource_id,
   run: d.run,
@@ -88,7 +88,7 @@ const shown = (d: DeadLetter) => ({
 const deadLetterList: Action = async (deps, viewer, params) => {
   const dataset = await datasetFor(deps.store, viewer, 'chain.dead-letters', required(params, 'id'));
   const letters = await deps.store.listDeadLetters({ package_id: dataset.id });
-  return { dataset_id: dataset.id, dead_letters: letters.map(shown) };
+  return { dataset_id: dataset.id, dead_letters: letters.map(deadLetterDict) };
 };
 
 /**

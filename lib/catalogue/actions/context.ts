@@ -6,7 +6,7 @@ import { isDomainError, notFound, type DomainError } from '../../process/errors.
 import type { Viewer } from '../auth/actor.ts';
 import { demand, type Action as AuthAction, type DatasetTarget } from '../auth/authorize.ts';
 import type { Dataset, Resource } from '../model.ts';
-import type { CatalogueStore } from '../store/contract.ts';
+import type { CatalogueStore, DatasetPage } from '../store/contract.ts';
 import type { StoredUpload } from '../../contracts/catalogue.ts';
 
 export interface ActionDeps {
@@ -58,6 +58,19 @@ export async function datasetFor(
   if (!dataset) throw missing();
   demandOn(viewer, action, dataset, missing);
   return dataset;
+}
+
+/** What the dataset's page shows (DatasetPage), in one read of the store, if the viewer may read it. */
+export async function datasetPageFor(
+  store: CatalogueStore,
+  viewer: Viewer,
+  idOrName: string,
+): Promise<DatasetPage> {
+  const missing = () => notFound(`dataset not found: ${idOrName}`, 'id');
+  const page = await store.datasetPage(idOrName);
+  if (!page) throw missing();
+  demandOn(viewer, 'dataset.read', page.dataset, missing);
+  return page;
 }
 
 /** A resource and its dataset, if the viewer may do `action` to the dataset. */

@@ -228,8 +228,11 @@ const packageSearch: Action = async (deps, viewer, params) => {
 };
 
 /** labld's own: what the viewer may do to a dataset they can read (the pages show only that). */
-const datasetPermissions: Action = async (deps, viewer, params) => {
-  const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
+const datasetPermissions: Action = async (deps, viewer, params) =>
+  permissionsOf(viewer, await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id')));
+
+/** What `viewer` may do to `dataset`, which they may read. */
+export function permissionsOf(viewer: Viewer, dataset: Dataset) {
   const may = (action: AuthAction) => authorize(viewer.actor, action, targetOf(dataset)).allowed;
   return {
     id: dataset.id,
@@ -242,7 +245,7 @@ const datasetPermissions: Action = async (deps, viewer, params) => {
     retry_steps: may('chain.retry'),
     dead_letters: may('chain.dead-letters'),
   };
-};
+}
 
 export const datasetActions = {
   package_create: packageCreate,

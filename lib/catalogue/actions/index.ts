@@ -14,6 +14,7 @@ import { triplestoreActions } from './triplestore.ts';
 import { statusActions } from './status.ts';
 import { deadLetterActions } from './chain-replay.ts';
 import { userActions } from './users.ts';
+import { datasetPageActions } from './dataset-page.ts';
 
 export type { ActionDeps, ActionExtras } from './context.ts';
 
@@ -28,6 +29,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...triplestoreActions,
   ...statusActions,
   ...deadLetterActions,
+  ...datasetPageActions,
 } satisfies Record<ActionName, Action>;
 
 /** Runs `name` as `viewer`. */

@@ -10,11 +10,16 @@ import { optional, required } from './params.ts';
 
 const column = (f: Field) => ({ id: f.id, label: axisLabel(f, unitSymbol), unit: f.info?.unit ?? null });
 
+/** labld_datastore_plot's answer without x and y: the table's size and its plottable columns. */
+export function plotColumns(resourceId: string, info: { count: number; fields: Field[] }) {
+  return { resource_id: resourceId, rows: info.count, columns: plottable(info.fields).map(column) };
+}
+
 const datastorePlot: Action = async (deps, viewer, params) => {
   const id = required(params, 'resource_id', 'id');
   const { resource } = await resourceFor(deps.store, viewer, 'datastore.read', id, 'resource_id');
   const info = await deps.datastore.info(resource.id);
-  const answer = { resource_id: resource.id, rows: info.count, columns: plottable(info.fields).map(column) };
+  const answer = plotColumns(resource.id, info);
   const [xName, yName] = [optional(params, 'x'), optional(params, 'y')];
   if (xName === undefined && yName === undefined && params.points === undefined) return answer;
   const x = plotField(info.fields, xName, 'x');

@@ -10,6 +10,7 @@ import {
 } from '../../chain/index.ts';
 import { invalid, notFound } from '../../process/errors.ts';
 import type { SourceStepStatus } from '../store/contract.ts';
+import type { Resource } from '../model.ts';
 import { datasetFor, resourceFor, type Action } from './context.ts';
 import { optional, required } from './params.ts';
 import { announceUpload } from './chain-events.ts';
@@ -41,15 +42,20 @@ const statusShow: Action = async (deps, viewer, params) => {
   }
   const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
   const rows = await deps.store.listStepStatus({ package_id: dataset.id });
+  return datasetStatus(dataset.id, rows, await deps.store.listResources(dataset.id));
+};
+
+/** labld_status_show's answer for a dataset: its status rows, by its resources in their order. */
+export function datasetStatus(datasetId: string, rows: SourceStepStatus[], resources: Resource[]) {
   // The dataset's own row: its load into the triple store (lib/triplestore/load-status.ts).
   const isLoad = (row: SourceStepStatus) =>
-    row.status.step === LOAD_STEP && row.source_resource_id === dataset.id;
-  const order = new Map((await deps.store.listResources(dataset.id)).map((r, i) => [r.id, i]));
-  const resources = shown(rows.filter((row) => !isLoad(row))).sort(
+    row.status.step === LOAD_STEP && row.source_resource_id === datasetId;
+  const order = new Map(resources.map((r, i) => [r.id, i]));
+  const sources = shown(rows.filter((row) => !isLoad(row))).sort(
     (a, b) => (order.get(a.resource_id) ?? 0) - (order.get(b.resource_id) ?? 0),
   );
-  return { dataset_id: dataset.id, resources, triplestore: rows.find(isLoad)?.status ?? null };
-};
+  return { dataset_id: datasetId, resources: sources, triplestore: rows.find(isLoad)?.status ?? null };
+}
 
 /** CKAN's task states, as the original's jobs reported them. */
 const CKAN_STATE = { queued: 'pending', running: 'running', done: 'complete', failed: 'error' } as const;

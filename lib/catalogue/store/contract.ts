@@ -44,6 +44,20 @@ export interface StoredEvent extends OutboxEvent {
   seq: number;
 }
 
+/**
+ * What a dataset's page shows, in one read (issue 25: the page made a dozen round trips): the
+ * dataset, its resources in their order, every step status of its sources (its own triple-store
+ * load's row included), its chain's dead letters oldest first, and the names of the users who
+ * made its resources (by user id).
+ */
+export interface DatasetPage {
+  dataset: Dataset;
+  resources: Resource[];
+  steps: SourceStepStatus[];
+  deadLetters: DeadLetter[];
+  makers: Record<string, string>;
+}
+
 /** A chain step's status for one source resource. */
 export interface SourceStepStatus {
   source_resource_id: string;
@@ -113,6 +127,8 @@ export interface CatalogueStore {
   /** Datasets in name order. */
   listDatasets(query?: PrivateFilter & Paging): Promise<Dataset[]>;
   searchDatasets(query?: DatasetQuery): Promise<SearchResult<Dataset>>;
+  /** By id or name, with what its page shows (DatasetPage); undefined when there is none. */
+  datasetPage(idOrName: string): Promise<DatasetPage | undefined>;
 
   // --- resources ------------------------------------------------------------------------
   createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource>;

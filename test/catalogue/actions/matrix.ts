@@ -57,6 +57,7 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   api_token_revoke: SYSADMIN,
   labld_resource_download: READ,
   labld_dataset_permissions: READ,
+  labld_dataset_page: READ,
   labld_datastore_plot: READ,
   // The load button: an editor's change to the dataset.
   triplestore_load: EDIT,
@@ -123,6 +124,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   api_token_revoke: (c) => ({ jti: c.ownerToken }),
   labld_resource_download: (c) => ({ id: c.resource }),
   labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
+  labld_dataset_page: (c) => ({ id: c.dataset.name }),
   labld_datastore_plot: (c) => ({ resource_id: c.resource }),
   triplestore_load: (c) => ({ id: c.dataset.name }),
   labld_status_show: (c) => ({ id: c.dataset.name }),

@@ -21,6 +21,7 @@ import {
 } from '../../model.ts';
 import type {
   CatalogueStore,
+  DatasetPage,
   DatasetQuery,
   HandledRequest,
   OutboxEvent,
@@ -33,6 +34,7 @@ import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
 import * as requests from './requests.ts';
+import * as page from './page.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import { containing, findId, guarded, paging, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
@@ -136,6 +138,11 @@ export class SqlCatalogueStore implements CatalogueStore {
     const rows = await this.#s.all(`SELECT * FROM packages WHERE id = ? OR name = ?`, [idOrName, idOrName]);
     const row = rows.find((r) => r.id === idOrName) ?? rows[0];
     return row ? (await this.#datasets([row]))[0] : undefined;
+  }
+
+  async datasetPage(idOrName: string): Promise<DatasetPage | undefined> {
+    const dataset = await this.getDataset(idOrName);
+    return dataset && page.datasetPage(this.#s, dataset);
   }
 
   async updateDataset(idOrName: string, fields: DatasetFields): Promise<Dataset> {
