@@ -83,6 +83,7 @@ export class DoubleData {
       if (files !== undefined) this.indexFiles(strip(decodeJackson(files)) as Dto);
     }
     for (const dto of this.entities.dataSet.values()) dto['dataStore'] = this.dataStore;
+    this.placeByIdentifier();
     for (const sample of this.entities.sample.values()) this.describeProperties(sample);
     for (const experiment of this.entities.experiment.values()) this.describeProperties(experiment);
     for (const [kind, typeKind] of [
@@ -91,6 +92,23 @@ export class DoubleData {
       ['dataSet', 'dataSetType'],
     ] as const) {
       for (const dto of this.entities[kind].values()) this.assignProperties(dto, typeKind);
+    }
+  }
+
+  /**
+   * Fixtures fetched some entities without where they sit; openBIS always knows it, and the
+   * identifier says it (/SPACE/PROJECT/CODE), so searches by space or project find them.
+   */
+  private placeByIdentifier(): void {
+    const segments = (dto: Dto) => (idOf(dto, 'identifier') ?? '').split('/').filter(Boolean);
+    for (const experiment of this.entities.experiment.values()) {
+      const [space, project] = segments(experiment);
+      if (experiment['project'] == null && space && project)
+        experiment['project'] = this.find('project', `/${space}/${project}`) ?? null;
+    }
+    for (const dto of [...this.entities.sample.values(), ...this.entities.project.values()]) {
+      const [space] = segments(dto);
+      if (dto['space'] == null && space) dto['space'] = this.entities.space.get(space) ?? null;
     }
   }
 

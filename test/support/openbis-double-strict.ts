@@ -1,7 +1,8 @@
 // What the openBIS TEST DOUBLE checks as the server does (openBIS V3 DTO classes): each fetch
 // options field is declared with one class, and Jackson resolves `@type` only to that class
 // (or a subtype), so anything else is refused; an id must be of a kind the method declares;
-// and an answer carries only the relations its fetch options name (the others left out).
+// and an answer carries only the relations its fetch options name (the others null, as openBIS
+// serialises a relation it did not fetch).
 import type { Json } from '../../lib/extractor/openbis/jackson.ts';
 import type { Dto } from './openbis-double-data.ts';
 
@@ -87,6 +88,14 @@ export const DECLARED: Record<string, Record<string, string>> = {
   },
   [SPACE]: { registrator: PERSON, projects: PROJECT, samples: SAMPLE },
   [PERSON]: { space: SPACE, registrator: PERSON, roleAssignments: ROLE },
+  [`${P}dataset.fetchoptions.PhysicalDataFetchOptions`]: {
+    storageFormat: `${P}dataset.fetchoptions.StorageFormatFetchOptions`,
+    fileFormatType: `${P}dataset.fetchoptions.FileFormatTypeFetchOptions`,
+    locatorType: `${P}dataset.fetchoptions.LocatorTypeFetchOptions`,
+  },
+  [`${P}dataset.fetchoptions.LinkedDataFetchOptions`]: {
+    externalDms: `${P}externaldms.fetchoptions.ExternalDmsFetchOptions`,
+  },
   [ROLE]: { user: PERSON, space: SPACE, project: PROJECT, registrator: PERSON },
   [SAMPLE_TYPE]: entityType,
   [EXPERIMENT_TYPE]: entityType,
@@ -187,9 +196,11 @@ export function pruneToFetchOptions(value: Json, options: Dto): Json {
     const copy: Dto = {};
     memo.set(node, (memo.get(node) ?? new Map<string, Dto>()).set(key, copy));
     const relations = DECLARED[foClass] ?? {};
-    for (const [field, child] of Object.entries(node)) {
-      if (!(field in relations)) copy[field] = child;
-      else if (isDto(fo[field])) copy[field] = walk(child, fo[field]);
+    for (const [field, child] of Object.entries(node)) if (!(field in relations)) copy[field] = child;
+    // openBIS serialises every relation of the DTO: null when not fetched (pybis reads the keys).
+    for (const field of Object.keys(relations)) {
+      const sub = fo[field];
+      copy[field] = isDto(sub) && node[field] !== undefined ? walk(node[field] ?? null, sub) : null;
     }
     return copy;
   };

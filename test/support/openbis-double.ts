@@ -10,6 +10,7 @@ import { Readable } from 'node:stream';
 import { encodeJackson, type Json } from '../../lib/extractor/openbis/jackson.ts';
 import { DoubleData, type Dto } from './openbis-double-data.ts';
 import { serve, type TestServer } from './file-server.ts';
+import { DoubleSearch, SEARCHES } from './openbis-double-search.ts';
 import { RpcError, checkFetchOptions, checkIdKind, pruneToFetchOptions } from './openbis-double-strict.ts';
 
 export const AS_PATH = '/openbis/openbis/rmi-application-server-v3.json';
@@ -123,6 +124,7 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
   const server = await serve((req, res) => void handle(req, res));
   origin = server.origin;
   const data = new DoubleData(origin);
+  const search = new DoubleSearch(data);
   Object.assign(double, server, {
     data,
     switches: { mode: 'normal', delayMs: 0 } satisfies DoubleSwitches,
@@ -218,13 +220,6 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
         (params: Json[]) => getMap(method as keyof typeof GETS, params),
       ]),
     ),
-    searchSpaces: ([token, , options]) => {
-      session(token);
-      const fetch = checkFetchOptions(options, 'as.dto.space.fetchoptions.SpaceFetchOptions');
-      return searchResult(
-        [...data.entities.space.values()].map((space) => pruneToFetchOptions(space, fetch)),
-      );
-    },
     searchDataStores: ([token, , options]) => {
       session(token);
       checkFetchOptions(options, 'as.dto.datastore.fetchoptions.DataStoreFetchOptions');
@@ -287,9 +282,16 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
         const method = String(call['method']);
         double.calls.set(method, (double.calls.get(method) ?? 0) + 1);
         if (double.switches.mode === 'error') throw new RpcError('internal error (test double switch)');
+        const params = call['params'];
+        if (!Array.isArray(params)) throw new RpcError('params must be a list');
         const run = methods[method];
-        if (run === undefined || !Array.isArray(call['params'])) throw new RpcError(`no method ${method}`);
-        const result = run(call['params']);
+        let result: Json | undefined;
+        if (run !== undefined) result = run(params);
+        else if (method in SEARCHES) {
+          session(params[0]);
+          result = search.run(method, params);
+        }
+        if (result === undefined) throw new RpcError(`no method ${method}`);
         res.end(JSON.stringify({ jsonrpc: '2.0', id, result: encodeJackson(result) }));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
