@@ -1,6 +1,7 @@
 // The openBIS test double as openBIS's own Python client sees it: PyPI pybis logs in and reads
 // spaces, projects, collections, objects with properties, types with property assignments,
-// persons, data sets, their files and a file's bytes (test/extractor/pybis_against_double.py).
+// persons, property types, data sets, their files and a file's bytes
+// (test/extractor/pybis_against_double.py).
 // If the double answered a call unlike openBIS, pybis would fail on it. .ci/run makes the venv
 // and points LABLD_PYBIS_PYTHON at its python; unset, this fails rather than skips.
 import assert from 'node:assert/strict';
@@ -89,8 +90,14 @@ describe('pybis against the openBIS test double', () => {
     assert.ok((passed('data set types').detail as string[]).includes('ATTACHMENT'));
   });
 
-  it('lists persons', () => {
+  it('lists persons and gets one', () => {
     assert.ok((passed('persons').detail as string[]).includes('admin'));
+    assert.equal(passed('person').detail, 'admin');
+  });
+
+  it('lists property types and gets one; reads the server information', () => {
+    assert.equal(passed('property types').detail, 'REAL');
+    assert.equal(passed('server information').detail, 3);
   });
 
   it('searches data sets by space, lists their files from the data store and downloads one byte for byte', () => {
@@ -103,6 +110,6 @@ describe('pybis against the openBIS test double', () => {
   });
 
   it('every step of the script ran', () => {
-    assert.equal(steps.size, 13, [...steps.keys()].join(', '));
+    assert.equal(steps.size, 16, [...steps.keys()].join(', '));
   });
 });

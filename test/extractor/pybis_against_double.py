@@ -118,6 +118,27 @@ def _():
     return users
 
 
+@step("person")
+def _():
+    person = o.get_person("admin")
+    expect(person.userId == "admin", person.userId)
+    return person.userId
+
+
+@step("property types")
+def _():
+    codes = list(o.get_property_types().df["code"])
+    expect("EMODUL_INGREDIENT.BULKDENSITY" in codes, codes)
+    one = o.get_property_type("EMODUL_INGREDIENT.BULKDENSITY")
+    expect(one.code == "EMODUL_INGREDIENT.BULKDENSITY", one.code)
+    return one.dataType
+
+
+@step("server information")
+def _():
+    return o.get_server_information().get_major_version()
+
+
 @step("data sets")
 def _():
     found = list(o.get_datasets(space=SPACE).df["permId"])

@@ -15,7 +15,7 @@ const idText = (v: Json | undefined): string | undefined =>
   isDto(v) ? (str(v['permId']) ?? str(v['identifier'])) : str(v);
 
 /** Each search method: what it searches, its criteria class and its fetch options class. */
-export const SEARCHES: Record<string, [Kind, string, string]> = {
+export const SEARCHES: Record<string, [Kind | 'propertyType', string, string]> = {
   searchSamples: ['sample', 'sample.search.SampleSearchCriteria', 'sample.fetchoptions.SampleFetchOptions'],
   searchExperiments: [
     'experiment',
@@ -34,6 +34,11 @@ export const SEARCHES: Record<string, [Kind, string, string]> = {
   ],
   searchSpaces: ['space', 'space.search.SpaceSearchCriteria', 'space.fetchoptions.SpaceFetchOptions'],
   searchPersons: ['person', 'person.search.PersonSearchCriteria', 'person.fetchoptions.PersonFetchOptions'],
+  searchPropertyTypes: [
+    'propertyType',
+    'property.search.PropertyTypeSearchCriteria',
+    'property.fetchoptions.PropertyTypeFetchOptions',
+  ],
   searchSampleTypes: [
     'sampleType',
     'sample.search.SampleTypeSearchCriteria',
@@ -66,6 +71,8 @@ function matchesValue(actual: string | undefined, fieldValue: Json | undefined):
   if (!isDto(fieldValue)) throw new RpcError('search criteria: fieldValue must be an object');
   const type = String(fieldValue['@type']).replace(/^as\.dto\.common\.search\./, '');
   if (type === 'AnyStringValue') return true;
+  // A null value constrains nothing: pybis lists all property types with one.
+  if (fieldValue['value'] === null || fieldValue['value'] === undefined) return true;
   const wanted = str(fieldValue['value']);
   if (actual === undefined || wanted === undefined) return false;
   const a = actual.toUpperCase();
@@ -146,7 +153,8 @@ export class DoubleSearch {
       );
     const fetch = checkFetchOptions(params[2], `as.dto.${optionsClass}`);
     const top = { ...criteria, '@nested': true };
-    const found = [...this.data.entities[kind].values()].filter((dto) => this.matches(dto, top));
+    const pool = kind === 'propertyType' ? this.data.propertyTypes : this.data.entities[kind];
+    const found = [...pool.values()].filter((dto) => this.matches(dto, top));
     return {
       '@type': 'as.dto.common.search.SearchResult',
       objects: found.map((dto) => pruneToFetchOptions(dto, fetch)),

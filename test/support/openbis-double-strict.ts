@@ -88,6 +88,9 @@ export const DECLARED: Record<string, Record<string, string>> = {
   },
   [SPACE]: { registrator: PERSON, projects: PROJECT, samples: SAMPLE },
   [PERSON]: { space: SPACE, registrator: PERSON, roleAssignments: ROLE },
+  [`${P}material.fetchoptions.MaterialTypeFetchOptions`]: entityType,
+  [VOCABULARY]: { terms: `${P}vocabulary.fetchoptions.VocabularyTermFetchOptions`, registrator: PERSON },
+  [PLUGIN]: { registrator: PERSON },
   [`${P}dataset.fetchoptions.PhysicalDataFetchOptions`]: {
     storageFormat: `${P}dataset.fetchoptions.StorageFormatFetchOptions`,
     fileFormatType: `${P}dataset.fetchoptions.FileFormatTypeFetchOptions`,
