@@ -45,6 +45,12 @@ describe('openBIS test double: as strict as the server', () => {
       /Unrecognized field "colour"/,
     );
     await assert.rejects(getSamples([id], null), /fetch options must be an object/);
+    const dss = `${double.origin}/datastore_server/rmi-data-store-server-v3.json`;
+    const criteria = { '@type': 'dss.dto.datasetfile.search.DataSetFileSearchCriteria' };
+    await assert.rejects(
+      client.call('searchFiles', [token, criteria, EMPTY], dss),
+      /Could not resolve type id/,
+    );
   });
 
   it('refuses an id of the wrong kind', async () => {

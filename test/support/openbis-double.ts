@@ -256,8 +256,9 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
       }
       return searchResult(hits.map((hit) => pruneToFetchOptions(hit, fetch)));
     },
-    searchFiles: ([token, criteria]) => {
+    searchFiles: ([token, criteria, options]) => {
       session(token);
+      checkFetchOptions(options, 'dss.dto.datasetfile.fetchoptions.DataSetFileFetchOptions');
       const code = textOfCriteria(criteria ?? null);
       return searchResult(filesOf(code));
     },
