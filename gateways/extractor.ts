@@ -104,10 +104,11 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
       });
     };
 
-  const byId = (kind: RecordOperation, name: string, summary: string): Route =>
+  // `spans`: the id may be an identifier with plain slashes (/object/SPACE/PROJECT/CODE).
+  const byId = (kind: RecordOperation, name: string, summary: string, spans = false): Route =>
     route({
       method: 'GET',
-      path: `/${kind}/{${name}}`,
+      path: `/${kind}/{${name}${spans ? '*' : ''}}`,
       summary,
       tags: ['records'],
       params: part(extractor[kind] as never, [name] as never),
@@ -116,10 +117,10 @@ export function extractorRoutes(runtime: Runtime, forward: Forwarder<'extractor'
     });
 
   return [
-    byId('object', 'perm_id', 'Object (sample) as linked data'),
+    byId('object', 'perm_id', 'Object (sample) as linked data, by permId or identifier', true),
     byId('dataset', 'perm_id', 'Data set with its files as DCAT distributions'),
-    byId('collection', 'perm_id', 'Collection (experiment) with its objects'),
-    byId('project', 'perm_id', 'Project with its collections'),
+    byId('collection', 'perm_id', 'Collection (experiment) with its objects', true),
+    byId('project', 'perm_id', 'Project with its collections', true),
     byId('space', 'perm_id', 'Space with its projects'),
     byId('user', 'user_id', 'Person'),
     byId('class', 'object_type_code', 'Object, collection or data-set type as an OWL class'),

@@ -97,6 +97,15 @@ export async function selectGraph(iris: RecordIris, graph: string): Promise<Sele
   return selected;
 }
 
+/** The registrator of a data set as the crate's author: their user record and name. */
+function authorOf(iris: RecordIris, person: Dto[string] | undefined): Pick<CrateDataSet, 'author'> {
+  if (typeof person !== 'object' || person === null || Array.isArray(person)) return {};
+  const userId = person['userId'];
+  if (typeof userId !== 'string' || userId === '') return {};
+  const name = [person['firstName'], person['lastName']].filter((n) => typeof n === 'string' && n !== '');
+  return { author: { id: iris.of('user', userId), name: name.length > 0 ? name.join(' ') : userId } };
+}
+
 interface Planned {
   dataSets: Map<string, CrateDataSet & { storeUrl: string | undefined }>;
   files: Map<string, CrateFile & { storeUrl: string | undefined }>;
@@ -110,7 +119,13 @@ async function plan(env: BundleEnv, selected: Selected[]): Promise<Planned> {
     const store = dataSet['dataStore'] as Dto | undefined;
     const storeUrl = typeof store?.['downloadUrl'] === 'string' ? store['downloadUrl'] : undefined;
     const record = env.iris.of('dataset', permId);
-    planned.dataSets.set(permId, { permId, record, name: `data set ${permId}`, storeUrl });
+    planned.dataSets.set(permId, {
+      permId,
+      record,
+      name: `data set ${permId}`,
+      storeUrl,
+      ...authorOf(env.iris, dataSet['registrator']),
+    });
     let found = false;
     for (const file of files) {
       const path = file['path'];
@@ -195,7 +210,11 @@ export async function exportBundle(
           .download(file.storeUrl, env.session, file.dataSetPermId, file.path)
           .catch((error: unknown) => {
             if (!(error instanceof DomainError)) throw error;
-            file.missing = error.message.slice(0, 300);
+            // The data store's address is openBIS's inside: the reason names it only as that.
+            file.missing = error.message
+              .split(file.storeUrl ?? '')
+              .join('the data store ')
+              .slice(0, 300);
             return undefined;
           });
         if (source !== undefined) await appendEntry(zip, source.body, name);

@@ -1,5 +1,6 @@
-// `ro-crate-metadata.json` of an export bundle, valid RO-Crate 1.1: the metadata descriptor
-// (conformsTo, about), a root data set with name, description, licence and date, one Dataset
+// `ro-crate-metadata.json` of an export bundle, valid RO-Crate 1.1 (RECOMMENDED level too): the
+// metadata descriptor (conformsTo, about), a root data set with name, description, licence,
+// date, author (Person) and publisher (Organization), one Dataset
 // per openBIS data set (`<permId>/`) and one File per file (`<permId>/<path>`, with size and
 // encoding format), and the export as a CreateAction (instrument: this service; object: the
 // records it read; result: the root). A file that could not be fetched stays named: a File
@@ -26,6 +27,8 @@ export interface CrateDataSet {
   permId: string;
   record: string;
   name: string;
+  /** Who registered it in openBIS: their user record and name. */
+  author?: { id: string; name: string };
 }
 
 export interface CrateInput {
@@ -57,6 +60,9 @@ export function crateMetadata(input: CrateInput): Entity {
   const present = input.files.filter((f) => f.missing === undefined);
   const missing = input.files.filter((f) => f.missing !== undefined);
   const dataSetIds = input.dataSets.map((d) => `${crateId(d.permId)}/`);
+  // RO-Crate recommends an author (the data sets' registrators; else this service) and a publisher.
+  const authors = new Map(input.dataSets.flatMap((d) => (d.author ? [[d.author.id, d.author.name]] : [])));
+  const publisher = `${new URL(input.service).origin}/`;
   const graph: Entity[] = [
     {
       '@id': 'ro-crate-metadata.json',
@@ -73,19 +79,36 @@ export function crateMetadata(input: CrateInput): Entity {
         `from the records ${input.selected.join(', ')}.`,
       datePublished: input.endTime.toISOString(),
       license: ref(license),
+      author: one(authors.size > 0 ? [...authors.keys()].map(ref) : [ref(input.service)]),
+      publisher: ref(publisher),
       hasPart: one([...dataSetIds.map(ref), ...missing.map((f) => ref(f.downloadUrl))]),
       mentions: ref('#export'),
     },
     { '@id': license, '@type': 'CreativeWork', name: configured },
+    // A user of this lab's openBIS: affiliated with the lab that publishes the bundle.
+    ...[...authors].map(([id, name]) => ({
+      '@id': id,
+      '@type': 'Person',
+      name,
+      affiliation: ref(publisher),
+    })),
+    {
+      '@id': publisher,
+      '@type': 'Organization',
+      name: `labld at ${new URL(input.service).host}`,
+      url: publisher,
+    },
     ...input.dataSets.map((d) => ({
       '@id': `${crateId(d.permId)}/`,
       '@type': 'Dataset',
       name: d.name,
       identifier: d.record,
       sameAs: ref(d.record),
-      hasPart: present
-        .filter((f) => f.dataSetPermId === d.permId)
-        .map((f) => ref(crateId(entryName(f.dataSetPermId, f.path)))),
+      hasPart: one(
+        present
+          .filter((f) => f.dataSetPermId === d.permId)
+          .map((f) => ref(crateId(entryName(f.dataSetPermId, f.path)))),
+      ),
     })),
     ...present.map((f) => file(crateId(entryName(f.dataSetPermId, f.path)), f)),
     ...missing.map((f) => ({

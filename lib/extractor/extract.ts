@@ -55,6 +55,9 @@ export function checkFilePath(path: string, field = 'path'): string {
   return path;
 }
 
+/** An identifier as openBIS writes it: upper case, one leading slash (a path gives none). */
+const identifier = (id: string): string => `/${id.toUpperCase().split('/').filter(Boolean).join('/')}`;
+
 /**
  * A sample id: a permId, or an identifier (it contains `/`, upper-cased as openBIS keeps
  * them). ELN identifiers with a collection segment (/SPACE/PROJECT/COLLECTION/CODE) are looked
@@ -62,13 +65,13 @@ export function checkFilePath(path: string, field = 'path'): string {
  */
 function sampleId(id: string): Dto {
   if (!id.includes('/')) return idDto(ID_TYPES.sample, id);
-  const parts = id.toUpperCase().split('/').filter(Boolean);
-  const identifier = parts.length === 4 ? `/${parts[0]}/${parts[1]}/${parts[3]}` : `/${parts.join('/')}`;
-  return idDto(ID_TYPES.sampleIdentifier, identifier);
+  const parts = identifier(id).split('/').slice(1);
+  const full = parts.length === 4 ? `/${parts[0]}/${parts[1]}/${parts[3]}` : `/${parts.join('/')}`;
+  return idDto(ID_TYPES.sampleIdentifier, full);
 }
 
 const byPermOrIdentifier = (id: string, perm: string, ident: string): Dto =>
-  id.includes('/') ? idDto(ident as never, id.toUpperCase()) : idDto(perm as never, id);
+  id.includes('/') ? idDto(ident as never, identifier(id)) : idDto(perm as never, id);
 
 async function one(
   client: OpenbisClient,

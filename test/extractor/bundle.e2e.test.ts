@@ -2,9 +2,9 @@
 // collection with two data sets holds every file byte for byte and a ro-crate-metadata.json
 // that the RO-Crate validator from PyPI (roc-validator, in the venv LABLD_ROC_VENV that .ci/run
 // makes; offline, its cache seeded by tools/rocrate/seed-context.py) passes at the ro-crate-1.1
-// profile; the
-// original's {"graph": "<JSON-LD>"} body; a file that cannot be fetched is named (crate and
-// trailers); the ZIP streams while it is built, and a failure part-way aborts it; bad input.
+// profile, RECOMMENDED level included; the original's {"graph": "<JSON-LD>"} body; a file
+// that cannot be fetched is named (crate and trailers) without the data store's address; the
+// ZIP streams while it is built, and a failure part-way aborts it; bad input.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -182,6 +182,8 @@ describe(`export bundle (${testTransport()})`, () => {
       'validate',
       '-p',
       'ro-crate-1.1',
+      '-l',
+      'recommended',
       '--offline',
       '--cache-path',
       cache,
@@ -242,6 +244,14 @@ describe(`export bundle (${testTransport()})`, () => {
       (e) => e['@id'] === `${NS}distribution/${SECOND}/original/gone.txt?download=1`,
     );
     assert.match(String(named?.['description']), /not in this bundle: .*404/);
+    // The data store is openBIS's inside: its address stays out of what the caller gets.
+    const host = new URL(double.origin).host;
+    assert.equal(
+      entries.get('ro-crate-metadata.json')?.toString('utf8').includes(host),
+      false,
+      'data store URL',
+    );
+    assert.equal(JSON.stringify(res.trailers).includes(host), false);
     const action = crate['@graph'].find((e) => e['@type'] === 'CreateAction');
     assert.match(String(action?.['error']), /original\/gone\.txt/);
     double.unavailable.clear();

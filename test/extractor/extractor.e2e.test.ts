@@ -119,6 +119,24 @@ describe(`extractor end to end (${testTransport()})`, () => {
     }
   });
 
+  it('finds objects, collections and projects by identifier with plain slashes, as the README shows', async () => {
+    for (const [path, subject] of [
+      ['/object/EMODUL/LEBEDIGITAL/EMODUL_ING9', `${NS}object/${OBJECT}`],
+      ['/object/emodul/lebedigital/LEBEDIGITAL_INGREDIENT_COLLECTION/EMODUL_ING9', `${NS}object/${OBJECT}`],
+      [
+        '/collection/EMODUL/LEBEDIGITAL/LEBEDIGITAL_INGREDIENT_COLLECTION',
+        `${NS}collection/20230531140903847-26`,
+      ],
+      ['/project/EMODUL/LEBEDIGITAL', `${NS}project/20230531140903039-23`],
+    ] as const) {
+      const quads = await graph(path, 'application/n-triples', 'nt');
+      assert.ok(
+        quads.some((q) => q.subject.value === subject && q.predicate.value === RDF_TYPE),
+        path,
+      );
+    }
+  });
+
   it('negotiates by q-value and answers the media type chosen', async () => {
     const cases: [string, string][] = [
       ['text/turtle;q=0.5, application/n-triples;q=0.9', 'application/n-triples'],

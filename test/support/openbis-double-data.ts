@@ -83,8 +83,63 @@ export class DoubleData {
       if (files !== undefined) this.indexFiles(strip(decodeJackson(files)) as Dto);
     }
     for (const dto of this.entities.dataSet.values()) dto['dataStore'] = this.dataStore;
+    this.placeByIdentifier();
     for (const sample of this.entities.sample.values()) this.describeProperties(sample);
     for (const experiment of this.entities.experiment.values()) this.describeProperties(experiment);
+    for (const [kind, typeKind] of [
+      ['sample', 'sampleType'],
+      ['experiment', 'experimentType'],
+      ['dataSet', 'dataSetType'],
+    ] as const) {
+      for (const dto of this.entities[kind].values()) this.assignProperties(dto, typeKind);
+    }
+  }
+
+  /**
+   * Fixtures fetched some entities without where they sit; openBIS always knows it, and the
+   * identifier says it (/SPACE/PROJECT/CODE), so searches by space or project find them.
+   */
+  private placeByIdentifier(): void {
+    const segments = (dto: Dto) => (idOf(dto, 'identifier') ?? '').split('/').filter(Boolean);
+    for (const experiment of this.entities.experiment.values()) {
+      const [space, project] = segments(experiment);
+      if (experiment['project'] == null && space && project)
+        experiment['project'] = this.find('project', `/${space}/${project}`) ?? null;
+    }
+    for (const dto of [...this.entities.sample.values(), ...this.entities.project.values()]) {
+      const [space] = segments(dto);
+      if (dto['space'] == null && space) dto['space'] = this.entities.space.get(space) ?? null;
+    }
+  }
+
+  /** An entity's type gets a property assignment for each property the entity has, as openBIS keeps them. */
+  private assignProperties(dto: Dto, typeKind: 'sampleType' | 'experimentType' | 'dataSetType'): void {
+    const type = dto['type'];
+    const properties = dto['properties'];
+    if (typeof type !== 'object' || type === null || Array.isArray(type)) return;
+    if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return;
+    const code = str(type['code']);
+    const indexed = code === undefined ? undefined : this.entities[typeKind].get(code);
+    for (const target of new Set([type, ...(indexed ? [indexed] : [])])) {
+      const assignments = Array.isArray(target['propertyAssignments']) ? target['propertyAssignments'] : [];
+      const known = new Set(
+        assignments.map((a) => str(((a as Dto)['propertyType'] as Dto | null)?.['code'])),
+      );
+      for (const property of Object.keys(properties)) {
+        const propertyType = this.propertyTypes.get(property);
+        if (propertyType === undefined || known.has(property)) continue;
+        assignments.push({
+          '@type': 'as.dto.property.PropertyAssignment',
+          section: null,
+          ordinal: assignments.length + 1,
+          mandatory: false,
+          showInEditView: true,
+          propertyType,
+        });
+        known.add(property);
+      }
+      target['propertyAssignments'] = assignments;
+    }
   }
 
   private index(node: Json): void {

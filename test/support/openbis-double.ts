@@ -10,6 +10,8 @@ import { Readable } from 'node:stream';
 import { encodeJackson, type Json } from '../../lib/extractor/openbis/jackson.ts';
 import { DoubleData, type Dto } from './openbis-double-data.ts';
 import { serve, type TestServer } from './file-server.ts';
+import { DoubleSearch, SEARCHES } from './openbis-double-search.ts';
+import { RpcError, checkFetchOptions, checkIdKind, pruneToFetchOptions } from './openbis-double-strict.ts';
 
 export const AS_PATH = '/openbis/openbis/rmi-application-server-v3.json';
 export const V1_PATH = '/openbis/openbis/rmi-general-information-v1.json';
@@ -44,8 +46,6 @@ export interface OpenbisDouble extends TestServer {
   addHugeFile(dataSetPermId: string, path: string, size: number): void;
 }
 
-class RpcError extends Error {}
-
 /** Where a paused file's download waits. */
 const PAUSE_AFTER = 64 * 1024;
 
@@ -55,17 +55,60 @@ const searchResult = (objects: Json[]): Dto => ({
   totalCount: objects.length,
 });
 
-function ids(params: Json[]): string[] {
+function ids(params: Json[], kinds: readonly string[]): string[] {
   const list = params[1];
   if (!Array.isArray(list)) throw new RpcError('ids must be a list');
   return list.map((id) => {
     if (typeof id !== 'object' || id === null || Array.isArray(id))
       throw new RpcError('id must be an object');
+    checkIdKind(id, kinds);
     const value = id['permId'] ?? id['identifier'] ?? id['code'];
     if (typeof value !== 'string') throw new RpcError(`unsupported id ${JSON.stringify(id)}`);
     return value;
   });
 }
+
+/** Per get method: the id classes it declares and its fetch options class. */
+const GETS = {
+  getSamples: [
+    'sample',
+    ['sample.id.SamplePermId', 'sample.id.SampleIdentifier'],
+    'sample.fetchoptions.SampleFetchOptions',
+  ],
+  getExperiments: [
+    'experiment',
+    ['experiment.id.ExperimentPermId', 'experiment.id.ExperimentIdentifier'],
+    'experiment.fetchoptions.ExperimentFetchOptions',
+  ],
+  getDataSets: ['dataSet', ['dataset.id.DataSetPermId'], 'dataset.fetchoptions.DataSetFetchOptions'],
+  getProjects: [
+    'project',
+    ['project.id.ProjectPermId', 'project.id.ProjectIdentifier'],
+    'project.fetchoptions.ProjectFetchOptions',
+  ],
+  getSpaces: ['space', ['space.id.SpacePermId'], 'space.fetchoptions.SpaceFetchOptions'],
+  getPersons: ['person', ['person.id.PersonPermId'], 'person.fetchoptions.PersonFetchOptions'],
+  getSampleTypes: [
+    'sampleType',
+    ['entitytype.id.EntityTypePermId'],
+    'sample.fetchoptions.SampleTypeFetchOptions',
+  ],
+  getExperimentTypes: [
+    'experimentType',
+    ['entitytype.id.EntityTypePermId'],
+    'experiment.fetchoptions.ExperimentTypeFetchOptions',
+  ],
+  getDataSetTypes: [
+    'dataSetType',
+    ['entitytype.id.EntityTypePermId'],
+    'dataset.fetchoptions.DataSetTypeFetchOptions',
+  ],
+  getPropertyTypes: [
+    'propertyType',
+    ['property.id.PropertyTypePermId'],
+    'property.fetchoptions.PropertyTypeFetchOptions',
+  ],
+} as const;
 
 function textOfCriteria(criteria: Json): string {
   // GlobalSearchCriteria{criteria: [GlobalSearchTextCriteria{fieldValue: StringContainsValue{value}}]}
@@ -81,6 +124,7 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
   const server = await serve((req, res) => void handle(req, res));
   origin = server.origin;
   const data = new DoubleData(origin);
+  const search = new DoubleSearch(data);
   Object.assign(double, server, {
     data,
     switches: { mode: 'normal', delayMs: 0 } satisfies DoubleSwitches,
@@ -106,12 +150,17 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
     return token;
   };
 
-  const getMap = (kind: Parameters<DoubleData['find']>[0], params: Json[]): Dto => {
+  const getMap = (method: keyof typeof GETS, params: Json[]): Dto => {
+    const [kind, idKinds, options] = GETS[method];
     session(params[0]);
+    const fetch = checkFetchOptions(params[2], `as.dto.${options}`);
     const out: Dto = {};
-    for (const id of ids(params)) {
-      const found = data.find(kind, id);
-      if (found !== undefined) out[id] = found;
+    for (const id of ids(
+      params,
+      idKinds.map((k) => `as.dto.${k}`),
+    )) {
+      const found = kind === 'propertyType' ? data.propertyTypes.get(id) : data.find(kind, id);
+      if (found !== undefined) out[id] = pruneToFetchOptions(found, fetch);
     }
     return out;
   };
@@ -165,34 +214,20 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
         'openbis-version': '20.10.7 (test double)',
       };
     },
-    getSamples: (params) => getMap('sample', params),
-    getExperiments: (params) => getMap('experiment', params),
-    getDataSets: (params) => getMap('dataSet', params),
-    getProjects: (params) => getMap('project', params),
-    getSpaces: (params) => getMap('space', params),
-    getPersons: (params) => getMap('person', params),
-    getSampleTypes: (params) => getMap('sampleType', params),
-    getExperimentTypes: (params) => getMap('experimentType', params),
-    getDataSetTypes: (params) => getMap('dataSetType', params),
-    getPropertyTypes: (params) => {
-      session(params[0]);
-      const out: Dto = {};
-      for (const id of ids(params)) {
-        const found = data.propertyTypes.get(id);
-        if (found !== undefined) out[id] = found;
-      }
-      return out;
-    },
-    searchSpaces: ([token]) => {
+    ...Object.fromEntries(
+      Object.keys(GETS).map((method) => [
+        method,
+        (params: Json[]) => getMap(method as keyof typeof GETS, params),
+      ]),
+    ),
+    searchDataStores: ([token, , options]) => {
       session(token);
-      return searchResult([...data.entities.space.values()]);
-    },
-    searchDataStores: ([token]) => {
-      session(token);
+      checkFetchOptions(options, 'as.dto.datastore.fetchoptions.DataStoreFetchOptions');
       return searchResult([data.dataStore]);
     },
-    searchGlobally: ([token, criteria]) => {
+    searchGlobally: ([token, criteria, options]) => {
       session(token);
+      const fetch = checkFetchOptions(options, 'as.dto.global.fetchoptions.GlobalSearchObjectFetchOptions');
       const text = textOfCriteria(criteria ?? null).toLowerCase();
       const hits: Json[] = [];
       const matches = (dto: Dto) =>
@@ -219,10 +254,11 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
           });
         }
       }
-      return searchResult(hits);
+      return searchResult(hits.map((hit) => pruneToFetchOptions(hit, fetch)));
     },
-    searchFiles: ([token, criteria]) => {
+    searchFiles: ([token, criteria, options]) => {
       session(token);
+      checkFetchOptions(options, 'dss.dto.datasetfile.fetchoptions.DataSetFileFetchOptions');
       const code = textOfCriteria(criteria ?? null);
       return searchResult(filesOf(code));
     },
@@ -247,9 +283,16 @@ export async function startOpenbisDouble(): Promise<OpenbisDouble> {
         const method = String(call['method']);
         double.calls.set(method, (double.calls.get(method) ?? 0) + 1);
         if (double.switches.mode === 'error') throw new RpcError('internal error (test double switch)');
+        const params = call['params'];
+        if (!Array.isArray(params)) throw new RpcError('params must be a list');
         const run = methods[method];
-        if (run === undefined || !Array.isArray(call['params'])) throw new RpcError(`no method ${method}`);
-        const result = run(call['params']);
+        let result: Json | undefined;
+        if (run !== undefined) result = run(params);
+        else if (method in SEARCHES) {
+          session(params[0]);
+          result = search.run(method, params);
+        }
+        if (result === undefined) throw new RpcError(`no method ${method}`);
         res.end(JSON.stringify({ jsonrpc: '2.0', id, result: encodeJackson(result) }));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);

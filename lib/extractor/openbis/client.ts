@@ -45,77 +45,117 @@ export type GetMethod =
   | 'getDataSetTypes'
   | 'getPropertyTypes';
 
+/** The fetch-options classes of the V3 API (as pybis and the JavaScript API name them). */
+const FO = {
+  sample: 'as.dto.sample.fetchoptions.SampleFetchOptions',
+  sampleType: 'as.dto.sample.fetchoptions.SampleTypeFetchOptions',
+  experiment: 'as.dto.experiment.fetchoptions.ExperimentFetchOptions',
+  experimentType: 'as.dto.experiment.fetchoptions.ExperimentTypeFetchOptions',
+  dataSet: 'as.dto.dataset.fetchoptions.DataSetFetchOptions',
+  dataSetType: 'as.dto.dataset.fetchoptions.DataSetTypeFetchOptions',
+  dataStore: 'as.dto.datastore.fetchoptions.DataStoreFetchOptions',
+  physicalData: 'as.dto.dataset.fetchoptions.PhysicalDataFetchOptions',
+  linkedData: 'as.dto.dataset.fetchoptions.LinkedDataFetchOptions',
+  project: 'as.dto.project.fetchoptions.ProjectFetchOptions',
+  space: 'as.dto.space.fetchoptions.SpaceFetchOptions',
+  person: 'as.dto.person.fetchoptions.PersonFetchOptions',
+  roleAssignment: 'as.dto.roleassignment.fetchoptions.RoleAssignmentFetchOptions',
+  tag: 'as.dto.tag.fetchoptions.TagFetchOptions',
+  attachment: 'as.dto.attachment.fetchoptions.AttachmentFetchOptions',
+  properties: 'as.dto.property.fetchoptions.PropertyFetchOptions',
+  propertyAssignment: 'as.dto.property.fetchoptions.PropertyAssignmentFetchOptions',
+  propertyType: 'as.dto.property.fetchoptions.PropertyTypeFetchOptions',
+  vocabulary: 'as.dto.vocabulary.fetchoptions.VocabularyFetchOptions',
+  materialType: 'as.dto.material.fetchoptions.MaterialTypeFetchOptions',
+  semanticAnnotation: 'as.dto.semanticannotation.fetchoptions.SemanticAnnotationFetchOptions',
+} as const;
+
+/**
+ * Fetch options: the class, and each relation with the class its field declares (openBIS
+ * resolves `@type` among that class's subtypes only, and fills only the relations named).
+ */
+function fetchOptions(type: string, relations: Record<string, Dto> = {}): Dto {
+  return { '@type': type, ...relations };
+}
+
+const person = (): Dto => fetchOptions(FO.person);
+const entityType = (type: string): Dto => fetchOptions(type);
+const typeWithAssignments = (type: string): Dto =>
+  fetchOptions(type, {
+    propertyAssignments: fetchOptions(FO.propertyAssignment, { propertyType: fetchOptions(FO.propertyType) }),
+  });
+/** A related entity, as the records name it: its type and where it sits. */
+const bareSample = (): Dto => fetchOptions(FO.sample, { type: entityType(FO.sampleType) });
+const bareExperiment = (): Dto =>
+  fetchOptions(FO.experiment, { type: entityType(FO.experimentType), project: fetchOptions(FO.project) });
+const bareDataSet = (): Dto => fetchOptions(FO.dataSet, { type: entityType(FO.dataSetType) });
+
 /** Fetch options of each get: openBIS fills only what is asked for, so the relations are named. */
 const FETCH: Record<GetMethod, Dto> = {
-  getSamples: fetchOptions('as.dto.sample.fetchoptions.SampleFetchOptions', [
-    'type',
-    'tags',
-    'properties',
-    'space',
-    'project',
-    'experiment',
-    'registrator',
-    'modifier',
-    'dataSets',
-    'parents',
-    'children',
-    'container',
-    'components',
-    'attachments',
-  ]),
-  getExperiments: fetchOptions('as.dto.experiment.fetchoptions.ExperimentFetchOptions', [
-    'type',
-    'tags',
-    'properties',
-    'project',
-    'samples',
-    'dataSets',
-    'registrator',
-    'modifier',
-    'attachments',
-  ]),
-  getDataSets: fetchOptions('as.dto.dataset.fetchoptions.DataSetFetchOptions', [
-    'type',
-    'tags',
-    'properties',
-    'dataStore',
-    'physicalData',
-    'linkedData',
-    'experiment',
-    'sample',
-    'registrator',
-    'modifier',
-  ]),
-  getProjects: fetchOptions('as.dto.project.fetchoptions.ProjectFetchOptions', [
-    'space',
-    'experiments',
-    'registrator',
-    'modifier',
-    'attachments',
-  ]),
-  getSpaces: fetchOptions('as.dto.space.fetchoptions.SpaceFetchOptions', ['registrator', 'projects']),
-  getPersons: fetchOptions('as.dto.person.fetchoptions.PersonFetchOptions', ['roleAssignments', 'space']),
-  getSampleTypes: fetchOptions('as.dto.sample.fetchoptions.SampleTypeFetchOptions', ['propertyAssignments']),
-  getExperimentTypes: fetchOptions('as.dto.experiment.fetchoptions.ExperimentTypeFetchOptions', [
-    'propertyAssignments',
-  ]),
-  getDataSetTypes: fetchOptions('as.dto.dataset.fetchoptions.DataSetTypeFetchOptions', [
-    'propertyAssignments',
-  ]),
-  getPropertyTypes: fetchOptions('as.dto.property.fetchoptions.PropertyTypeFetchOptions', [
-    'vocabulary',
-    'materialType',
-    'semanticAnnotations',
-    'registrator',
-  ]),
+  getSamples: fetchOptions(FO.sample, {
+    type: entityType(FO.sampleType),
+    tags: fetchOptions(FO.tag),
+    properties: fetchOptions(FO.properties),
+    space: fetchOptions(FO.space),
+    project: fetchOptions(FO.project, { space: fetchOptions(FO.space) }),
+    experiment: bareExperiment(),
+    registrator: person(),
+    modifier: person(),
+    dataSets: bareDataSet(),
+    parents: bareSample(),
+    children: bareSample(),
+    container: bareSample(),
+    components: bareSample(),
+    attachments: fetchOptions(FO.attachment),
+  }),
+  getExperiments: fetchOptions(FO.experiment, {
+    type: entityType(FO.experimentType),
+    tags: fetchOptions(FO.tag),
+    properties: fetchOptions(FO.properties),
+    project: fetchOptions(FO.project, { space: fetchOptions(FO.space) }),
+    samples: bareSample(),
+    dataSets: fetchOptions(FO.dataSet, { type: entityType(FO.dataSetType), sample: bareSample() }),
+    registrator: person(),
+    modifier: person(),
+    attachments: fetchOptions(FO.attachment),
+  }),
+  getDataSets: fetchOptions(FO.dataSet, {
+    type: entityType(FO.dataSetType),
+    tags: fetchOptions(FO.tag),
+    properties: fetchOptions(FO.properties),
+    dataStore: fetchOptions(FO.dataStore),
+    physicalData: fetchOptions(FO.physicalData),
+    linkedData: fetchOptions(FO.linkedData),
+    experiment: bareExperiment(),
+    sample: bareSample(),
+    registrator: person(),
+    modifier: person(),
+  }),
+  getProjects: fetchOptions(FO.project, {
+    space: fetchOptions(FO.space),
+    experiments: bareExperiment(),
+    registrator: person(),
+    modifier: person(),
+    attachments: fetchOptions(FO.attachment),
+  }),
+  getSpaces: fetchOptions(FO.space, {
+    registrator: person(),
+    projects: fetchOptions(FO.project),
+  }),
+  getPersons: fetchOptions(FO.person, {
+    roleAssignments: fetchOptions(FO.roleAssignment, { space: fetchOptions(FO.space) }),
+    space: fetchOptions(FO.space),
+  }),
+  getSampleTypes: typeWithAssignments(FO.sampleType),
+  getExperimentTypes: typeWithAssignments(FO.experimentType),
+  getDataSetTypes: typeWithAssignments(FO.dataSetType),
+  getPropertyTypes: fetchOptions(FO.propertyType, {
+    vocabulary: fetchOptions(FO.vocabulary),
+    materialType: fetchOptions(FO.materialType),
+    semanticAnnotations: fetchOptions(FO.semanticAnnotation),
+    registrator: person(),
+  }),
 };
-
-function fetchOptions(type: string, relations: string[]): Dto {
-  const options: Dto = { '@type': type };
-  for (const relation of relations)
-    options[relation] = { '@type': 'as.dto.common.fetchoptions.EmptyFetchOptions' };
-  return options;
-}
 
 export interface OpenbisClientOptions {
   /** OPENBIS_URL; default from the configuration. */
@@ -254,7 +294,7 @@ export class OpenbisClient {
     const result = await this.call('searchDataStores', [
       token,
       { '@type': 'as.dto.datastore.search.DataStoreSearchCriteria' },
-      { '@type': 'as.dto.datastore.fetchoptions.DataStoreFetchOptions' },
+      fetchOptions(FO.dataStore),
     ]);
     return objectsOf(result);
   }
