@@ -37,6 +37,11 @@ export interface DatasetFields {
   creator_user_id?: string | null;
 }
 
+/** A new record's id as its creator gave it (a migration keeps the ids it had elsewhere). */
+export interface GivenId {
+  id?: string;
+}
+
 /** The fields a patch may change. */
 export type DatasetChanges = Partial<Omit<DatasetFields, 'creator_user_id'>>;
 
@@ -207,6 +212,17 @@ export function checkName(name: unknown, field = 'name'): string {
   }
   if (RESERVED.has(name) || ID_FORM.test(name)) throw nameUnavailable(name, field);
   return name;
+}
+
+/** A client-given id: a UUID in the lowercase form labld's own ids have. */
+export function checkId(id: unknown, field = 'id'): string {
+  if (typeof id !== 'string' || !ID_FORM.test(id)) {
+    throw invalid(
+      `${field}: must be a UUID in lowercase (8-4-4-4-12 hex digits) (got ${JSON.stringify(id)?.slice(0, 120)})`,
+      field,
+    );
+  }
+  return id;
 }
 
 export function checkRole(role: unknown, field = 'role'): Role {

@@ -8,7 +8,7 @@ import type { CatalogueStore, DatasetQuery } from '../store/contract.ts';
 import { invalid, isDomainError } from '../../process/errors.ts';
 import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
 import { packageDict } from './dicts.ts';
-import { bool, integer, list, notKept, optional, required, type Params } from './params.ts';
+import { bool, givenId, integer, list, notKept, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
 
 /** CKAN package fields labld does not keep; see `notKept`. */
@@ -91,7 +91,7 @@ export async function showDataset(deps: ActionDeps, dataset: Dataset): Promise<R
 
 const packageCreate: Action = async (deps, viewer, params) => {
   demand(viewer.actor, 'dataset.create');
-  const fields = { ...changes(params), name: name(params) };
+  const fields = { ...changes(params), name: name(params), ...givenId(params) };
   const groups = groupNames(params);
   const resources = list(params, 'resources') ?? [];
   const creator = viewer.user?.id ?? null;

@@ -10,7 +10,7 @@ import type { StoredUpload } from '../../contracts/catalogue.ts';
 import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
 import { announceDelete, announceUpload } from './chain-events.ts';
 import { resourceDict } from './dicts.ts';
-import { optional, required, type Params } from './params.ts';
+import { givenId, optional, required, type Params } from './params.ts';
 
 /**
  * Links a page may show as `href`: web addresses only. CKAN takes any text; a `javascript:` URL
@@ -102,7 +102,12 @@ export async function createLinkResource(
 ): Promise<Resource> {
   const url = linkUrl(params);
   if (url === undefined) throw invalid('Missing value', 'url');
-  return tx.createResource(datasetId, { ...linked(url), ...described(params), creator_user_id: creator });
+  return tx.createResource(datasetId, {
+    ...linked(url),
+    ...described(params),
+    creator_user_id: creator,
+    ...givenId(params),
+  });
 }
 
 /** Drops the datastore tables of these resources, where there are any. */
@@ -130,11 +135,13 @@ const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
   const url = upload ? undefined : linkUrl(params);
   if (!upload && url === undefined) throw invalid('Missing value: give a url or an upload', 'url');
   const source = upload ? uploaded(deps, upload) : linked(url!);
+  const id = givenId(params);
   const resource = await deps.store.transaction(async (tx) => {
     const created = await tx.createResource(dataset.id, {
       ...source,
       ...described(params),
       creator_user_id: viewer.user?.id ?? null,
+      ...id,
     });
     await announceUpload(tx, created);
     return created;
@@ -162,8 +169,14 @@ async function change(
   const { resource } = await resourceFor(deps.store, viewer, 'resource.update', required(params, 'id'));
   const url = upload ? undefined : linkUrl(params);
   const source = upload ? uploaded(deps, upload) : url !== undefined ? linked(url) : undefined;
+  // A patch that brings a file keeps the name and media type the resource has, as CKAN's does
+  // (ckanapi's `load --upload-resources` patches each file onto the resource it just created).
+  const kept: ResourceChanges = {
+    ...(upload && resource.name ? { name: resource.name } : {}),
+    ...(upload && source?.mimetype === '' && resource.mimetype ? { mimetype: resource.mimetype } : {}),
+  };
   const changes: ResourceChanges = patch
-    ? { ...source, ...described(params) }
+    ? { ...source, ...kept, ...described(params) }
     : {
         name: source?.name ?? (resource.url_type === 'upload' ? resource.url : lastSegment(resource.url)),
         description: '',

@@ -11,6 +11,7 @@ import type {
   DatasetChanges,
   DatasetFields,
   DerivationKey,
+  GivenId,
   Group,
   GroupFields,
   Membership,
@@ -101,7 +102,8 @@ export interface HandledRequest {
 
 export interface CatalogueStore {
   // --- datasets -------------------------------------------------------------------------
-  createDataset(fields: DatasetFields): Promise<Dataset>;
+  /** With the id given (conflict on `id` if taken), or a new one. */
+  createDataset(fields: DatasetFields & GivenId): Promise<Dataset>;
   /** By id or name; undefined when there is none. */
   getDataset(idOrName: string): Promise<Dataset | undefined>;
   /** Replaces name, title, notes and private (left out: their defaults; the creator stays); not-found if absent. */
@@ -115,7 +117,8 @@ export interface CatalogueStore {
   searchDatasets(query?: DatasetQuery): Promise<SearchResult<Dataset>>;
 
   // --- resources ------------------------------------------------------------------------
-  createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource>;
+  /** With the id given (conflict on `id` if taken), or a new one. */
+  createResource(datasetIdOrName: string, fields: ResourceFields & GivenId): Promise<Resource>;
   getResource(id: string): Promise<Resource | undefined>;
   /** Changes the fields given; last_modified is now. */
   updateResource(id: string, changes: ResourceChanges): Promise<Resource>;

@@ -2,8 +2,9 @@
 // SqlSession (sqlite.ts, postgres/). Datasets, resources and groups here; users, roles and
 // tokens in accounts.ts.
 import { randomUUID } from 'node:crypto';
-import { invalid, notFound, unreachable } from '../../../process/errors.ts';
+import { conflict, invalid, notFound, unreachable } from '../../../process/errors.ts';
 import {
+  checkId,
   checkName,
   checkSize,
   checkUrlType,
@@ -12,6 +13,7 @@ import {
   type DatasetChanges,
   type DatasetFields,
   type DerivationKey,
+  type GivenId,
   type Group,
   type GroupFields,
   type GroupRef,
@@ -79,6 +81,15 @@ function visibility(filter: PrivateFilter, params: Param[]): string {
   return `(NOT p.private OR EXISTS (SELECT 1 FROM memberships m WHERE m.package_id = p.id AND m.user_id = ?))`;
 }
 
+/** The id given, checked and not in use (conflict on `id`), or a new one. */
+async function freeId(s: SqlSession, table: 'packages' | 'resources', given: string | undefined) {
+  if (given === undefined) return randomUUID();
+  const id = checkId(given);
+  const [taken] = await s.all(`SELECT 1 AS taken FROM ${table} WHERE id = ?`, [id]);
+  if (taken) throw conflict(`id: ${JSON.stringify(id)} is already in use`, 'id');
+  return id;
+}
+
 export class SqlCatalogueStore implements CatalogueStore {
   readonly #s: SqlSession;
   readonly #close: () => Promise<void>;
@@ -107,11 +118,11 @@ export class SqlCatalogueStore implements CatalogueStore {
     return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? []));
   }
 
-  async createDataset(fields: DatasetFields): Promise<Dataset> {
+  async createDataset(fields: DatasetFields & GivenId): Promise<Dataset> {
     const name = checkName(fields.name);
     const given = optText(fields.creator_user_id, 'creator_user_id');
     const creator = given === null ? null : await requireId(this.#s, 'users', given, 'creator_user_id');
-    const id = randomUUID();
+    const id = await freeId(this.#s, 'packages', fields.id);
     const at = now();
     await guarded(this.#s, 'name', name, () =>
       this.#s.run(
@@ -210,11 +221,11 @@ export class SqlCatalogueStore implements CatalogueStore {
 
   // --- resources ------------------------------------------------------------------------
 
-  async createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource> {
+  async createResource(datasetIdOrName: string, fields: ResourceFields & GivenId): Promise<Resource> {
     const columns = resourceColumns(fields);
     return this.#atomic(async (s, store) => {
       const packageId = await requireId(s, 'packages', datasetIdOrName, 'package_id');
-      const id = randomUUID();
+      const id = await freeId(s, 'resources', fields.id);
       const at = now();
       await guarded(s, 'creator_user_id', '', () =>
         s.run(
