@@ -4,7 +4,7 @@
 import { authorize, demand, type Action as AuthAction } from '../auth/authorize.ts';
 import type { Viewer } from '../auth/actor.ts';
 import { checkName, nameUnavailable, type Dataset, type DatasetChanges } from '../model.ts';
-import type { CatalogueStore, DatasetQuery } from '../store/contract.ts';
+import type { CatalogueStore } from '../store/contract.ts';
 import { invalid, isDomainError } from '../../process/errors.ts';
 import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
 import { packageDict } from './dicts.ts';
@@ -178,55 +178,6 @@ const packageList: Action = async (deps, viewer, params) => {
   return (await deps.store.listDatasets({ limit, offset })).map((d) => d.name);
 };
 
-const SORTS: Record<string, NonNullable<DatasetQuery['sort']>> = {
-  'name asc': 'name asc',
-  'metadata_modified desc': 'metadata_modified desc',
-  // CKAN's default; labld has no relevance score, so the newest come first.
-  'score desc, metadata_modified desc': 'metadata_modified desc',
-};
-
-/** `fq`: labld reads the one filter CKAN clients of this platform send, `groups:<name>`. */
-function groupFilter(fq: string | undefined): string | undefined {
-  if (fq === undefined || fq.trim() === '') return undefined;
-  const match = /^\s*\+?groups:("?)([a-z0-9_-]{2,100})\1\s*$/.exec(fq);
-  if (!match) throw invalid('labld reads only "groups:<name>" here', 'fq');
-  return match[2];
-}
-
-const packageSearch: Action = async (deps, viewer, params) => {
-  demand(viewer.actor, 'dataset.search');
-  const sortText = (optional(params, 'sort') ?? 'score desc, metadata_modified desc').trim().toLowerCase();
-  const sort = SORTS[sortText.replace(/\s+/g, ' ')];
-  if (!sort) throw invalid(`must be one of ${Object.keys(SORTS).join('; ')}`, 'sort');
-  const rows = integer(params, 'rows', 10, 0, 1000);
-  const start = integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER);
-  const group = groupFilter(optional(params, 'fq'));
-  const actor = viewer.actor;
-  // CKAN: private datasets only with include_private, and then those the user may read.
-  const includePrivate = bool(params, 'include_private') === true && actor !== 'anonymous';
-  const query: DatasetQuery = {
-    q: optional(params, 'q') ?? '',
-    sort,
-    limit: rows,
-    offset: start,
-    ...(group !== undefined ? { group } : {}),
-    ...(includePrivate ? { includePrivateFor: actor.sysadmin ? 'all' : actor.userId } : {}),
-  };
-  // `*:*` is Solr's "everything".
-  if (query.q === '*:*') query.q = '';
-  const found =
-    rows === 0
-      ? { count: (await deps.store.searchDatasets({ ...query, limit: 1 })).count, results: [] }
-      : await deps.store.searchDatasets(query);
-  return {
-    count: found.count,
-    sort: sortText,
-    results: await Promise.all(found.results.map((d) => showDataset(deps, d))),
-    facets: {},
-    search_facets: {},
-  };
-};
-
 /** labld's own: what the viewer may do to a dataset they can read (the pages show only that). */
 const datasetPermissions: Action = async (deps, viewer, params) => {
   const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
@@ -251,6 +202,5 @@ export const datasetActions = {
   package_patch: packagePatch,
   package_delete: packageDelete,
   package_list: packageList,
-  package_search: packageSearch,
   labld_dataset_permissions: datasetPermissions,
 };

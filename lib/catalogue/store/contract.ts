@@ -26,6 +26,7 @@ import type {
   UserChanges,
   UserFields,
 } from '../model.ts';
+import type { FacetItem, FacetQuery, SearchNode, SortKey } from '../search-query.ts';
 import type { StatusStep, StepStatus } from '../../chain/status.ts';
 import type { ChainEventName } from '../../chain/events.ts';
 import type { DeadLetter } from '../../chain/dead-letters.ts';
@@ -71,12 +72,22 @@ export interface DatasetQuery extends PrivateFilter, Paging {
   group?: string;
   /** Default `name asc`. */
   sort?: 'name asc' | 'metadata_modified desc';
+  /** package_search's q, fq and fq_list as parsed (search-query.ts): every dataset they hold for. */
+  where?: SearchNode;
+  /** Sort keys in order (wins over `sort`); name and id break ties. */
+  order?: SortKey[];
+  /** The words the `score` sort key counts. */
+  scoreTerms?: string[];
+  /** Facet counts wanted, over every dataset found (not only the page). */
+  facets?: FacetQuery;
 }
 
 /** A page of results and how many there are in all (CKAN's package_search answer). */
 export interface SearchResult<T> {
   count: number;
   results: T[];
+  /** Per facet field asked for, its values with the most datasets first. */
+  facets?: Record<string, FacetItem[]>;
 }
 
 /**

@@ -154,7 +154,10 @@ describe('package_*', () => {
       'sort',
     );
     assert.equal((await refusal(call(undefined, 'package_search', { rows: -1 }))).field, 'rows');
-    assert.equal((await refusal(call(undefined, 'package_search', { fq: 'tags:steel' }))).field, 'fq');
+    assert.equal(
+      (await refusal(call(undefined, 'package_search', { fq: 'metadata_modified:[NOW-1DAY TO NOW]' }))).field,
+      'fq',
+    );
     assert.deepEqual(await call(undefined, 'package_list'), ['changing', 'copied']);
   });
 

@@ -3,8 +3,9 @@
 // written here from CKAN's documentation and Solr's syntax, not taken from a run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import fc from 'fast-check';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
-import { DomainError } from '../../../lib/process/errors.ts';
+import { DomainError, isDomainError } from '../../../lib/process/errors.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { person, type Catalogue, type Person } from './support.ts';
 
@@ -86,6 +87,253 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
         const id = 'b1c2d3e4-f5a6-4b7c-8d9e-0f1a2b3c4d5e';
         const res = await call('resource_create', { package_id: 'moved', id, url: 'https://example.org/c' });
         assert.equal(res.id, id);
+      });
+    });
+
+    describe('package_search', () => {
+      before(async () => {
+        await call('package_delete', { id: 'moved' });
+        const root = await person(catalogue.deps.store, 'root', true);
+        await call('group_create', { name: 'tensile-group', title: 'Tensile' }, root);
+        await call('group_create', { name: 'mappings', title: 'Mapping library' }, root);
+        const link = (file: string) => ({ url: `https://example.org/${file}` });
+        await call('package_create', {
+          name: 'tensile-steel',
+          title: 'Tensile tests of steel',
+          notes: 'Specimens pulled at 2 mm/min',
+          groups: [{ name: 'tensile-group' }],
+          resources: [link('a.csv'), link('iso.pdf')],
+        });
+        await call('package_create', {
+          name: 'tensile-alu',
+          title: 'Tensile tests of aluminium',
+          notes: 'Alloy 6061',
+          groups: [{ name: 'tensile-group' }, { name: 'mappings' }],
+          resources: [link('b.csv')],
+        });
+        await call('package_create', {
+          name: 'hardness',
+          title: 'Hardness',
+          notes: 'Vickers',
+          resources: [link('map.yaml')],
+        });
+        await call('package_create', { name: 'quiet', title: 'another dataset' });
+        await call('package_create', {
+          name: 'secret',
+          title: 'Secret tensile tests',
+          private: true,
+          groups: [{ name: 'mappings' }],
+          resources: [link('c.csv')],
+        });
+        await call('package_patch', { id: 'hardness', notes: 'Vickers, again' });
+      });
+
+      const names = async (params: Dict, who?: Person) =>
+        ((await call('package_search', { rows: 100, ...params }, who)).results as Dict[])
+          .map((d) => d.name)
+          .sort();
+
+      it('facet.field with facet.limit fills facets and search_facets as CKAN does', async () => {
+        const found = await call(
+          'package_search',
+          { 'facet.field': JSON.stringify(['groups', 'res_format', 'tags', 'organization', 'license_id']) },
+          undefined,
+        );
+        assert.equal(found.count, 4);
+        assert.deepEqual(found.facets, {
+          groups: { 'tensile-group': 2, mappings: 1 },
+          res_format: { CSV: 2, PDF: 1, YAML: 1 },
+          tags: {},
+          organization: {},
+          license_id: {},
+        });
+        assert.deepEqual(found.search_facets.groups, {
+          title: 'groups',
+          items: [
+            { name: 'tensile-group', display_name: 'Tensile', count: 2 },
+            { name: 'mappings', display_name: 'Mapping library', count: 1 },
+          ],
+        });
+        const one = await call('package_search', {
+          'facet.field': ['groups', 'res_format'],
+          'facet.limit': 1,
+        });
+        assert.deepEqual(one.facets, { groups: { 'tensile-group': 2 }, res_format: { CSV: 2 } });
+        // Counted over what was found, not over the page.
+        const paged = await call('package_search', {
+          'facet.field': ['res_format'],
+          rows: 1,
+          fq: 'groups:tensile-group',
+        });
+        assert.deepEqual(paged.facets, { res_format: { CSV: 2, PDF: 1 } });
+        assert.deepEqual((await call('package_search', {})).facets, {});
+      });
+
+      it('a private dataset counts in the facets only of those who may read it', async () => {
+        const mine = await call('package_search', { 'facet.field': ['groups'], include_private: true });
+        assert.deepEqual(mine.facets, { groups: { 'tensile-group': 2, mappings: 2 } });
+      });
+
+      it('fq with the Solr field syntax: names, groups, formats, quotes, +/-, AND/OR', async () => {
+        assert.deepEqual(await names({ fq: 'groups:tensile-group' }), ['tensile-alu', 'tensile-steel']);
+        assert.deepEqual(await names({ fq: 'res_format:PDF' }), ['tensile-steel']);
+        assert.deepEqual(await names({ fq: '+groups:tensile-group -res_format:PDF' }), ['tensile-alu']);
+        assert.deepEqual(await names({ fq: 'groups:tensile-group AND res_format:CSV' }), [
+          'tensile-alu',
+          'tensile-steel',
+        ]);
+        assert.deepEqual(await names({ fq: 'res_format:YAML OR name:tensile-steel' }), [
+          'hardness',
+          'tensile-steel',
+        ]);
+        assert.deepEqual(await names({ fq: 'name:"hardness"' }), ['hardness']);
+        assert.deepEqual(await names({ fq: 'groups:(mappings OR tensile-group) NOT name:tensile-steel' }), [
+          'tensile-alu',
+        ]);
+        assert.deepEqual(await names({ fq: '-groups:*' }), ['hardness', 'quiet']);
+        assert.deepEqual(await names({ fq: '+dataset_type:dataset +capacity:public' }), [
+          'hardness',
+          'quiet',
+          'tensile-alu',
+          'tensile-steel',
+        ]);
+        // labld keeps no tags or organizations: no dataset has one.
+        assert.deepEqual(await names({ fq: 'tags:steel' }), []);
+        assert.deepEqual(await names({ fq: 'organization:lab' }), []);
+      });
+
+      it('fq_list: each item a filter of its own', async () => {
+        assert.deepEqual(await names({ fq_list: ['groups:tensile-group', '-name:tensile-alu'] }), [
+          'tensile-steel',
+        ]);
+        assert.deepEqual(
+          await names({ fq: 'res_format:CSV', fq_list: JSON.stringify(['groups:mappings']) }),
+          ['tensile-alu'],
+        );
+      });
+
+      it('q with field:value, a prefix and a phrase', async () => {
+        assert.deepEqual(await names({ q: 'name:hardness' }), ['hardness']);
+        assert.deepEqual(await names({ q: 'title:aluminium' }), ['tensile-alu']);
+        assert.deepEqual(await names({ q: 'tens*' }), ['tensile-alu', 'tensile-steel']);
+        assert.deepEqual(await names({ q: '"tests of steel"' }), ['tensile-steel']);
+        assert.deepEqual(await names({ q: 'tensile -aluminium' }), ['tensile-steel']);
+        assert.deepEqual(await names({ q: '*:*' }), ['hardness', 'quiet', 'tensile-alu', 'tensile-steel']);
+        assert.deepEqual(await names({ q: 'VICKERS' }), ['hardness']);
+        assert.deepEqual(await names({ q: 'tensile', include_private: true }), [
+          'secret',
+          'tensile-alu',
+          'tensile-steel',
+        ]);
+      });
+
+      it('sort on title_string (code point order), metadata_modified and score', async () => {
+        const order = async (params: Dict) =>
+          ((await call('package_search', params)).results as Dict[]).map((d) => d.name);
+        assert.deepEqual(await order({ sort: 'title_string asc' }), [
+          'hardness',
+          'tensile-alu',
+          'tensile-steel',
+          'quiet',
+        ]);
+        assert.deepEqual(await order({ sort: 'title_string desc' }), [
+          'quiet',
+          'tensile-steel',
+          'tensile-alu',
+          'hardness',
+        ]);
+        assert.equal((await order({ sort: 'metadata_modified desc' }))[0], 'hardness');
+        assert.deepEqual(await order({ q: 'tensile OR steel', sort: 'score desc, name asc' }), [
+          'tensile-steel',
+          'tensile-alu',
+        ]);
+        assert.deepEqual(await order({ q: 'tensile OR steel', sort: 'name asc' }), [
+          'tensile-alu',
+          'tensile-steel',
+        ]);
+        assert.equal(
+          (await call('package_search', { sort: 'num_resources desc, name asc' })).results[0].name,
+          'tensile-steel',
+        );
+      });
+
+      it('rows above 1000 are capped, not refused', async () => {
+        const found = await call('package_search', { rows: 5000 });
+        assert.equal(found.count, 4);
+        assert.equal(found.results.length, 4);
+        assert.equal((await refused(call('package_search', { rows: -1 }))).status, 409);
+      });
+
+      it('what labld does not read is a Validation Error naming it, never passed over', async () => {
+        const cases: [Dict, string][] = [
+          [{ qf: 'title^2' }, 'qf'],
+          [{ defType: 'edismax' }, 'defType'],
+          [{ facet_field: ['groups'] }, 'facet_field'],
+          [{ 'facet.field': ['notes'] }, 'facet.field'],
+          [{ fq: 'metadata_modified:[NOW-1DAY TO NOW]' }, 'fq'],
+          [{ fq: 'title:stee~' }, 'fq'],
+          [{ fq: 'colour:red' }, 'fq'],
+          [{ fq: '(groups:mappings' }, 'fq'],
+          [{ fq: 'groups:mappings)' }, 'fq'],
+          [{ fq: '"unclosed' }, 'fq'],
+          [{ fq: 'name:te*st' }, 'fq'],
+          [{ fq: 'groups:' }, 'fq'],
+          [{ fq: 'NOT' }, 'fq'],
+          [{ q: 'tit?e' }, 'q'],
+          [{ q: 'title:steel^4' }, 'q'],
+          [{ fq_list: ['groups:mappings', 'x:[1 TO 2]'] }, 'fq_list'],
+          [{ fq_list: [3] }, 'fq_list'],
+          [{ sort: 'title asc' }, 'sort'],
+          [{ sort: 'name sideways' }, 'sort'],
+          [{ sort: 'name; DROP TABLE packages' }, 'sort'],
+          [{ include_drafts: 'perhaps' }, 'include_drafts'],
+        ];
+        for (const [params, field] of cases) {
+          const answer = await refused(call('package_search', params));
+          assert.equal(answer.status, 409, JSON.stringify(params));
+          assert.ok(answer.error[field], `${JSON.stringify(params)}: ${JSON.stringify(answer.error)}`);
+        }
+      });
+
+      it('property: a random fq or q is found or refused with a 4xx naming it, never a 500', async () => {
+        const piece = fc.constantFrom(
+          ...[
+            'groups:',
+            'name:',
+            'tags:',
+            'res_format:',
+            'title:',
+            'x:',
+            ':',
+            '"',
+            '(',
+            ')',
+            '+',
+            '-',
+            '!',
+            ' ',
+          ],
+          ...['AND', 'OR', 'NOT', '&&', '||', '*', '*:*', '\\', '[', ']', '{', '}', '~', '^', '?', 'TO'],
+          ...['tensile', 'CSV', 'mappings', 'é', "'", ';', '%', '_', '\u0000', '2', '--', 'SELECT'],
+        );
+        const text = fc.oneof(
+          fc.array(piece, { maxLength: 20 }).map((p) => p.join('')),
+          fc.string({ maxLength: 40 }),
+        );
+        await fc.assert(
+          fc.asyncProperty(text, fc.constantFrom('fq', 'q', 'fq_list'), async (value, param) => {
+            const params = { [param]: param === 'fq_list' ? [value] : value };
+            try {
+              await call('package_search', params, undefined);
+            } catch (error) {
+              assert.ok(isDomainError(error), `${JSON.stringify(params)}: ${String(error)}`);
+              const { status, body } = ckanError(error);
+              assert.equal(status, 409, JSON.stringify(params));
+              assert.ok((body.error as Dict)[param], JSON.stringify(body));
+            }
+          }),
+          { numRuns: 300 },
+        );
       });
     });
   });

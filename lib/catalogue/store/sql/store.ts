@@ -35,8 +35,9 @@ import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
 import * as requests from './requests.ts';
+import * as search from './search.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
-import { containing, findId, guarded, paging, requireId, text } from './common.ts';
+import { guarded, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
 import type { Param, Row, SqlSession } from './session.ts';
 
@@ -185,38 +186,12 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
 
   async searchDatasets(query: DatasetQuery = {}): Promise<SearchResult<Dataset>> {
-    const { limit, offset } = paging(query);
-    const params: Param[] = [];
-    const where = [visibility(query, params)];
-    for (const term of text(query.q ?? '', 'q')
-      .split(/\s+/)
-      .filter(Boolean)) {
-      where.push(
-        `(lower(p.name) LIKE ? ESCAPE '\\' OR lower(p.title) LIKE ? ESCAPE '\\' OR lower(p.notes) LIKE ? ESCAPE '\\')`,
-      );
-      const pattern = containing(term);
-      params.push(pattern, pattern, pattern);
-    }
-    if (query.group !== undefined) {
-      const groupId = (await findId(this.#s, 'groups', query.group)) ?? '';
-      where.push(`EXISTS (SELECT 1 FROM group_members gm WHERE gm.package_id = p.id AND gm.group_id = ?)`);
-      params.push(groupId);
-    }
-    const sort = query.sort ?? 'name asc';
-    if (sort !== 'name asc' && sort !== 'metadata_modified desc') {
-      throw invalid(
-        `sort: must be "name asc" or "metadata_modified desc" (got ${JSON.stringify(sort)})`,
-        'sort',
-      );
-    }
-    const order = sort === 'name asc' ? 'p.name' : 'p.metadata_modified DESC, p.name';
-    const clause = where.join(' AND ');
-    const [total] = await this.#s.all(`SELECT COUNT(*) AS n FROM packages p WHERE ${clause}`, params);
-    const rows = await this.#s.all(
-      `SELECT p.* FROM packages p WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...params, limit, offset],
+    return search.searchDatasets(
+      this.#s,
+      query,
+      (params) => visibility(query, params),
+      (rows) => this.#datasets(rows),
     );
-    return { count: num(total?.n ?? 0), results: await this.#datasets(rows) };
   }
 
   // --- resources ------------------------------------------------------------------------
