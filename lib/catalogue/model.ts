@@ -13,7 +13,7 @@ export interface GroupRef {
   title: string;
 }
 
-export interface Dataset {
+export interface Dataset extends DatasetMetadata {
   id: string;
   /** CKAN's rules: 2–100 characters, lowercase alphanumerics, `-` and `_`; unique. */
   name: string;
@@ -28,8 +28,33 @@ export interface Dataset {
   groups: GroupRef[];
 }
 
+/** The CKAN package fields labld keeps as given ('' and [] when not given). */
+export interface DatasetMetadata {
+  author: string;
+  author_email: string;
+  maintainer: string;
+  maintainer_email: string;
+  version: string;
+  url: string;
+  license_id: string;
+  /** Free tags (CKAN's tags without a vocabulary), in name order. */
+  tags: string[];
+  /** CKAN's extras: key/value text pairs, keys unique, in key order. */
+  extras: { key: string; value: string }[];
+}
+
+export const METADATA_TEXT = [
+  'author',
+  'author_email',
+  'maintainer',
+  'maintainer_email',
+  'version',
+  'url',
+  'license_id',
+] as const;
+
 /** What a caller gives to create or replace a dataset. */
-export interface DatasetFields {
+export interface DatasetFields extends Partial<DatasetMetadata> {
   name: string;
   title?: string;
   notes?: string;

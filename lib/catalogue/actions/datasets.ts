@@ -7,24 +7,12 @@ import { checkName, nameUnavailable, type Dataset, type DatasetChanges } from '.
 import type { CatalogueStore } from '../store/contract.ts';
 import { invalid, isDomainError } from '../../process/errors.ts';
 import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
+import { metadataOf } from './dataset-fields.ts';
 import { packageDict } from './dicts.ts';
 import { bool, givenId, integer, list, notKept, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
 
-/** CKAN package fields labld does not keep; see `notKept`. */
-const NOT_KEPT = [
-  'owner_org',
-  'tags',
-  'extras',
-  'author',
-  'author_email',
-  'maintainer',
-  'maintainer_email',
-  'license_id',
-  'url',
-  'version',
-] as const;
-const WHY = 'labld keeps name, title, notes, private, groups and resources of a dataset';
+const WHY = 'labld has no organizations: roles are given per dataset (package_collaborator_create)';
 
 function name(params: Params): string {
   return checkName(required(params, 'name'));
@@ -46,8 +34,8 @@ async function naming<T>(name: string | undefined, write: () => Promise<T>): Pro
 
 /** The dataset's fields as a create, update or patch gives them (only those present). */
 function changes(params: Params): DatasetChanges {
-  notKept(params, NOT_KEPT, WHY);
-  const given: DatasetChanges = {};
+  notKept(params, ['owner_org'], WHY);
+  const given: DatasetChanges = metadataOf(params);
   if (params.name !== undefined) given.name = name(params);
   const title = optional(params, 'title');
   if (title !== undefined || params.title === '') given.title = title ?? '';

@@ -16,19 +16,22 @@ import { givenId, optional, required, type Params } from './params.ts';
  * Links a page may show as `href`: web addresses only. CKAN takes any text; a `javascript:` URL
  * would run in the catalogue's pages, so labld refuses what is not http(s) or ftp.
  */
-function linkUrl(params: Params): string | undefined {
-  const url = optional(params, 'url');
-  if (url === undefined) return undefined;
+export function webLink(url: string, field: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw invalid(`not an absolute URL: ${JSON.stringify(url.slice(0, 200))}`, 'url');
+    throw invalid(`not an absolute URL: ${JSON.stringify(url.slice(0, 200))}`, field);
   }
   if (!['http:', 'https:', 'ftp:'].includes(parsed.protocol)) {
-    throw invalid(`must be an http, https or ftp URL (got ${parsed.protocol})`, 'url');
+    throw invalid(`must be an http, https or ftp URL (got ${parsed.protocol})`, field);
   }
   return url;
+}
+
+function linkUrl(params: Params): string | undefined {
+  const url = optional(params, 'url');
+  return url === undefined ? undefined : webLink(url, 'url');
 }
 
 /** The last segment of a URL or file name: CKAN's default resource name. */

@@ -15,6 +15,7 @@ import {
   type FacetQuery,
 } from '../search-query.ts';
 import type { DatasetQuery } from '../store/contract.ts';
+import { LICENSES } from '../licenses.ts';
 import type { Action } from './context.ts';
 import { showDataset } from './datasets.ts';
 import { bool, integer, list, optional, type Params } from './params.ts';
@@ -122,4 +123,38 @@ const packageSearch: Action = async (deps, viewer, params) => {
   };
 };
 
-export const searchActions = { package_search: packageSearch };
+/**
+ * CKAN's tag_list: the free tags of the datasets the viewer may see (CKAN lists every tag in
+ * its database; a tag only a private dataset has would tell of it). `query`: tags containing it.
+ */
+const tagList: Action = async (deps, viewer, params) => {
+  demand(viewer.actor, 'dataset.search');
+  const query = (optional(params, 'query') ?? '').toLowerCase();
+  const allFields = bool(params, 'all_fields') === true;
+  if (optional(params, 'vocabulary_id') !== undefined)
+    throw invalid('labld keeps free tags only', 'vocabulary_id');
+  const actor = viewer.actor;
+  const found = await deps.store.searchDatasets({
+    limit: 0,
+    facets: { fields: ['tags'], limit: FACET_ALL, mincount: 1 },
+    ...(actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId }),
+  });
+  const names = (found.facets?.tags ?? [])
+    .map((t) => t.name)
+    .filter((name) => name.toLowerCase().includes(query))
+    .sort();
+  return allFields ? names.map((name) => ({ name, display_name: name, vocabulary_id: null })) : names;
+};
+
+/** CKAN's license_list: its default licences. */
+const licenseList: Action = async () =>
+  LICENSES.map((l) => ({
+    id: l.id,
+    title: l.title,
+    url: l.url,
+    is_okd_compliant: l.is_okd_compliant,
+    od_conformance: l.is_okd_compliant ? 'approved' : 'not reviewed',
+    status: 'active',
+  }));
+
+export const searchActions = { package_search: packageSearch, tag_list: tagList, license_list: licenseList };

@@ -101,8 +101,8 @@ describe('package_*', () => {
 
   it('fields labld does not keep are refused when they carry a value, passed over when empty', async () => {
     assert.equal(
-      (await refusal(call(alice, 'package_create', { name: 'tagged', tags: [{ name: 'steel' }] }))).field,
-      'tags',
+      (await refusal(call(alice, 'package_create', { name: 'tagged', owner_org: 'lab' }))).field,
+      'owner_org',
     );
     const copied = await call(alice, 'package_create', {
       name: 'copied',

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { DomainError, isDomainError } from '../../../lib/process/errors.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
+import { METADATA_TEXT } from '../../../lib/catalogue/model.ts';
 import { person, type Catalogue, type Person } from './support.ts';
 
 type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -18,10 +19,11 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
   let catalogue: Catalogue;
   let alice: Person;
 
-  const call = (action: string, params: Dict = {}, who: Person | undefined = alice): Promise<Dict> =>
+  /** An action called by alice, another person, or (`'anonymous'`) with no token. */
+  const call = (action: string, params: Dict = {}, who: Person | 'anonymous' = alice): Promise<Dict> =>
     runAction(
       catalogue.deps,
-      who ? { kind: 'token', hash: who.tokenHash } : { kind: 'anonymous' },
+      who === 'anonymous' ? { kind: 'anonymous' } : { kind: 'token', hash: who.tokenHash },
       action,
       params,
     ) as Promise<Dict>;
@@ -128,7 +130,7 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
         await call('package_patch', { id: 'hardness', notes: 'Vickers, again' });
       });
 
-      const names = async (params: Dict, who?: Person) =>
+      const names = async (params: Dict, who?: Person | 'anonymous') =>
         ((await call('package_search', { rows: 100, ...params }, who)).results as Dict[])
           .map((d) => d.name)
           .sort();
@@ -137,7 +139,7 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
         const found = await call(
           'package_search',
           { 'facet.field': JSON.stringify(['groups', 'res_format', 'tags', 'organization', 'license_id']) },
-          undefined,
+          'anonymous',
         );
         assert.equal(found.count, 4);
         assert.deepEqual(found.facets, {
@@ -324,7 +326,7 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
           fc.asyncProperty(text, fc.constantFrom('fq', 'q', 'fq_list'), async (value, param) => {
             const params = { [param]: param === 'fq_list' ? [value] : value };
             try {
-              await call('package_search', params, undefined);
+              await call('package_search', params, 'anonymous');
             } catch (error) {
               assert.ok(isDomainError(error), `${JSON.stringify(params)}: ${String(error)}`);
               const { status, body } = ckanError(error);
@@ -334,6 +336,149 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
           }),
           { numRuns: 300 },
         );
+      });
+    });
+
+    describe('dataset fields CKAN scripts send', () => {
+      const full = {
+        name: 'described',
+        title: 'Described',
+        author: 'Ada Lovelace',
+        author_email: 'ada@lab.test',
+        maintainer: 'Lab IT',
+        maintainer_email: 'it@lab.test',
+        version: '1.2',
+        url: 'https://lab.test/projects/described',
+        license_id: 'cc-by',
+        tags: [{ name: 'steel' }, { name: 'tensile test' }],
+        extras: [
+          { key: 'machine', value: 'Zwick Z100' },
+          { key: 'speed', value: '2 mm/min' },
+        ],
+      };
+
+      it('are kept and given back as CKAN gives them', async () => {
+        const made = await call('package_create', full);
+        const shown = await call('package_show', { id: made.id });
+        for (const key of METADATA_TEXT) assert.equal(shown[key], (full as Dict)[key], key);
+        assert.equal(shown.license_title, 'Creative Commons Attribution');
+        assert.equal(shown.isopen, true);
+        assert.deepEqual(
+          shown.tags.map((t: Dict) => [t.name, t.display_name]),
+          [
+            ['steel', 'steel'],
+            ['tensile test', 'tensile test'],
+          ],
+        );
+        assert.equal(shown.num_tags, 2);
+        assert.deepEqual(shown.extras, full.extras);
+      });
+
+      it('package_patch changes what it is given; package_update clears what it is not', async () => {
+        const patched = await call('package_patch', { id: 'described', tag_string: 'steel,fatigue' });
+        assert.deepEqual(
+          patched.tags.map((t: Dict) => t.name),
+          ['fatigue', 'steel'],
+        );
+        assert.equal(patched.author, 'Ada Lovelace');
+        assert.deepEqual(patched.extras, full.extras);
+        const updated = await call('package_update', { id: 'described', name: 'described', author: 'Bob' });
+        assert.equal(updated.author, 'Bob');
+        assert.equal(updated.maintainer, null);
+        assert.equal(updated.license_id, null);
+        assert.deepEqual([updated.tags, updated.extras, updated.url], [[], [], '']);
+        await call('package_update', { ...full, id: 'described' });
+      });
+
+      it('bad values are refused naming the field; organizations are not kept', async () => {
+        const cases: [Dict, string][] = [
+          [{ author_email: 'not an address' }, 'author_email'],
+          [{ maintainer_email: 'a@' }, 'maintainer_email'],
+          [{ url: 'javascript:alert(1)' }, 'url'],
+          [{ tags: [{ name: 'a' }] }, 'tags'],
+          [{ tags: [{ name: 'semi;colon' }] }, 'tags'],
+          [{ tags: [{ name: 'x1', vocabulary_id: 'v' }] }, 'tags'],
+          [
+            {
+              extras: [
+                { key: 'k', value: '1' },
+                { key: 'k', value: '2' },
+              ],
+            },
+            'extras',
+          ],
+          [{ extras: [{ key: 'title', value: 'shadow' }] }, 'extras'],
+          [{ extras: [{ key: 'k', value: { nested: true } }] }, 'extras'],
+          [{ owner_org: 'lab' }, 'owner_org'],
+        ];
+        for (const [params, field] of cases) {
+          const answer = await refused(call('package_create', { name: 'refused-one', ...params }));
+          assert.equal(answer.status, 409, JSON.stringify(params));
+          assert.ok(answer.error[field], `${JSON.stringify(params)}: ${JSON.stringify(answer.error)}`);
+        }
+        assert.equal(await catalogue.deps.store.getDataset('refused-one'), undefined);
+      });
+
+      it('package_search filters and counts by tags and license_id', async () => {
+        await call('package_create', { name: 'hidden-tags', private: true, tags: [{ name: 'secret-tag' }] });
+        const found = await call(
+          'package_search',
+          { fq: 'tags:steel', 'facet.field': ['tags', 'license_id'] },
+          'anonymous',
+        );
+        assert.deepEqual(
+          found.results.map((d: Dict) => d.name),
+          ['described'],
+        );
+        assert.deepEqual(found.facets, { tags: { steel: 1, 'tensile test': 1 }, license_id: { 'cc-by': 1 } });
+        assert.deepEqual(found.search_facets.license_id.items, [
+          { name: 'cc-by', display_name: 'Creative Commons Attribution', count: 1 },
+        ]);
+        assert.deepEqual(
+          (await call('package_search', { fq: 'tags:"tensile test" AND license_id:cc-by' }, 'anonymous'))
+            .count,
+          1,
+        );
+        assert.equal((await call('package_search', { q: 'author:lovelace' }, 'anonymous')).count, 1);
+      });
+
+      it("tag_list: the tags of the datasets the caller may see; license_list: CKAN's licences", async () => {
+        assert.deepEqual(await call('tag_list', {}, 'anonymous'), ['steel', 'tensile test']);
+        assert.deepEqual(await call('tag_list', { query: 'TENS' }, 'anonymous'), ['tensile test']);
+        assert.deepEqual(await call('tag_list', {}), ['secret-tag', 'steel', 'tensile test']);
+        const licenses = (await call('license_list', {}, 'anonymous')) as unknown as Dict[];
+        assert.deepEqual(
+          licenses.find((l) => l.id === 'cc-by'),
+          {
+            id: 'cc-by',
+            title: 'Creative Commons Attribution',
+            url: 'http://www.opendefinition.org/licenses/cc-by',
+            is_okd_compliant: true,
+            od_conformance: 'approved',
+            status: 'active',
+          },
+        );
+      });
+
+      it("a resource change bumps the dataset's metadata_modified", async () => {
+        const stamp = async () =>
+          (await call('package_show', { id: 'described' })).metadata_modified as string;
+        const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+        let before = await stamp();
+        await pause();
+        const res = await call('resource_create', {
+          package_id: 'described',
+          url: 'https://example.org/d.csv',
+        });
+        assert.ok((await stamp()) > before, 'resource_create');
+        before = await stamp();
+        await pause();
+        await call('resource_patch', { id: res.id, description: 'changed' });
+        assert.ok((await stamp()) > before, 'resource_patch');
+        before = await stamp();
+        await pause();
+        await call('resource_delete', { id: res.id });
+        assert.ok((await stamp()) > before, 'resource_delete');
       });
     });
   });

@@ -115,6 +115,12 @@ before(async () => {
     name: 'tensile-tests',
     title: 'Tensile tests',
     notes: 'Steel specimens, **2026**',
+    author: 'Ada Lovelace',
+    author_email: 'ada@lab.test',
+    version: '2',
+    license_id: 'cc-by',
+    tags: [{ name: 'steel' }, { name: 'tensile test' }],
+    extras: [{ key: 'machine', value: 'Zwick Z100' }],
   });
   await uploadTo(tensile.id, 'specimen.bin', 'raw machine file');
   await uploadTo(tensile.id, 'settings.json', '');
@@ -174,7 +180,10 @@ test('the load reports every dataset created, none refused', () => {
   );
 });
 
-const DATASET_KEYS = ['id', 'name', 'title', 'notes', 'private', 'num_resources'] as const;
+const DATASET_KEYS = [
+  ...['id', 'name', 'title', 'notes', 'private', 'num_resources', 'author', 'author_email', 'version'],
+  ...['license_id', 'tags', 'extras'],
+] as const;
 const RESOURCE_KEYS = ['id', 'name', 'description', 'format', 'url_type', 'size', 'position'] as const;
 
 for (const name of ['tensile-tests', 'hardness']) {
@@ -182,6 +191,7 @@ for (const name of ['tensile-tests', 'hardness']) {
     const before = await call(source.url, sourceAdmin, 'package_show', { id: name });
     const moved = await call(target.url, targetAdmin, 'package_show', { id: name });
     for (const key of DATASET_KEYS) assert.deepEqual(moved[key], before[key], key);
+    if (name === 'tensile-tests') assert.equal(moved.tags.length, 2);
     assert.equal(moved.resources.length, before.resources.length);
     for (const [i, resource] of (before.resources as Dict[]).entries()) {
       for (const key of RESOURCE_KEYS)

@@ -4,6 +4,7 @@
 // no tokens: Solr would match words); exact fields match the whole value, as Solr's strings.
 import { invalid } from '../../../process/errors.ts';
 import type { Dataset } from '../../model.ts';
+import { licenseOf } from '../../licenses.ts';
 import type { FacetItem, Match, SearchNode, SortKey } from '../../search-query.ts';
 import type { DatasetQuery, SearchResult } from '../contract.ts';
 import { containing, findId, paging, text } from './common.ts';
@@ -77,14 +78,17 @@ function term(node: Extract<SearchNode, { field: unknown }>, params: Param[]): s
       const priv = constantMatch('private', value, match);
       return pub && priv ? 'TRUE' : pub ? 'NOT p.private' : priv ? 'p.private' : 'FALSE';
     }
-    // Fields labld does not keep: no dataset has a value in them.
     case 'tags':
-    case 'organization':
-    case 'license_id':
+      return `EXISTS (SELECT 1 FROM package_tags t WHERE t.package_id = p.id AND ${exactMatch('t.name', value, match, params)})`;
     case 'author':
     case 'maintainer':
+      return textMatch(`p.${node.field}`, value, match, params);
+    case 'license_id':
     case 'version':
     case 'url':
+      return exactMatch(`p.${node.field}`, value, match, params);
+    // labld has no organizations: no dataset is in one.
+    case 'organization':
       return 'FALSE';
   }
 }
@@ -167,8 +171,22 @@ async function facetCounts(
          HAVING COUNT(DISTINCT r.package_id) >= ? ORDER BY n DESC, r.format${bytes} LIMIT ?`,
         [...params, least, limit],
       );
+    } else if (field === 'tags') {
+      rows = await s.all(
+        `SELECT t.name AS name, COUNT(*) AS n FROM package_tags t WHERE t.package_id IN (${found})
+         GROUP BY t.name HAVING COUNT(*) >= ? ORDER BY n DESC, t.name${bytes} LIMIT ?`,
+        [...params, least, limit],
+      );
+    } else if (field === 'license_id') {
+      rows = await s
+        .all(
+          `SELECT l.license_id AS name, COUNT(*) AS n FROM packages l WHERE l.license_id <> '' AND l.id IN (${found})
+         GROUP BY l.license_id HAVING COUNT(*) >= ? ORDER BY n DESC, l.license_id${bytes} LIMIT ?`,
+          [...params, least, limit],
+        )
+        .then((counted) => counted.map((r) => ({ ...r, title: licenseOf(str(r.name))?.title ?? null })));
     }
-    // tags, organization, license_id: labld keeps none, so they have no values to count.
+    // organization: labld has none, so there are no values to count.
     facets[field] = rows.map((r) => ({
       name: str(r.name),
       display_name: (r.title == null ? '' : str(r.title)) || str(r.name),

@@ -7,6 +7,7 @@ import {
   checkId,
   checkName,
   checkSize,
+  METADATA_TEXT,
   checkUrlType,
   now,
   type Dataset,
@@ -36,6 +37,7 @@ import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
 import * as requests from './requests.ts';
 import * as search from './search.ts';
+import { readLists, touchDataset, writeMetadata } from './metadata.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import { guarded, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
@@ -116,7 +118,8 @@ export class SqlCatalogueStore implements CatalogueStore {
     const of = new Map<string, GroupRef[]>(ids.map((id) => [id, []]));
     for (const g of groups)
       of.get(str(g.package_id))?.push({ id: str(g.id), name: str(g.name), title: str(g.title) });
-    return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? []));
+    const lists = await readLists(this.#s, ids);
+    return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? [], lists.get(str(r.id))));
   }
 
   async createDataset(fields: DatasetFields & GivenId): Promise<Dataset> {
@@ -141,6 +144,7 @@ export class SqlCatalogueStore implements CatalogueStore {
         ],
       ),
     );
+    await writeMetadata(this.#s, id, fields);
     return (await this.getDataset(id))!;
   }
 
@@ -151,8 +155,17 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
 
   async updateDataset(idOrName: string, fields: DatasetFields): Promise<Dataset> {
-    const { title = '', notes = '', private: isPrivate = false } = fields;
-    return this.patchDataset(idOrName, { name: fields.name, title, notes, private: isPrivate });
+    const { title = '', notes = '', private: isPrivate = false, tags = [], extras = [] } = fields;
+    const texts = Object.fromEntries(METADATA_TEXT.map((k) => [k, fields[k] ?? '']));
+    return this.patchDataset(idOrName, {
+      ...texts,
+      name: fields.name,
+      title,
+      notes,
+      private: isPrivate,
+      tags,
+      extras,
+    });
   }
 
   async patchDataset(idOrName: string, changes: DatasetChanges): Promise<Dataset> {
@@ -172,6 +185,7 @@ export class SqlCatalogueStore implements CatalogueStore {
         ],
       ),
     );
+    await writeMetadata(this.#s, current.id, changes);
     return (await this.getDataset(current.id))!;
   }
 
@@ -209,6 +223,7 @@ export class SqlCatalogueStore implements CatalogueStore {
           [id, packageId, packageId, at, at, ...columns],
         ),
       );
+      await touchDataset(s, packageId);
       return (await store.getResource(id))!;
     });
   }
@@ -231,13 +246,14 @@ export class SqlCatalogueStore implements CatalogueStore {
         id,
       ]),
     );
+    await touchDataset(this.#s, current.package_id);
     return (await this.getResource(id))!;
   }
 
   async deleteResource(id: string): Promise<void> {
-    if ((await this.#s.run(`DELETE FROM resources WHERE id = ?`, [id])) === 0) {
-      throw notFound(`id: no resource ${JSON.stringify(id)}`, 'id');
-    }
+    const [gone] = await this.#s.all(`DELETE FROM resources WHERE id = ? RETURNING package_id`, [id]);
+    if (!gone) throw notFound(`id: no resource ${JSON.stringify(id)}`, 'id');
+    await touchDataset(this.#s, str(gone.package_id));
   }
 
   async listResources(datasetIdOrName: string): Promise<Resource[]> {
@@ -274,6 +290,7 @@ export class SqlCatalogueStore implements CatalogueStore {
          RETURNING id`,
         [randomUUID(), packageId, packageId, at, at, source.id, step, ...columns],
       );
+      await touchDataset(s, packageId);
       return (await store.getResource(str(row?.id)))!;
     });
   }
