@@ -13,7 +13,7 @@ export interface GroupRef {
   title: string;
 }
 
-export interface Dataset {
+export interface Dataset extends DatasetMetadata {
   id: string;
   /** CKAN's rules: 2–100 characters, lowercase alphanumerics, `-` and `_`; unique. */
   name: string;
@@ -28,13 +28,43 @@ export interface Dataset {
   groups: GroupRef[];
 }
 
+/** The CKAN package fields labld keeps as given ('' and [] when not given). */
+export interface DatasetMetadata {
+  author: string;
+  author_email: string;
+  maintainer: string;
+  maintainer_email: string;
+  version: string;
+  url: string;
+  license_id: string;
+  /** Free tags (CKAN's tags without a vocabulary), in name order. */
+  tags: string[];
+  /** CKAN's extras: key/value text pairs, keys unique, in key order. */
+  extras: { key: string; value: string }[];
+}
+
+export const METADATA_TEXT = [
+  'author',
+  'author_email',
+  'maintainer',
+  'maintainer_email',
+  'version',
+  'url',
+  'license_id',
+] as const;
+
 /** What a caller gives to create or replace a dataset. */
-export interface DatasetFields {
+export interface DatasetFields extends Partial<DatasetMetadata> {
   name: string;
   title?: string;
   notes?: string;
   private?: boolean;
   creator_user_id?: string | null;
+}
+
+/** A new record's id as its creator gave it (a migration keeps the ids it had elsewhere). */
+export interface GivenId {
+  id?: string;
 }
 
 /** The fields a patch may change. */
@@ -207,6 +237,17 @@ export function checkName(name: unknown, field = 'name'): string {
   }
   if (RESERVED.has(name) || ID_FORM.test(name)) throw nameUnavailable(name, field);
   return name;
+}
+
+/** A client-given id: a UUID in the lowercase form labld's own ids have. */
+export function checkId(id: unknown, field = 'id'): string {
+  if (typeof id !== 'string' || !ID_FORM.test(id)) {
+    throw invalid(
+      `${field}: must be a UUID in lowercase (8-4-4-4-12 hex digits) (got ${JSON.stringify(id)?.slice(0, 120)})`,
+      field,
+    );
+  }
+  return id;
 }
 
 export function checkRole(role: unknown, field = 'role'): Role {

@@ -21,6 +21,8 @@ export const CATALOGUE_ACTIONS = {
   package_delete: false,
   package_list: true,
   package_search: true,
+  tag_list: true,
+  license_list: true,
   resource_create: false,
   resource_show: true,
   resource_update: false,

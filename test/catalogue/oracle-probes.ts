@@ -42,6 +42,8 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   package_delete: (r) => ({ id: r.dataset }),
   package_list: null, // the site's public datasets
   package_search: null, // the site's datasets, as far as the caller may read them
+  tag_list: null, // the tags of the datasets the caller may read
+  license_list: null, // a fixed list
   resource_create: (r) => ({ package_id: r.dataset, url: 'https://example.org/more.csv' }),
   resource_show: (r) => ({ id: r.resource }),
   resource_update: (r) => ({ id: r.resource, url: 'https://example.org/other.csv' }),

@@ -93,6 +93,15 @@ export function catalogueStoreConformance(env: CatalogueEnvironment): void {
           metadata_created: undefined,
           metadata_modified: undefined,
           groups: [],
+          author: '',
+          author_email: '',
+          maintainer: '',
+          maintainer_email: '',
+          version: '',
+          url: '',
+          license_id: '',
+          tags: [],
+          extras: [],
         },
       );
       assert.equal(d.metadata_created, d.metadata_modified);

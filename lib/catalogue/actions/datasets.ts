@@ -4,27 +4,15 @@
 import { authorize, demand, type Action as AuthAction } from '../auth/authorize.ts';
 import type { Viewer } from '../auth/actor.ts';
 import { checkName, nameUnavailable, type Dataset, type DatasetChanges } from '../model.ts';
-import type { CatalogueStore, DatasetQuery } from '../store/contract.ts';
+import type { CatalogueStore } from '../store/contract.ts';
 import { invalid, isDomainError } from '../../process/errors.ts';
 import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
+import { metadataOf } from './dataset-fields.ts';
 import { packageDict } from './dicts.ts';
-import { bool, integer, list, notKept, optional, required, type Params } from './params.ts';
+import { bool, givenId, integer, list, notKept, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
 
-/** CKAN package fields labld does not keep; see `notKept`. */
-const NOT_KEPT = [
-  'owner_org',
-  'tags',
-  'extras',
-  'author',
-  'author_email',
-  'maintainer',
-  'maintainer_email',
-  'license_id',
-  'url',
-  'version',
-] as const;
-const WHY = 'labld keeps name, title, notes, private, groups and resources of a dataset';
+const WHY = 'labld has no organizations: roles are given per dataset (package_collaborator_create)';
 
 function name(params: Params): string {
   return checkName(required(params, 'name'));
@@ -46,8 +34,8 @@ async function naming<T>(name: string | undefined, write: () => Promise<T>): Pro
 
 /** The dataset's fields as a create, update or patch gives them (only those present). */
 function changes(params: Params): DatasetChanges {
-  notKept(params, NOT_KEPT, WHY);
-  const given: DatasetChanges = {};
+  notKept(params, ['owner_org'], WHY);
+  const given: DatasetChanges = metadataOf(params);
   if (params.name !== undefined) given.name = name(params);
   const title = optional(params, 'title');
   if (title !== undefined || params.title === '') given.title = title ?? '';
@@ -91,7 +79,7 @@ export async function showDataset(deps: ActionDeps, dataset: Dataset): Promise<R
 
 const packageCreate: Action = async (deps, viewer, params) => {
   demand(viewer.actor, 'dataset.create');
-  const fields = { ...changes(params), name: name(params) };
+  const fields = { ...changes(params), name: name(params), ...givenId(params) };
   const groups = groupNames(params);
   const resources = list(params, 'resources') ?? [];
   const creator = viewer.user?.id ?? null;
@@ -178,55 +166,6 @@ const packageList: Action = async (deps, viewer, params) => {
   return (await deps.store.listDatasets({ limit, offset })).map((d) => d.name);
 };
 
-const SORTS: Record<string, NonNullable<DatasetQuery['sort']>> = {
-  'name asc': 'name asc',
-  'metadata_modified desc': 'metadata_modified desc',
-  // CKAN's default; labld has no relevance score, so the newest come first.
-  'score desc, metadata_modified desc': 'metadata_modified desc',
-};
-
-/** `fq`: labld reads the one filter CKAN clients of this platform send, `groups:<name>`. */
-function groupFilter(fq: string | undefined): string | undefined {
-  if (fq === undefined || fq.trim() === '') return undefined;
-  const match = /^\s*\+?groups:("?)([a-z0-9_-]{2,100})\1\s*$/.exec(fq);
-  if (!match) throw invalid('labld reads only "groups:<name>" here', 'fq');
-  return match[2];
-}
-
-const packageSearch: Action = async (deps, viewer, params) => {
-  demand(viewer.actor, 'dataset.search');
-  const sortText = (optional(params, 'sort') ?? 'score desc, metadata_modified desc').trim().toLowerCase();
-  const sort = SORTS[sortText.replace(/\s+/g, ' ')];
-  if (!sort) throw invalid(`must be one of ${Object.keys(SORTS).join('; ')}`, 'sort');
-  const rows = integer(params, 'rows', 10, 0, 1000);
-  const start = integer(params, 'start', 0, 0, Number.MAX_SAFE_INTEGER);
-  const group = groupFilter(optional(params, 'fq'));
-  const actor = viewer.actor;
-  // CKAN: private datasets only with include_private, and then those the user may read.
-  const includePrivate = bool(params, 'include_private') === true && actor !== 'anonymous';
-  const query: DatasetQuery = {
-    q: optional(params, 'q') ?? '',
-    sort,
-    limit: rows,
-    offset: start,
-    ...(group !== undefined ? { group } : {}),
-    ...(includePrivate ? { includePrivateFor: actor.sysadmin ? 'all' : actor.userId } : {}),
-  };
-  // `*:*` is Solr's "everything".
-  if (query.q === '*:*') query.q = '';
-  const found =
-    rows === 0
-      ? { count: (await deps.store.searchDatasets({ ...query, limit: 1 })).count, results: [] }
-      : await deps.store.searchDatasets(query);
-  return {
-    count: found.count,
-    sort: sortText,
-    results: await Promise.all(found.results.map((d) => showDataset(deps, d))),
-    facets: {},
-    search_facets: {},
-  };
-};
-
 /** labld's own: what the viewer may do to a dataset they can read (the pages show only that). */
 const datasetPermissions: Action = async (deps, viewer, params) =>
   permissionsOf(viewer, await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id')));
@@ -254,6 +193,5 @@ export const datasetActions = {
   package_patch: packagePatch,
   package_delete: packageDelete,
   package_list: packageList,
-  package_search: packageSearch,
   labld_dataset_permissions: datasetPermissions,
 };

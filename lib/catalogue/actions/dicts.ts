@@ -1,9 +1,10 @@
 // The catalogue's records as CKAN's Action API hands them out (package, resource, group, user
 // dicts), because ckanapi and CKAN users' scripts read these keys. Fields CKAN has and labld
-// does not keep (organisations, tags, extras, licences) are present with CKAN's empty values,
-// so that `pkg['organization']` or `pkg['tags']` in a script reads as on a CKAN without them.
+// does not keep (organisations) are present with CKAN's empty values, so that
+// `pkg['organization']` in a script reads as on a CKAN without them.
 import type { Datastore } from '../../datastore/contract.ts';
 import { isDomainError } from '../../process/errors.ts';
+import { licenseOf } from '../licenses.ts';
 import type { Dataset, Group, Resource, Timestamp, User } from '../model.ts';
 
 /**
@@ -83,6 +84,17 @@ export function groupDict(group: Group): Record<string, unknown> {
   };
 }
 
+/** CKAN's license_title, license_url and isopen of a license_id (an id not in the list: its own title). */
+function licenseFields(id: string): Record<string, unknown> {
+  if (id === '') return { license_title: null, isopen: false };
+  const license = licenseOf(id);
+  return {
+    license_title: license?.title ?? id,
+    ...(license?.url ? { license_url: license.url } : {}),
+    isopen: license?.is_okd_compliant ?? false,
+  };
+}
+
 export async function packageDict(
   datastore: Datastore,
   siteUrl: string,
@@ -97,15 +109,14 @@ export async function packageDict(
     private: dataset.private,
     state: 'active',
     type: 'dataset',
-    url: '',
-    version: null,
-    author: null,
-    author_email: null,
-    maintainer: null,
-    maintainer_email: null,
-    license_id: null,
-    license_title: null,
-    isopen: false,
+    url: dataset.url,
+    version: dataset.version || null,
+    author: dataset.author || null,
+    author_email: dataset.author_email || null,
+    maintainer: dataset.maintainer || null,
+    maintainer_email: dataset.maintainer_email || null,
+    license_id: dataset.license_id || null,
+    ...licenseFields(dataset.license_id),
     creator_user_id: dataset.creator_user_id,
     metadata_created: ckanTime(dataset.metadata_created),
     metadata_modified: ckanTime(dataset.metadata_modified),
@@ -120,9 +131,9 @@ export async function packageDict(
       description: '',
       image_display_url: '',
     })),
-    tags: [],
-    num_tags: 0,
-    extras: [],
+    tags: dataset.tags.map((name) => ({ name, display_name: name, state: 'active', vocabulary_id: null })),
+    num_tags: dataset.tags.length,
+    extras: dataset.extras,
     relationships_as_object: [],
     relationships_as_subject: [],
     resources: await Promise.all(resources.map((r) => resourceDict(datastore, siteUrl, r))),

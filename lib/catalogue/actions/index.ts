@@ -10,6 +10,7 @@ import { datastoreActions } from './datastore.ts';
 import { groupActions } from './groups.ts';
 import { plotActions } from './plot.ts';
 import { resourceActions } from './resources.ts';
+import { searchActions } from './search.ts';
 import { triplestoreActions } from './triplestore.ts';
 import { statusActions } from './status.ts';
 import { deadLetterActions } from './chain-replay.ts';
@@ -21,6 +22,7 @@ export type { ActionDeps, ActionExtras } from './context.ts';
 /** Every action of lib/contracts/catalogue.ts, and nothing else (checked by the compiler). */
 export const ACTIONS: Record<ActionName, Action> = {
   ...datasetActions,
+  ...searchActions,
   ...resourceActions,
   ...groupActions,
   ...datastoreActions,

@@ -4,6 +4,7 @@
 // Values may come typed (a JSON body) or as text (query parameters, multipart fields), so
 // booleans and numbers are read from their text forms too, as CKAN's converters read them.
 import { invalid } from '../../process/errors.ts';
+import { checkId } from '../model.ts';
 
 export type Params = Record<string, unknown>;
 
@@ -29,6 +30,16 @@ function text(value: unknown, name: string): string {
   if (typeof value !== 'string') throw invalid(`must be text (got ${kindOf(value)})`, name);
   if (value.length > 100_000) throw invalid('longer than 100000 characters', name);
   return value;
+}
+
+/**
+ * CKAN's `id` on a create: kept, so that a dump loaded elsewhere keeps its ids (the store
+ * refuses one in use). CKAN keeps it for sysadmins only and drops it silently for others;
+ * labld keeps it for anyone who may create, as a UUID.
+ */
+export function givenId(params: Params): { id?: string } {
+  const id = optional(params, 'id');
+  return id === undefined ? {} : { id: checkId(id) };
 }
 
 const TRUE = new Set(['true', 'yes', 'on', '1', 't', 'y']);

@@ -10,25 +10,28 @@ import type { StoredUpload } from '../../contracts/catalogue.ts';
 import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
 import { announceDelete, announceUpload } from './chain-events.ts';
 import { resourceDict } from './dicts.ts';
-import { optional, required, type Params } from './params.ts';
+import { givenId, optional, required, type Params } from './params.ts';
 
 /**
  * Links a page may show as `href`: web addresses only. CKAN takes any text; a `javascript:` URL
  * would run in the catalogue's pages, so labld refuses what is not http(s) or ftp.
  */
-function linkUrl(params: Params): string | undefined {
-  const url = optional(params, 'url');
-  if (url === undefined) return undefined;
+export function webLink(url: string, field: string): string {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw invalid(`not an absolute URL: ${JSON.stringify(url.slice(0, 200))}`, 'url');
+    throw invalid(`not an absolute URL: ${JSON.stringify(url.slice(0, 200))}`, field);
   }
   if (!['http:', 'https:', 'ftp:'].includes(parsed.protocol)) {
-    throw invalid(`must be an http, https or ftp URL (got ${parsed.protocol})`, 'url');
+    throw invalid(`must be an http, https or ftp URL (got ${parsed.protocol})`, field);
   }
   return url;
+}
+
+function linkUrl(params: Params): string | undefined {
+  const url = optional(params, 'url');
+  return url === undefined ? undefined : webLink(url, 'url');
 }
 
 /** The last segment of a URL or file name: CKAN's default resource name. */
@@ -102,7 +105,12 @@ export async function createLinkResource(
 ): Promise<Resource> {
   const url = linkUrl(params);
   if (url === undefined) throw invalid('Missing value', 'url');
-  return tx.createResource(datasetId, { ...linked(url), ...described(params), creator_user_id: creator });
+  return tx.createResource(datasetId, {
+    ...linked(url),
+    ...described(params),
+    creator_user_id: creator,
+    ...givenId(params),
+  });
 }
 
 /** Drops the datastore tables of these resources, where there are any. */
@@ -130,11 +138,13 @@ const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
   const url = upload ? undefined : linkUrl(params);
   if (!upload && url === undefined) throw invalid('Missing value: give a url or an upload', 'url');
   const source = upload ? uploaded(deps, upload) : linked(url!);
+  const id = givenId(params);
   const resource = await deps.store.transaction(async (tx) => {
     const created = await tx.createResource(dataset.id, {
       ...source,
       ...described(params),
       creator_user_id: viewer.user?.id ?? null,
+      ...id,
     });
     await announceUpload(tx, created);
     return created;
@@ -162,8 +172,14 @@ async function change(
   const { resource } = await resourceFor(deps.store, viewer, 'resource.update', required(params, 'id'));
   const url = upload ? undefined : linkUrl(params);
   const source = upload ? uploaded(deps, upload) : url !== undefined ? linked(url) : undefined;
+  // A patch that brings a file keeps the name and media type the resource has, as CKAN's does
+  // (ckanapi's `load --upload-resources` patches each file onto the resource it just created).
+  const kept: ResourceChanges = {
+    ...(upload && resource.name ? { name: resource.name } : {}),
+    ...(upload && source?.mimetype === '' && resource.mimetype ? { mimetype: resource.mimetype } : {}),
+  };
   const changes: ResourceChanges = patch
-    ? { ...source, ...described(params) }
+    ? { ...source, ...kept, ...described(params) }
     : {
         name: source?.name ?? (resource.url_type === 'upload' ? resource.url : lastSegment(resource.url)),
         description: '',

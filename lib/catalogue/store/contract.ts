@@ -11,6 +11,7 @@ import type {
   DatasetChanges,
   DatasetFields,
   DerivationKey,
+  GivenId,
   Group,
   GroupFields,
   Membership,
@@ -25,6 +26,7 @@ import type {
   UserChanges,
   UserFields,
 } from '../model.ts';
+import type { FacetItem, FacetQuery, SearchNode, SortKey } from '../search-query.ts';
 import type { StatusStep, StepStatus } from '../../chain/status.ts';
 import type { ChainEventName } from '../../chain/events.ts';
 import type { DeadLetter } from '../../chain/dead-letters.ts';
@@ -84,12 +86,22 @@ export interface DatasetQuery extends PrivateFilter, Paging {
   group?: string;
   /** Default `name asc`. */
   sort?: 'name asc' | 'metadata_modified desc';
+  /** package_search's q, fq and fq_list as parsed (search-query.ts): every dataset they hold for. */
+  where?: SearchNode;
+  /** Sort keys in order (wins over `sort`); name and id break ties. */
+  order?: SortKey[];
+  /** The words the `score` sort key counts. */
+  scoreTerms?: string[];
+  /** Facet counts wanted, over every dataset found (not only the page). */
+  facets?: FacetQuery;
 }
 
 /** A page of results and how many there are in all (CKAN's package_search answer). */
 export interface SearchResult<T> {
   count: number;
   results: T[];
+  /** Per facet field asked for, its values with the most datasets first. */
+  facets?: Record<string, FacetItem[]>;
 }
 
 /**
@@ -115,7 +127,8 @@ export interface HandledRequest {
 
 export interface CatalogueStore {
   // --- datasets -------------------------------------------------------------------------
-  createDataset(fields: DatasetFields): Promise<Dataset>;
+  /** With the id given (conflict on `id` if taken), or a new one. */
+  createDataset(fields: DatasetFields & GivenId): Promise<Dataset>;
   /** By id or name; undefined when there is none. */
   getDataset(idOrName: string): Promise<Dataset | undefined>;
   /** Replaces name, title, notes and private (left out: their defaults; the creator stays); not-found if absent. */
@@ -131,7 +144,8 @@ export interface CatalogueStore {
   datasetPage(idOrName: string): Promise<DatasetPage | undefined>;
 
   // --- resources ------------------------------------------------------------------------
-  createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource>;
+  /** With the id given (conflict on `id` if taken), or a new one. */
+  createResource(datasetIdOrName: string, fields: ResourceFields & GivenId): Promise<Resource>;
   getResource(id: string): Promise<Resource | undefined>;
   /** Changes the fields given; last_modified is now. */
   updateResource(id: string, changes: ResourceChanges): Promise<Resource>;

@@ -127,3 +127,31 @@ test('ckanapi raises the exceptions a CKAN site makes it raise', () => {
   assert.equal(out.deleted, null);
   assert.equal(out.after_delete.raised, 'NotFound');
 });
+
+test('package_search facets: facets and search_facets count datasets per format, over GET too', () => {
+  assert.equal(out.facets.count, 2);
+  assert.equal(out.facets.facets.res_format.PDF, 1);
+  assert.equal(out.facets.facets.res_format.CSV, 1);
+  assert.deepEqual(out.facets.facets.groups, {});
+  const pdf = out.facets.search_facets.res_format.items.find((i: { name: string }) => i.name === 'PDF');
+  assert.deepEqual(pdf, { name: 'PDF', display_name: 'PDF', count: 1 });
+  assert.deepEqual(out.facets_get.facets, { res_format: { PDF: 1 } });
+});
+
+test('package_search fq_list and quoted fq values, each filter applied', () => {
+  assert.deepEqual(
+    out.fq_list.results.map((d: { name: string }) => d.name),
+    ['hardness'],
+  );
+  assert.deepEqual(
+    out.fq_quoted.results.map((d: { name: string }) => d.name),
+    ['tensile-tests'],
+  );
+});
+
+test('package_search refuses what it does not read, naming it', () => {
+  assert.equal(out.bad_fq.raised, 'ValidationError');
+  assert.ok(out.bad_fq.error.fq);
+  assert.equal(out.unknown_param.raised, 'ValidationError');
+  assert.ok(out.unknown_param.error.qf);
+});

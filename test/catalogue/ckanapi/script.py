@@ -56,6 +56,16 @@ out["bad_sort"] = caught(
 )
 out["anonymous_create"] = caught(lambda: anonymous.action.package_create(name="not-mine"))
 out["unknown_action"] = caught(lambda: ckan.call_action("package_frobnicate", {}))
+ckan.action.package_create(
+    name="hardness", title="Hardness", resources=[{"url": "https://example.org/iso-6507.pdf"}]
+)
+out["facets"] = ckan.action.package_search(**{"facet.field": ["res_format", "groups"], "facet.limit": 10})
+out["fq_list"] = ckan.action.package_search(fq_list=["res_format:PDF", "-name:tensile-tests"])
+out["fq_quoted"] = ckan.action.package_search(fq='+res_format:"CSV" -name:hardness')
+getter = ckanapi.RemoteCKAN(url, user_agent="labld-ckanapi-test", get_only=True)
+out["facets_get"] = getter.action.package_search(**{"facet.field": '["res_format"]', "fq": "name:hardness"})
+out["bad_fq"] = caught(lambda: ckan.action.package_search(fq="title:[a TO b]"))
+out["unknown_param"] = caught(lambda: ckan.action.package_search(qf="title^2"))
 out["deleted"] = ckan.action.package_delete(id=pkg["id"])
 out["after_delete"] = caught(lambda: ckan.action.package_show(id="tensile-tests"))
 print(json.dumps(out))

@@ -223,6 +223,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX idempotency_keys_by_expiry ON idempotency_keys (expires_at);
     `,
   },
+  {
+    version: 8,
+    name: 'dataset metadata CKAN scripts send',
+    // author … license_id as CKAN keeps them on the package; free tags and extras in tables of
+    // their own (sql/metadata.ts), because package_search filters and counts by them.
+    sql: `
+      ALTER TABLE packages ADD COLUMN author TEXT NOT NULL DEFAULT '';
+      ALTER TABLE packages ADD COLUMN author_email TEXT NOT NULL DEFAULT '';
+      ALTER TABLE packages ADD COLUMN maintainer TEXT NOT NULL DEFAULT '';
+      ALTER TABLE packages ADD COLUMN maintainer_email TEXT NOT NULL DEFAULT '';
+      ALTER TABLE packages ADD COLUMN version TEXT NOT NULL DEFAULT '';
+      ALTER TABLE packages ADD COLUMN url TEXT NOT NULL DEFAULT '';
+      ALTER TABLE packages ADD COLUMN license_id TEXT NOT NULL DEFAULT '';
+      CREATE TABLE package_tags (
+        package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+        name TEXT NOT NULL,
+        PRIMARY KEY (package_id, name)
+      );
+      CREATE INDEX package_tags_by_name ON package_tags (name);
+      CREATE TABLE package_extras (
+        package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        PRIMARY KEY (package_id, key)
+      );
+    `,
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -19,8 +19,20 @@ export const bool = (v: unknown): boolean => v === true || v === 1 || v === '1' 
 export const num = (v: unknown): number => Number(v);
 const optNum = (v: unknown): number | null => (v == null ? null : Number(v));
 
-export function datasetOf(row: Row, groups: GroupRef[]): Dataset {
+export function datasetOf(
+  row: Row,
+  groups: GroupRef[],
+  lists: Pick<Dataset, 'tags' | 'extras'> = { tags: [], extras: [] },
+): Dataset {
   return {
+    ...lists,
+    author: str(row.author),
+    author_email: str(row.author_email),
+    maintainer: str(row.maintainer),
+    maintainer_email: str(row.maintainer_email),
+    version: str(row.version),
+    url: str(row.url),
+    license_id: str(row.license_id),
     id: str(row.id),
     name: str(row.name),
     title: str(row.title),

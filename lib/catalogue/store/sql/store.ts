@@ -2,16 +2,19 @@
 // SqlSession (sqlite.ts, postgres/). Datasets, resources and groups here; users, roles and
 // tokens in accounts.ts.
 import { randomUUID } from 'node:crypto';
-import { invalid, notFound, unreachable } from '../../../process/errors.ts';
+import { conflict, invalid, notFound, unreachable } from '../../../process/errors.ts';
 import {
+  checkId,
   checkName,
   checkSize,
+  METADATA_TEXT,
   checkUrlType,
   now,
   type Dataset,
   type DatasetChanges,
   type DatasetFields,
   type DerivationKey,
+  type GivenId,
   type Group,
   type GroupFields,
   type GroupRef,
@@ -35,8 +38,10 @@ import * as accounts from './accounts.ts';
 import * as chain from './chain.ts';
 import * as requests from './requests.ts';
 import * as page from './page.ts';
+import * as search from './search.ts';
+import { readLists, touchDataset, writeMetadata } from './metadata.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
-import { containing, findId, guarded, paging, requireId, text } from './common.ts';
+import { guarded, requireId, text } from './common.ts';
 import { datasetOf, num, resourceOf, str } from './rows.ts';
 import type { Param, Row, SqlSession } from './session.ts';
 
@@ -81,6 +86,15 @@ function visibility(filter: PrivateFilter, params: Param[]): string {
   return `(NOT p.private OR EXISTS (SELECT 1 FROM memberships m WHERE m.package_id = p.id AND m.user_id = ?))`;
 }
 
+/** The id given, checked and not in use (conflict on `id`), or a new one. */
+async function freeId(s: SqlSession, table: 'packages' | 'resources', given: string | undefined) {
+  if (given === undefined) return randomUUID();
+  const id = checkId(given);
+  const [taken] = await s.all(`SELECT 1 AS taken FROM ${table} WHERE id = ?`, [id]);
+  if (taken) throw conflict(`id: ${JSON.stringify(id)} is already in use`, 'id');
+  return id;
+}
+
 export class SqlCatalogueStore implements CatalogueStore {
   readonly #s: SqlSession;
   readonly #close: () => Promise<void>;
@@ -106,14 +120,15 @@ export class SqlCatalogueStore implements CatalogueStore {
     const of = new Map<string, GroupRef[]>(ids.map((id) => [id, []]));
     for (const g of groups)
       of.get(str(g.package_id))?.push({ id: str(g.id), name: str(g.name), title: str(g.title) });
-    return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? []));
+    const lists = await readLists(this.#s, ids);
+    return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? [], lists.get(str(r.id))));
   }
 
-  async createDataset(fields: DatasetFields): Promise<Dataset> {
+  async createDataset(fields: DatasetFields & GivenId): Promise<Dataset> {
     const name = checkName(fields.name);
     const given = optText(fields.creator_user_id, 'creator_user_id');
     const creator = given === null ? null : await requireId(this.#s, 'users', given, 'creator_user_id');
-    const id = randomUUID();
+    const id = await freeId(this.#s, 'packages', fields.id);
     const at = now();
     await guarded(this.#s, 'name', name, () =>
       this.#s.run(
@@ -131,6 +146,7 @@ export class SqlCatalogueStore implements CatalogueStore {
         ],
       ),
     );
+    await writeMetadata(this.#s, id, fields);
     return (await this.getDataset(id))!;
   }
 
@@ -146,8 +162,17 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
 
   async updateDataset(idOrName: string, fields: DatasetFields): Promise<Dataset> {
-    const { title = '', notes = '', private: isPrivate = false } = fields;
-    return this.patchDataset(idOrName, { name: fields.name, title, notes, private: isPrivate });
+    const { title = '', notes = '', private: isPrivate = false, tags = [], extras = [] } = fields;
+    const texts = Object.fromEntries(METADATA_TEXT.map((k) => [k, fields[k] ?? '']));
+    return this.patchDataset(idOrName, {
+      ...texts,
+      name: fields.name,
+      title,
+      notes,
+      private: isPrivate,
+      tags,
+      extras,
+    });
   }
 
   async patchDataset(idOrName: string, changes: DatasetChanges): Promise<Dataset> {
@@ -167,6 +192,7 @@ export class SqlCatalogueStore implements CatalogueStore {
         ],
       ),
     );
+    await writeMetadata(this.#s, current.id, changes);
     return (await this.getDataset(current.id))!;
   }
 
@@ -181,47 +207,21 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
 
   async searchDatasets(query: DatasetQuery = {}): Promise<SearchResult<Dataset>> {
-    const { limit, offset } = paging(query);
-    const params: Param[] = [];
-    const where = [visibility(query, params)];
-    for (const term of text(query.q ?? '', 'q')
-      .split(/\s+/)
-      .filter(Boolean)) {
-      where.push(
-        `(lower(p.name) LIKE ? ESCAPE '\\' OR lower(p.title) LIKE ? ESCAPE '\\' OR lower(p.notes) LIKE ? ESCAPE '\\')`,
-      );
-      const pattern = containing(term);
-      params.push(pattern, pattern, pattern);
-    }
-    if (query.group !== undefined) {
-      const groupId = (await findId(this.#s, 'groups', query.group)) ?? '';
-      where.push(`EXISTS (SELECT 1 FROM group_members gm WHERE gm.package_id = p.id AND gm.group_id = ?)`);
-      params.push(groupId);
-    }
-    const sort = query.sort ?? 'name asc';
-    if (sort !== 'name asc' && sort !== 'metadata_modified desc') {
-      throw invalid(
-        `sort: must be "name asc" or "metadata_modified desc" (got ${JSON.stringify(sort)})`,
-        'sort',
-      );
-    }
-    const order = sort === 'name asc' ? 'p.name' : 'p.metadata_modified DESC, p.name';
-    const clause = where.join(' AND ');
-    const [total] = await this.#s.all(`SELECT COUNT(*) AS n FROM packages p WHERE ${clause}`, params);
-    const rows = await this.#s.all(
-      `SELECT p.* FROM packages p WHERE ${clause} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...params, limit, offset],
+    return search.searchDatasets(
+      this.#s,
+      query,
+      (params) => visibility(query, params),
+      (rows) => this.#datasets(rows),
     );
-    return { count: num(total?.n ?? 0), results: await this.#datasets(rows) };
   }
 
   // --- resources ------------------------------------------------------------------------
 
-  async createResource(datasetIdOrName: string, fields: ResourceFields): Promise<Resource> {
+  async createResource(datasetIdOrName: string, fields: ResourceFields & GivenId): Promise<Resource> {
     const columns = resourceColumns(fields);
     return this.#atomic(async (s, store) => {
       const packageId = await requireId(s, 'packages', datasetIdOrName, 'package_id');
-      const id = randomUUID();
+      const id = await freeId(s, 'resources', fields.id);
       const at = now();
       await guarded(s, 'creator_user_id', '', () =>
         s.run(
@@ -230,6 +230,7 @@ export class SqlCatalogueStore implements CatalogueStore {
           [id, packageId, packageId, at, at, ...columns],
         ),
       );
+      await touchDataset(s, packageId);
       return (await store.getResource(id))!;
     });
   }
@@ -252,13 +253,14 @@ export class SqlCatalogueStore implements CatalogueStore {
         id,
       ]),
     );
+    await touchDataset(this.#s, current.package_id);
     return (await this.getResource(id))!;
   }
 
   async deleteResource(id: string): Promise<void> {
-    if ((await this.#s.run(`DELETE FROM resources WHERE id = ?`, [id])) === 0) {
-      throw notFound(`id: no resource ${JSON.stringify(id)}`, 'id');
-    }
+    const [gone] = await this.#s.all(`DELETE FROM resources WHERE id = ? RETURNING package_id`, [id]);
+    if (!gone) throw notFound(`id: no resource ${JSON.stringify(id)}`, 'id');
+    await touchDataset(this.#s, str(gone.package_id));
   }
 
   async listResources(datasetIdOrName: string): Promise<Resource[]> {
@@ -295,6 +297,7 @@ export class SqlCatalogueStore implements CatalogueStore {
          RETURNING id`,
         [randomUUID(), packageId, packageId, at, at, source.id, step, ...columns],
       );
+      await touchDataset(s, packageId);
       return (await store.getResource(str(row?.id)))!;
     });
   }
