@@ -36,6 +36,7 @@ import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
+import { searchBoxQuery } from '../../lib/catalogue/search-query.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 
@@ -119,7 +120,7 @@ export class ActionSource implements CatalogueSource {
 
   async datasets(asker: Asker, query: string, page: number) {
     const found = (await this.#call(asker, 'package_search', {
-      q: query,
+      q: searchBoxQuery(query),
       rows: DATASET_PAGE_SIZE,
       start: (page - 1) * DATASET_PAGE_SIZE,
       include_private: true,

@@ -261,6 +261,25 @@ export function parseSearch(text: string, param: string): SearchNode | undefined
   return 'all' in tree ? undefined : tree;
 }
 
+/**
+ * What a person typed into a search box, as a `q`: as written when it reads as a query, else
+ * each of its words as a phrase (`C++ 10:30` → `"C++" "10:30"`), so a box never answers with a
+ * syntax error. Quotes and backslashes inside a word are escaped, NUL is dropped.
+ */
+export function searchBoxQuery(typed: string): string {
+  try {
+    parseSearch(typed, 'q');
+    return typed;
+  } catch {
+    return typed
+      .replaceAll('\0', '')
+      .split(/\s+/)
+      .filter((word) => word !== '')
+      .map((word) => `"${word.replace(/["\\]/g, '\\$&')}"`)
+      .join(' ');
+  }
+}
+
 /** Every part that must hold: the trees of q, fq and each of fq_list together. */
 export function allOf(trees: (SearchNode | undefined)[]): SearchNode | undefined {
   const given = trees.filter((t): t is SearchNode => t !== undefined);
