@@ -74,7 +74,11 @@ export function bodyWith(fields: Record<string, unknown>, key: string, extra: st
   return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(key)}:${extra}}`;
 }
 
-function startMonitor(h: Hostile, label: string): { worker: Worker; ready: Promise<void> } {
+/** The /healthz watcher (monitor.ts) on labld at `h.base`, ready once its first poll is in. */
+export function startMonitor(
+  h: Pick<Hostile, 'base'>,
+  label: string,
+): { worker: Worker; ready: Promise<void> } {
   const options: MonitorOptions = {
     healthz: `${h.base}/healthz`,
     periodMs: 25,
@@ -90,7 +94,7 @@ function startMonitor(h: Hostile, label: string): { worker: Worker; ready: Promi
   return { worker, ready };
 }
 
-function stopMonitor(worker: Worker): Promise<MonitorReport> {
+export function stopMonitor(worker: Worker): Promise<MonitorReport> {
   return new Promise<MonitorReport>((resolve, reject) => {
     worker.once('message', (report: MonitorReport) => resolve(report));
     worker.once('error', reject);

@@ -34,6 +34,7 @@ export async function loadAndWait(
   url: string,
   who: Person,
   dataset: string,
+  timeoutMs = 15_000,
 ): Promise<{ url: string; package_id: string; last_modified: string }> {
   const endpointOf = async () => {
     const shown = await api(url, 'package_show', {
@@ -65,7 +66,7 @@ export async function loadAndWait(
     const load = status.body.result.triplestore as { run: string; state: string } | null;
     return load?.run === run && (load.state === 'done' || load.state === 'failed');
   };
-  const end = Date.now() + 15_000;
+  const end = Date.now() + timeoutMs;
   for (;;) {
     const found = await endpointOf();
     if (found && found.last_modified !== before && (await finished())) return found;
