@@ -44,13 +44,11 @@ test('YASGUI shows literals holding markup as text: no element, no handler, no C
     void dialog.dismiss();
   });
   // Collected from the first script on, before YASGUI draws anything.
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+  await page.addInitScript(`
+    window.cspViolations = [];
     document.addEventListener('securitypolicyviolation', (e) =>
-      seen.push(`${e.violatedDirective}: ${e.sample || e.blockedURI}`),
-    );
-  });
+      window.cspViolations.push(e.violatedDirective + ': ' + (e.sample || e.blockedURI)));
+  `);
   await page.goto(`${labld.url}/dataset/markup/query`);
   await page.locator('#yasgui .CodeMirror').waitFor();
   await page.evaluate(
