@@ -1,9 +1,9 @@
 // Shared by the endpoint's tests on a whole labld: upload a Turtle resource, press the load
 // button (triplestore_load) and wait for the endpoint resource, send a query or an update.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setting } from '../../lib/process/config.ts';
+import { datasetDir, readManifest } from '../../lib/triplestore/embedded/disk.ts';
 import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
 import { api, type Person } from '../catalogue/actions/support.ts';
 
@@ -119,7 +119,6 @@ export async function storedGraphs(dataDir: string, datasetId: string): Promise<
       await store.close();
     }
   }
-  const manifest = join(dataDir, 'triplestore', datasetId, 'manifest.json');
-  if (!existsSync(manifest)) return [];
-  return Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { graphs: object }).graphs);
+  // The store's own reader: the manifest may be removed while this reads it.
+  return Object.keys(readManifest(datasetDir(join(dataDir, 'triplestore'), datasetId)).graphs);
 }
