@@ -1,8 +1,9 @@
 // The render worker (render.ts): writes a query's result in the media type asked, piece by
 // piece, off the main thread; and checks a result in to the blob store (its JSON text and hash
-// cost a 100,000-row result ~0.3 s of a thread). A large result arrives as the path of its claim (the JSON the
-// triple store's consumer stored), so that even reading it back happens here. At most AHEAD
-// pieces are in flight: the main thread gives a credit back for each one its client took.
+// cost a 100,000-row result ~0.3 s of a thread). A large result arrives as the path of its
+// claim (the JSON the triple store's consumer stored), so that even reading it back happens
+// here. At most AHEAD pieces are in flight: the main thread gives a credit back for each one
+// its client took.
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
 import { BlobStore } from '../blobs/blob-store.ts';

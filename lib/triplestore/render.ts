@@ -67,18 +67,23 @@ export async function checkInResult(blobs: BlobStore, result: QueryResult): Prom
   // What stays inline costs this thread less than a message to another.
   if (text.length < INLINE_BYTES / 2) return checkIn(blobs, result);
   const worker = await acquire();
+  let healthy = true;
   try {
     return await new Promise<unknown>((resolve, reject) => {
+      const broken = (error: Error) => {
+        healthy = false;
+        reject(error);
+      };
       worker.on('message', (message: FromRenderer) => {
         if (message.type === 'checked-in') resolve(message.value);
         else if (message.type === 'failed') reject(failureOf(message));
       });
-      worker.on('error', reject);
-      worker.on('exit', () => reject(new Error('the result renderer ended early')));
+      worker.on('error', broken);
+      worker.on('exit', () => broken(new Error('the result renderer ended early')));
       worker.postMessage({ type: 'check-in', value: result, blobs: blobs.dir } satisfies ToRenderer);
     });
   } finally {
-    release(worker, true);
+    release(worker, healthy);
   }
 }
 
