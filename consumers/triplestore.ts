@@ -17,6 +17,7 @@ import { log } from '../lib/process/log.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
 import { loadDataset } from '../lib/triplestore/load.ts';
+import { checkInResult } from '../lib/triplestore/render.ts';
 import { withLoadStatus } from '../lib/triplestore/load-status.ts';
 
 /** A consumer group run in the main thread on the process's runtime. */
@@ -74,8 +75,11 @@ export const sparqlConsumer: MainThreadConsumer = {
       SPARQL_GROUP,
       async (message, signal) => {
         const result = await runSparql(await stores(), message.value.operation, message.value.input, signal);
-        // A large result travels as a claim on the blob store, as every reply does.
-        return checkIn(runtime.blobs, result);
+        // A large result travels as a claim on the blob store, as every reply does; a query's
+        // is checked in by a render thread (its JSON text and hash would hold this one).
+        return result.type === 'update'
+          ? checkIn(runtime.blobs, result)
+          : checkInResult(runtime.blobs, result);
       },
       { concurrency: topic.concurrency },
     );

@@ -21,7 +21,7 @@ import {
   words,
   type Sentence,
 } from '../../lib/triplestore/builder.ts';
-import type { QueryResult, ResultTerm } from '../../lib/triplestore/contract.ts';
+import { bindingsOf, type QueryResult, type ResultTerm } from '../../lib/triplestore/contract.ts';
 import { isStrictIri } from '../../lib/triplestore/names.ts';
 import { callAction } from './actions.ts';
 import { sendSparql } from './sparql.ts';
@@ -49,7 +49,7 @@ function termOf(term: ResultTerm) {
 }
 
 function rowsOf(result: QueryResult | { type: 'update' }): Row[] {
-  return result.type === 'select' ? result.bindings : [];
+  return result.type === 'select' ? bindingsOf(result) : [];
 }
 
 const number = (row: Row | undefined, name: string): number => Number(row?.[name]?.value ?? 0);

@@ -7,7 +7,7 @@
 // Nothing of the client's headers goes further than its credential (as hashes), and nothing of
 // a store's headers comes back.
 import type { Context } from 'koa';
-import { checkOut } from '../../lib/blobs/claim-check.ts';
+import { checkOut, claimedPath } from '../../lib/blobs/claim-check.ts';
 import { credentialOf, type Credential } from '../../lib/catalogue/auth/actor.ts';
 import {
   MAX_SPARQL_CHARS,
@@ -20,6 +20,7 @@ import { invalid, tooLarge, unsupported } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { baseUrl } from '../../lib/services.ts';
 import type { QueryResult } from '../../lib/triplestore/contract.ts';
+import { renderStream, type ResultSource } from '../../lib/triplestore/render.ts';
 import { renderResult } from '../../lib/triplestore/results.ts';
 import { readForm, readText, route, type Result, type Route } from '../kit/index.ts';
 
@@ -106,10 +107,21 @@ export async function sendSparql(
   input: SparqlInput,
   correlationId?: string,
 ): Promise<QueryResult | { type: 'update' }> {
+  const reply = await requestSparql(runtime, operation, input, correlationId);
+  return (await checkOut(runtime.blobs, reply)) as QueryResult | { type: 'update' };
+}
+
+/** The consumer's reply as it came: the result, or the claim on a large one (not read here). */
+async function requestSparql(
+  runtime: Runtime,
+  operation: SparqlOperation,
+  input: SparqlInput,
+  correlationId?: string,
+): Promise<unknown> {
   if (input.text.length > MAX_SPARQL_CHARS) {
     throw tooLarge(`${operation}: longer than ${MAX_SPARQL_CHARS} characters`, operation);
   }
-  const reply = await runtime.bus.request<unknown, unknown>(
+  return runtime.bus.request<unknown, unknown>(
     runtime.catalog.topicReadBy(SPARQL_GROUP).name,
     { operation, input },
     {
@@ -117,15 +129,27 @@ export async function sendSparql(
       headers: correlationId ? { 'x-correlation-id': correlationId } : {},
     },
   );
-  return (await checkOut(runtime.blobs, reply)) as QueryResult | { type: 'update' };
 }
 
 async function answer(runtime: Runtime, ctx: Context, id: string, asked: Asked, correlationId: string) {
   const input: SparqlInput = { credential: credential(ctx), id, text: asked.text };
-  const result = await sendSparql(runtime, asked.operation, input, correlationId);
+  const reply = await requestSparql(runtime, asked.operation, input, correlationId);
   const headers = { 'Cache-Control': 'no-store', Vary: 'Accept, Authorization, Cookie' };
-  if (result.type === 'update') return { status: 204, headers } satisfies Result;
-  const rendered = await renderResult(result, ctx.get('accept') || undefined);
+  const accept = ctx.get('accept') || undefined;
+  // A large result (a claim) is read and written by a render thread, never by this one; so is
+  // any graph (JSON-LD of a few thousand triples takes jsonld.js 0.1 s). A small table is a few
+  // string joins.
+  const path = claimedPath(runtime.blobs, reply);
+  if (path === undefined) {
+    const result = reply as QueryResult | { type: 'update' };
+    if (result.type === 'update') return { status: 204, headers } satisfies Result;
+    if (result.type !== 'graph') {
+      const rendered = await renderResult(result, accept);
+      return { body: rendered.body, contentType: rendered.contentType, headers } satisfies Result;
+    }
+  }
+  const source: ResultSource = path === undefined ? { value: reply as QueryResult } : { path };
+  const rendered = await renderStream(source, accept);
   return { body: rendered.body, contentType: rendered.contentType, headers } satisfies Result;
 }
 

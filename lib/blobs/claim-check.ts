@@ -33,10 +33,15 @@ export async function checkIn<T>(blobs: BlobStore, value: T, field = 'body'): Pr
   return { $claim: await blobs.putBytes(text) };
 }
 
+/** The file of the JSON a claim stands for; undefined when the value is no claim. */
+export function claimedPath(blobs: BlobStore, value: unknown): string | undefined {
+  return isClaim(value) ? blobs.path(value.$claim, '$claim') : undefined;
+}
+
 /** The value a claim stands for (or the value itself when it is none). */
 export async function checkOut(blobs: BlobStore, value: unknown): Promise<unknown> {
-  if (!isClaim(value)) return value;
-  return JSON.parse(await readFile(blobs.path(value.$claim, '$claim'), 'utf8')) as unknown;
+  const path = claimedPath(blobs, value);
+  return path === undefined ? value : (JSON.parse(await readFile(path, 'utf8')) as unknown);
 }
 
 function stringify(value: unknown, field: string): string | undefined {

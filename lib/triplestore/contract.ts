@@ -32,11 +32,23 @@ export interface ResultTerm {
   'xml:lang'?: string;
 }
 
+export type Binding = Record<string, ResultTerm>;
+
 export type QueryResult =
-  | { type: 'select'; variables: string[]; bindings: Record<string, ResultTerm>[] }
+  /**
+   * SELECT: the SPARQL JSON results document as the store wrote it, as text: a large result
+   * crosses threads, the bus and the blob store as one string, and nothing on the way (the
+   * gateway's main thread least) has to build or walk 100,000 row objects. `bindingsOf` reads it.
+   */
+  | { type: 'select'; variables: string[]; rows: number; json: string }
   | { type: 'ask'; boolean: boolean }
   /** CONSTRUCT and DESCRIBE: the graph as N-Triples, one triple per line. */
   | { type: 'graph'; ntriples: string; triples: number };
+
+/** The rows of a SELECT result (parsed from its JSON text). */
+export function bindingsOf(result: Extract<QueryResult, { type: 'select' }>): Binding[] {
+  return (JSON.parse(result.json) as { results?: { bindings?: Binding[] } }).results?.bindings ?? [];
+}
 
 export interface QueryOptions {
   /** The caller stopped waiting (the client went away). */

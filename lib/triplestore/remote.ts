@@ -226,12 +226,13 @@ class RemoteTripleStore implements TripleStore {
     const json = JSON.parse(body) as {
       head: { vars?: string[] };
       boolean?: boolean;
-      results?: { bindings: Record<string, ResultTerm>[] };
+      results?: { bindings: unknown[] };
     };
     if (guarded.form === 'ask') return { type: 'ask', boolean: json.boolean === true };
-    const bindings = json.results?.bindings ?? [];
-    if (bindings.length > this.#limits.maxResults) throw limit('results');
-    return { type: 'select', variables: json.head.vars ?? [], bindings };
+    const rows = json.results?.bindings.length ?? 0;
+    if (rows > this.#limits.maxResults) throw limit('results');
+    // The server's own text goes on: the endpoint answers SPARQL JSON with it as it is.
+    return { type: 'select', variables: json.head.vars ?? [], rows, json: body };
   }
 
   async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {

@@ -3,9 +3,10 @@
 // RDF formats module (Turtle, N-Triples, JSON-LD, RDF/XML). The choice follows the Accept
 // header's order and q-values; what the client does not accept at all gets the default (JSON
 // results, Turtle), as the protocol lets a service answer.
-import { parse, serialize } from '../rdf/index.ts';
+import { Parser, type Quad } from 'n3';
+import { DEFAULT_PREFIXES, STREAMED_FORMATS, parse, serialize, serializeStream } from '../rdf/index.ts';
 import type { RdfFormat } from '../rdf/index.ts';
-import type { QueryResult, ResultTerm } from './contract.ts';
+import { bindingsOf, type Binding, type QueryResult, type ResultTerm } from './contract.ts';
 
 export const RESULT_TYPES = {
   json: 'application/sparql-results+json',
@@ -62,35 +63,89 @@ function choose(offered: string[], accept: string | undefined): string {
   return offered[0]!;
 }
 
-export async function renderResult(result: QueryResult, accept: string | undefined): Promise<Rendered> {
+/** The media type `result` is answered in for this Accept header. */
+export function resultType(result: QueryResult, accept: string | undefined): string {
+  return choose(result.type === 'graph' ? Object.keys(GRAPH_TYPES) : TABLE_TYPES, accept);
+}
+
+/** Rows or N-Triples lines handed on at a time: the answer is written as it is made. */
+const ROWS = 2000;
+/** Characters of a text handed on at a time. */
+const PIECE = 1 << 16;
+
+/**
+ * The text of `result` in media type `type` (one of `resultType`'s), piece by piece: rows and
+ * triples as they come, except JSON-LD and RDF/XML, which lib/rdf writes from the whole graph.
+ * Run by the render worker (render.ts) for anything large.
+ */
+export async function* resultPieces(result: QueryResult, type: string): AsyncGenerator<string> {
   if (result.type === 'graph') {
-    const type = choose(Object.keys(GRAPH_TYPES), accept);
-    const format = GRAPH_TYPES[type]!;
-    const body =
-      format === 'nt' ? result.ntriples : await serialize(await parse(result.ntriples, 'nt'), format);
-    return { body, contentType: `${type}; charset=utf-8` };
+    const format = GRAPH_TYPES[type] ?? 'turtle';
+    if (format === 'nt') yield* lineBatches(result.ntriples);
+    else if (STREAMED_FORMATS.has(format)) {
+      yield* serializeStream(quadBatches(result.ntriples), format, {
+        prefixes: usedDefaults(result.ntriples),
+      });
+    } else yield await serialize(await parse(result.ntriples, 'nt'), format);
+    return;
   }
-  const type = choose(TABLE_TYPES, accept);
-  const contentType = `${type}; charset=utf-8`;
-  switch (type) {
-    case RESULT_TYPES.xml:
-    case 'application/xml':
-      return { body: xmlResults(result), contentType };
-    case RESULT_TYPES.csv:
-      return { body: separated(result, ',', csvCell, (v) => v, '\r\n'), contentType };
-    case RESULT_TYPES.tsv:
-      return { body: separated(result, '\t', tsvCell, (v) => `?${v}`, '\n'), contentType };
-    default:
-      return { body: JSON.stringify(jsonResults(result)), contentType };
+  const json =
+    type !== RESULT_TYPES.xml &&
+    type !== 'application/xml' &&
+    type !== RESULT_TYPES.csv &&
+    type !== RESULT_TYPES.tsv;
+  // SPARQL JSON is what the store wrote: handed on as it is.
+  if (json) {
+    if (result.type === 'ask') yield JSON.stringify(jsonResults(result));
+    else for (let i = 0; i < result.json.length; i += PIECE) yield result.json.slice(i, i + PIECE);
+    return;
+  }
+  const table: Table = result.type === 'ask' ? result : { ...result, bindings: bindingsOf(result) };
+  if (type === RESULT_TYPES.csv) yield* separated(table, ',', csvCell, (v) => v, '\r\n');
+  else if (type === RESULT_TYPES.tsv) yield* separated(table, '\t', tsvCell, (v) => `?${v}`, '\n');
+  else yield* xmlResults(table);
+}
+
+/** The whole text at once (small results, and tests). */
+export async function renderResult(result: QueryResult, accept: string | undefined): Promise<Rendered> {
+  const type = resultType(result, accept);
+  let body = '';
+  for await (const piece of resultPieces(result, type)) body += piece;
+  return { body, contentType: `${type}; charset=utf-8` };
+}
+
+/** N-Triples text in pieces of ROWS lines. */
+function* lineBatches(ntriples: string): Generator<string> {
+  let start = 0;
+  while (start < ntriples.length) {
+    let end = start;
+    for (let n = 0; n < ROWS && end !== -1; n++) end = ntriples.indexOf('\n', end + 1);
+    const stop = end === -1 ? ntriples.length : end + 1;
+    yield ntriples.slice(start, stop);
+    start = stop;
   }
 }
 
-type TableResult = Exclude<QueryResult, { type: 'graph' }>;
+/** The triples, ROWS at a time; blank node labels kept across pieces (one fixed prefix). */
+function* quadBatches(ntriples: string): Generator<Quad[]> {
+  for (const lines of lineBatches(ntriples)) {
+    yield new Parser({ format: 'N-Triples', blankNodePrefix: 'b' }).parse(lines);
+  }
+}
+
+/** lib/rdf's default prefixes whose namespace the graph uses (a stream declares them first). */
+function usedDefaults(ntriples: string): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(DEFAULT_PREFIXES).filter(([, iri]) => ntriples.includes(`<${iri}`)),
+  );
+}
+
+/** A SELECT's rows read from its JSON, or an ASK. */
+type Table = { type: 'select'; variables: string[]; bindings: Binding[] } | { type: 'ask'; boolean: boolean };
 
 /** https://www.w3.org/TR/sparql11-results-json/ */
-export function jsonResults(result: TableResult): unknown {
-  if (result.type === 'ask') return { head: {}, boolean: result.boolean };
-  return { head: { vars: result.variables }, results: { bindings: result.bindings } };
+function jsonResults(result: { type: 'ask'; boolean: boolean }): unknown {
+  return { head: {}, boolean: result.boolean };
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
@@ -113,21 +168,28 @@ function xmlTerm(term: ResultTerm): string {
   }
 }
 
-/** https://www.w3.org/TR/rdf-sparql-XMLres/ */
-export function xmlResults(result: TableResult): string {
+/** https://www.w3.org/TR/rdf-sparql-XMLres/, ROWS results at a time. */
+function* xmlResults(result: Table): Generator<string> {
   const head =
     '<?xml version="1.0" encoding="utf-8"?>\n<sparql xmlns="http://www.w3.org/2005/sparql-results#">\n';
-  if (result.type === 'ask') return `${head}  <head/>\n  <boolean>${result.boolean}</boolean>\n</sparql>\n`;
+  if (result.type === 'ask') {
+    yield `${head}  <head/>\n  <boolean>${result.boolean}</boolean>\n</sparql>\n`;
+    return;
+  }
   const vars = result.variables.map((v) => `    <variable name="${xml(v)}"/>\n`).join('');
-  const rows = result.bindings
-    .map((row) => {
-      const cells = Object.entries(row)
-        .map(([name, term]) => `      <binding name="${xml(name)}">${xmlTerm(term)}</binding>\n`)
-        .join('');
-      return `    <result>\n${cells}    </result>\n`;
-    })
-    .join('');
-  return `${head}  <head>\n${vars}  </head>\n  <results>\n${rows}  </results>\n</sparql>\n`;
+  yield `${head}  <head>\n${vars}  </head>\n  <results>\n`;
+  for (let i = 0; i < result.bindings.length; i += ROWS) {
+    yield result.bindings
+      .slice(i, i + ROWS)
+      .map((row) => {
+        const cells = Object.entries(row)
+          .map(([name, term]) => `      <binding name="${xml(name)}">${xmlTerm(term)}</binding>\n`)
+          .join('');
+        return `    <result>\n${cells}    </result>\n`;
+      })
+      .join('');
+  }
+  yield '  </results>\n</sparql>\n';
 }
 
 /** SPARQL 1.1 CSV: plain values, RFC 4180 quoting, CRLF lines. */
@@ -160,16 +222,24 @@ function tsvCell(term: ResultTerm | undefined): string {
   }
 }
 
-function separated(
-  result: TableResult,
+function* separated(
+  result: Table,
   separator: string,
   cell: (term: ResultTerm | undefined) => string,
   header: (variable: string) => string,
   eol: string,
-): string {
+): Generator<string> {
   // ASK has no CSV/TSV form in the standard; Jena's (a one-cell table) is the one clients know.
-  if (result.type === 'ask') return `${header('_askResult')}${eol}${result.boolean}${eol}`;
-  const lines = [result.variables.map(header).join(separator)];
-  for (const row of result.bindings) lines.push(result.variables.map((v) => cell(row[v])).join(separator));
-  return `${lines.join(eol)}${eol}`;
+  if (result.type === 'ask') {
+    yield `${header('_askResult')}${eol}${result.boolean}${eol}`;
+    return;
+  }
+  yield `${result.variables.map(header).join(separator)}${eol}`;
+  for (let i = 0; i < result.bindings.length; i += ROWS) {
+    let text = '';
+    for (const row of result.bindings.slice(i, i + ROWS)) {
+      text += `${result.variables.map((v) => cell(row[v])).join(separator)}${eol}`;
+    }
+    yield text;
+  }
 }

@@ -77,7 +77,7 @@ export function bodyWith(fields: Record<string, unknown>, key: string, extra: st
   return `${head.slice(0, -1)}${head.length > 2 ? ',' : ''}${JSON.stringify(key)}:${extra}}`;
 }
 
-/** Starts the /healthz watcher (monitor.ts) on labld at `base`, polling every `periodMs`. */
+/** The /healthz watcher (monitor.ts) on labld at `base`, polling every `periodMs`; ready once its first poll is in. */
 export function startMonitor(
   base: string,
   label: string,

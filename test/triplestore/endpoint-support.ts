@@ -1,9 +1,9 @@
 // Shared by the endpoint's tests on a whole labld: upload a Turtle resource, press the load
 // button (triplestore_load) and wait for the endpoint resource, send a query or an update.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setting } from '../../lib/process/config.ts';
+import { datasetDir, readManifest } from '../../lib/triplestore/embedded/disk.ts';
 import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
 import { api, type Person } from '../catalogue/actions/support.ts';
 
@@ -34,6 +34,7 @@ export async function loadAndWait(
   url: string,
   who: Person,
   dataset: string,
+  timeoutMs = 15_000,
 ): Promise<{ url: string; package_id: string; last_modified: string }> {
   const endpointOf = async () => {
     const shown = await api(url, 'package_show', {
@@ -65,7 +66,7 @@ export async function loadAndWait(
     const load = status.body.result.triplestore as { run: string; state: string } | null;
     return load?.run === run && (load.state === 'done' || load.state === 'failed');
   };
-  const end = Date.now() + 15_000;
+  const end = Date.now() + timeoutMs;
   for (;;) {
     const found = await endpointOf();
     if (found && found.last_modified !== before && (await finished())) return found;
@@ -118,7 +119,6 @@ export async function storedGraphs(dataDir: string, datasetId: string): Promise<
       await store.close();
     }
   }
-  const manifest = join(dataDir, 'triplestore', datasetId, 'manifest.json');
-  if (!existsSync(manifest)) return [];
-  return Object.keys((JSON.parse(readFileSync(manifest, 'utf8')) as { graphs: object }).graphs);
+  // The store's own reader: the manifest may be removed while this reads it.
+  return Object.keys(readManifest(datasetDir(join(dataDir, 'triplestore'), datasetId)).graphs);
 }

@@ -10,20 +10,24 @@ import { loadableResources } from '../../lib/triplestore/load.ts';
 import { acceptedTypes, renderResult } from '../../lib/triplestore/results.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const BINDINGS = [
+  {
+    s: { type: 'uri', value: 'http://ex.org/a?x=1&y=2' },
+    label: { type: 'literal', value: 'say "hi", <b>\tthen\nleave', 'xml:lang': 'en' },
+    n: { type: 'literal', value: '2', datatype: `${XSD}integer` },
+  },
+  {
+    s: { type: 'bnode', value: 'b0' },
+    label: { type: 'literal', value: 'plain', datatype: `${XSD}string` },
+  },
+];
+const VARIABLES = ['s', 'label', 'n'];
+/** As a store hands it over: the SPARQL JSON document as text. */
 const TABLE: QueryResult = {
   type: 'select',
-  variables: ['s', 'label', 'n'],
-  bindings: [
-    {
-      s: { type: 'uri', value: 'http://ex.org/a?x=1&y=2' },
-      label: { type: 'literal', value: 'say "hi", <b>\tthen\nleave', 'xml:lang': 'en' },
-      n: { type: 'literal', value: '2', datatype: `${XSD}integer` },
-    },
-    {
-      s: { type: 'bnode', value: 'b0' },
-      label: { type: 'literal', value: 'plain', datatype: `${XSD}string` },
-    },
-  ],
+  variables: VARIABLES,
+  rows: BINDINGS.length,
+  json: JSON.stringify({ head: { vars: VARIABLES }, results: { bindings: BINDINGS } }),
 };
 
 test('Accept: order by q, then by place; q=0 is a refusal', () => {

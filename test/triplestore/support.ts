@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import assert from 'node:assert/strict';
 import { afterEach } from 'node:test';
 import type { GraphFormat, QueryLimits, QueryResult, TripleStore } from '../../lib/triplestore/contract.ts';
-import { resourceGraphIri } from '../../lib/triplestore/contract.ts';
+import { bindingsOf, resourceGraphIri } from '../../lib/triplestore/contract.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 
 export interface Namespace {
@@ -69,7 +69,7 @@ export function numbered(n: number, label: string, subject = 'urn:x:'): string {
 export function rows(result: QueryResult): Record<string, string>[] {
   assert.equal(result.type, 'select');
   if (result.type !== 'select') return [];
-  return result.bindings.map((b) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v.value])));
+  return bindingsOf(result).map((b) => Object.fromEntries(Object.entries(b).map(([k, v]) => [k, v.value])));
 }
 
 export function count(result: QueryResult, variable = 'n'): number {

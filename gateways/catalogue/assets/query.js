@@ -4,7 +4,7 @@
 // from elsewhere switched off), and a builder choice fetches the same page for the new sentence
 // and swaps the builder in place, so the results show at once. The server makes every sentence,
 // word and query; this script only moves pages and text around (and has YASGUI's table say
-// "a blank node" as the builder does).
+// "a blank node" as the builder does, and keep values as text).
 (function () {
   'use strict';
 
@@ -17,13 +17,32 @@
     });
   }
 
-  // YASR's table shows a blank node by its raw id, which means nothing to a reader and changes
-  // with every load; the builder says "a blank node", and so does the table (the id stays in the
-  // tooltip, and in the table's search and sort). Registered under the table's own name.
-  function registerBlankNodeTable(Yasr) {
+  // YASR's table, registered under its own name, with two changes.
+  // - A blank node is shown by its raw id, which means nothing to a reader and changes with every
+  //   load; the builder says "a blank node", and so does the table (the id stays in the tooltip,
+  //   and in the table's search and sort).
+  // - A value's search and sort text went through DOMPurify, which parses it as HTML: a literal
+  //   holding markup (`<img onerror=…>`) made the page's CSP report its inline handlers. The
+  //   search text is the value escaped (DataTables decodes it through innerHTML, so it must stay
+  //   text) and the sort text the value itself (only compared, never parsed).
+  function registerTable(Yasr) {
     var Table = Yasr.plugins.table;
     if (!Table) return;
-    class WordedTable extends Table {
+    class TextTable extends Table {
+      getColumns() {
+        return super.getColumns().map(function (column, index) {
+          var render = column.render;
+          if (index === 0 || typeof render !== 'function') return column;
+          column.render = function (data, type, row, meta) {
+            if (data === '' || !data) return render(data, type, row, meta);
+            if (type === 'sort') return String(data.value);
+            if (type === 'filter' || !type) return escapeHtml(data.value);
+            return render(data, type, row, meta);
+          };
+          return column;
+        });
+      }
+
       getCellContent(binding, prefixes) {
         if (binding.type !== 'bnode') return super.getCellContent(binding, prefixes);
         return (
@@ -33,7 +52,7 @@
         );
       }
     }
-    Yasr.registerPlugin('table', WordedTable);
+    Yasr.registerPlugin('table', TextTable);
   }
 
   function startYasgui() {
@@ -42,7 +61,7 @@
     var query = document.getElementById('sparql-query').value;
     var endpoint = new URL(mount.getAttribute('data-endpoint'), window.location.href).href;
     var Yasgui = window.Yasgui;
-    registerBlankNodeTable(Yasgui.Yasr);
+    registerTable(Yasgui.Yasr);
     // No request may leave labld: the class and property completers ask the LOV service, and
     // prefixes would come from prefix.cc; only the bundled prefixes and local variables remain.
     Yasgui.Yasqe.defaults.autocompleters = ['prefixes', 'variables'];

@@ -54,10 +54,20 @@ export function datasetDir(root: string, datasetId: string): string {
   return join(root, datasetId);
 }
 
+/**
+ * The dataset's manifest; none (never loaded, or emptied) is no graphs. Read in one step: a
+ * manifest removed between a check and the read would fail a reader in another thread or
+ * process (it did, the endpoint's e2e test under load).
+ */
 export function readManifest(dir: string): Manifest {
-  const path = join(dir, MANIFEST);
-  if (!existsSync(path)) return { graphs: {} };
-  return JSON.parse(readFileSync(path, 'utf8')) as Manifest;
+  let text: string;
+  try {
+    text = readFileSync(join(dir, MANIFEST), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { graphs: {} };
+    throw error;
+  }
+  return JSON.parse(text) as Manifest;
 }
 
 function syncDir(dir: string): void {
@@ -69,9 +79,16 @@ function syncDir(dir: string): void {
   }
 }
 
-/** Replaces the manifest atomically; an empty one removes the dataset's directory. */
+/**
+ * Replaces the manifest atomically; an empty one removes the dataset's directory, the manifest
+ * first: removing the directory's files in whatever order would, for a while (for good, after
+ * a crash), leave a manifest naming graph files already gone.
+ */
 export function writeManifest(dir: string, manifest: Manifest): void {
   if (Object.keys(manifest.graphs).length === 0) {
+    if (!existsSync(dir)) return;
+    rmSync(join(dir, MANIFEST), { force: true });
+    syncDir(dir);
     rmSync(dir, { recursive: true, force: true });
     return;
   }

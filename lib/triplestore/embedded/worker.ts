@@ -11,7 +11,7 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { DomainError, conflict, invalid, tooLarge } from '../../process/errors.ts';
-import type { GraphFormat, QueryResult, ResultTerm } from '../contract.ts';
+import type { GraphFormat, QueryResult } from '../contract.ts';
 import type { QueryBounds } from '../bounds.ts';
 import { guardQuery, guardUpdate } from '../guard.ts';
 import {
@@ -253,15 +253,16 @@ function query(dataset: string, text: string): QueryResult {
     if (triples > config.maxResults) throw limit('triples');
     return { type: 'graph', ntriples, triples };
   }
-  const json = JSON.parse(run('application/sparql-results+json')) as {
+  const written = run('application/sparql-results+json');
+  const json = JSON.parse(written) as {
     head: { vars?: string[] };
     boolean?: boolean;
-    results?: { bindings: Record<string, ResultTerm>[] };
+    results?: { bindings: unknown[] };
   };
   if (guarded.form === 'ask') return { type: 'ask', boolean: json.boolean === true };
-  const bindings = json.results?.bindings ?? [];
-  if (bindings.length > config.maxResults) throw limit('results');
-  return { type: 'select', variables: json.head.vars ?? [], bindings };
+  const rows = json.results?.bindings.length ?? 0;
+  if (rows > config.maxResults) throw limit('results');
+  return { type: 'select', variables: json.head.vars ?? [], rows, json: written };
 }
 
 function update(dataset: string, text: string): void {
