@@ -10,9 +10,7 @@
 // (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
 // the heap in use (live and not yet collected) of each busy worker and terminates it past
 // LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
-// between two looks. The heap in use holds garbage too, so past the limit the pool first asks
-// the worker to collect it and goes by what is left (the same request gets the same answer);
-// a worker that cannot answer in time (a synchronous loop) or is far past the limit is ended.
+// between two looks.
 //
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
@@ -33,7 +31,6 @@ import {
   fromWire,
   toWire,
   type CloseWorker,
-  type CollectGarbage,
   type FromWorker,
   type OperationsSource,
   type RunJob,
@@ -47,10 +44,6 @@ const RESPAWN_PAUSE_MS = 1000;
 const HEAP_WATCH_MS = 100;
 /** V8's own heap limit of a worker, relative to the limit the pool enforces (measured: 1.5 still aborts). */
 const HARD_LIMIT_FACTOR = 2;
-/** Past this share of the limit a worker is ended without asking it to collect first. */
-const SURE_FACTOR = 1.5;
-/** How long a worker asked to collect may take to answer before its heap is counted as it is. */
-const COLLECT_WAIT_MS = 2000;
 /** How long an idle worker may take to close its stores when the pool stops. */
 const CLOSE_GRACE_MS = 2000;
 /** Workers a request may see die under it before it is answered `crashed`. */
@@ -108,8 +101,6 @@ interface Slot {
   job: Job | undefined;
   /** Watches the heap while a job runs. */
   watch: NodeJS.Timeout | undefined;
-  /** When the worker was asked to collect its garbage, until it answers. */
-  collecting: number | undefined;
   /** Why the worker ended, when the pool ended it or V8 did (out of memory). */
   ending: Error | undefined;
 }
@@ -230,7 +221,6 @@ export class WorkerPool {
       ready: false,
       job: undefined,
       watch: undefined,
-      collecting: undefined,
       ending: undefined,
     };
     this.#slots.add(slot);
@@ -251,12 +241,6 @@ export class WorkerPool {
   #receive(slot: Slot, message: FromWorker): void {
     if (message.type === 'cache') {
       answerCacheCall(slot.worker, this.#documents, message);
-      return;
-    }
-    if (message.type === 'collected') {
-      slot.collecting = undefined;
-      if (slot.job && message.usedBytes > this.#limitBytes())
-        this.#abandon(slot.job, outOfMemory(this.memoryMb), 'memory');
       return;
     }
     if (message.type === 'ready') {
@@ -358,29 +342,18 @@ export class WorkerPool {
     slot.job = undefined;
     clearInterval(slot.watch);
     slot.watch = undefined;
-    slot.collecting = undefined;
     return job;
   }
 
   #watchHeap(slot: Slot, job: Job): void {
     slot.worker.getHeapStatistics().then(
       (heap) => {
-        const used = heap.used_heap_size;
-        if (slot.job !== job || used <= this.#limitBytes()) return;
-        const waited = slot.collecting === undefined ? 0 : Date.now() - slot.collecting;
-        if (used > this.#limitBytes() * SURE_FACTOR || waited > COLLECT_WAIT_MS) {
+        if (slot.job === job && heap.used_heap_size > this.memoryMb * 1024 * 1024) {
           this.#abandon(job, outOfMemory(this.memoryMb), 'memory');
-        } else if (slot.collecting === undefined) {
-          slot.collecting = Date.now();
-          slot.worker.postMessage({ type: 'collect' } satisfies CollectGarbage);
         }
       },
       () => {}, // the worker is gone already; its exit settles the job
     );
-  }
-
-  #limitBytes(): number {
-    return this.memoryMb * 1024 * 1024;
   }
 
   #end(slot: Slot, reason: Error): void {

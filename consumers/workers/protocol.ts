@@ -34,11 +34,6 @@ export interface CloseWorker {
   type: 'close';
 }
 
-/** Asks a busy worker to collect its garbage and say how much heap is still in use. */
-export interface CollectGarbage {
-  type: 'collect';
-}
-
 export type WireError =
   | { kind: ErrorKind; detail: string; field?: string | undefined }
   | { kind: 'timeout'; detail: string }
@@ -51,7 +46,6 @@ export type WireError =
 export type FromWorker =
   | { type: 'ready' }
   | CacheCall
-  | { type: 'collected'; usedBytes: number }
   | { type: 'done'; id: number; ok: true; value: unknown }
   | { type: 'done'; id: number; ok: false; error: WireError };
 

@@ -2,8 +2,6 @@
 // annotator indexes QUDT here), then runs one request at a time. The claim check happens here
 // too, so neither parsing nor stringifying a large payload ever blocks the main thread.
 // Cancellation is the main thread terminating this worker; nothing here has to cooperate.
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
@@ -13,14 +11,7 @@ import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { lazyStores } from '../stores.ts';
 import { openSharedStores } from '../../lib/shared/open.ts';
 import { PortDocumentCache, type CacheReply } from './document-cache.ts';
-import {
-  toWire,
-  type CloseWorker,
-  type CollectGarbage,
-  type FromWorker,
-  type RunJob,
-  type WorkerData,
-} from './protocol.ts';
+import { toWire, type CloseWorker, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 
 type OperationsModule = {
   // `never`: each operation takes its own input type (a service's checks it against its contract).
@@ -43,12 +34,6 @@ for (const source of sources) {
   groups.set(source.group, module.operationsFor(source.group, env));
 }
 
-// The pool asks for a full collection before it counts a request's heap as too large: the
-// heap in use holds garbage too, its own and earlier requests', which alone once made the
-// same request answer 200 and 413 by turns.
-setFlagsFromString('--expose-gc');
-const collectGarbage = runInNewContext('gc') as () => void;
-
 /** Never aborted: the pool ends a request by terminating the worker that runs it. */
 const never = new AbortController().signal;
 
@@ -67,17 +52,9 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
   return checkIn(env.blobs, value);
 }
 
-port.on('message', (job: RunJob | CloseWorker | CollectGarbage | CacheReply) => {
+port.on('message', (job: RunJob | CloseWorker | CacheReply) => {
   if (job.type === 'cache-reply') {
     portCache?.receive(job);
-    return;
-  }
-  if (job.type === 'collect') {
-    collectGarbage();
-    port.postMessage({
-      type: 'collected',
-      usedBytes: getHeapStatistics().used_heap_size,
-    } satisfies FromWorker);
     return;
   }
   if (job.type === 'close') {

@@ -1,7 +1,6 @@
 // Test-only operations for the worker pool: misbehaving on purpose (a synchronous loop, an
 // allocation without end, recursion without end, client and internal errors).
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { getHeapSpaceStatistics } from 'node:v8';
 import { resourceLimits } from 'node:worker_threads';
 import { DomainError } from '../../lib/process/errors.ts';
@@ -98,20 +97,6 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
         throw new Error('The expression evaluated to a falsy value: assert(!this.paused)');
       });
       return new Promise(() => {});
-    },
-    /**
-     * Reads and writes `mb` MB worth of rows as JSON, as a document parser does, and leaves it all
-     * behind as garbage: the heap in use grows past what is live.
-     */
-    litter: async (input) => {
-      const rows = Array.from({ length: Number(input['mb']) * 5000 }, (_, i) => ({
-        s: `<urn:x:${i}>`,
-        p: 'http://example.org/p',
-        o: String(i),
-      }));
-      const parsed = JSON.parse(JSON.stringify(rows)) as unknown[];
-      await nextTurn();
-      return parsed.length;
     },
     /** Leaves a mark on disk, so a test can tell it ran. */
     mark: async (input) => {

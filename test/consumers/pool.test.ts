@@ -204,27 +204,6 @@ describe('worker pool', () => {
   });
 });
 
-describe('worker pool memory accounting', () => {
-  // One worker of 64 MB; each request has up to ~50 MB in use while it runs, most of it garbage,
-  // and leaves it all behind. Counted with its garbage, it was refused by turns (200, 413, …).
-  const lone = pool(1);
-  before(() => lone.start());
-  after(() => lone.close());
-
-  it('gives the same request the same answer: what one left uncollected is not the next one’s', async () => {
-    const answers: string[] = [];
-    for (let n = 0; n < 8; n += 1) {
-      answers.push(
-        await lone.run('test-requests', 'litter', { mb: 30 }).then(
-          (rows) => `ok ${String(rows)}`,
-          (error: Error) => error.message,
-        ),
-      );
-    }
-    assert.deepEqual(answers, Array(8).fill('ok 150000'));
-  });
-});
-
 describe('worker pool lifecycle', () => {
   it('stops its workers: nothing keeps the process alive, later requests are refused', async () => {
     const workers = () => process.getActiveResourcesInfo().filter((r) => r === 'MessagePort').length;
