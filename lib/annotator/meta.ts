@@ -23,7 +23,8 @@ function describeValue(text: string): Body {
   const typed = valueType(text);
   const quantity = (value: unknown): Body => ({
     '@type': 'qudt:QuantityValue',
-    'qudt:value': { '@value': value, '@type': XSD_OF[typed.type] },
+    // JSON has no negative zero: "-0" is written 0, so the descriptor reads back as it was made.
+    'qudt:value': { '@value': value === 0 ? 0 : value, '@type': XSD_OF[typed.type] },
   });
   switch (typed.type) {
     case 'INT':

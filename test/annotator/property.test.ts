@@ -80,6 +80,20 @@ describe('annotate on arbitrary input', () => {
     );
   });
 
+  it('a negative zero in the metadata reads back from JSON as it was made (found by the property)', async () => {
+    for (const text of [
+      ' ;-0\n20.02.2008\n',
+      '[kN];-0\n17\n',
+      ' ;-0.0\n20.02.2008\n',
+      ' ;-0,0\n20.02.2008\n',
+    ]) {
+      const { descriptor } = await annotateBytes(text, { chunk: 97 });
+      const values = JSON.stringify(descriptor).match(/"@value":-?0[,}]/g) ?? [];
+      assert.ok(values.length > 0, `a zero value in the notes of ${JSON.stringify(text)}`);
+      await descriptorOrDomainError(text);
+    }
+  });
+
   it('random CSV-shaped text in a legacy encoding', async () => {
     await fc.assert(
       fc.asyncProperty(csvText, (text) => descriptorOrDomainError(Buffer.from(text, 'latin1'))),
