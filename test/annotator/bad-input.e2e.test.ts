@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import {
   detailOf,
   get,

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { LineBreaks } from '../../lib/line-breaks.ts';
 import { caseUrl, expectedDescriptor, GOLDEN_CASES } from './goldens.ts';
 import { annotateBytes, asJson, csvtocsvw, withoutProvenance } from './support.ts';

@@ -2,7 +2,7 @@
 // never another exception, and the descriptor is plain JSON.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { isDomainError } from '../../lib/process/errors.ts';
 import { statusOf } from '../../lib/process/http-status.ts';
 import { annotateBytes } from './support.ts';

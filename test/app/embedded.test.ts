@@ -1,7 +1,7 @@
 // End-to-end: labld in embedded mode, over real HTTP, as `npm start` runs it.
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { startEmbedded, serveOne, type Running } from '../../app/processes.ts';
 import { SERVICES } from '../../lib/services.ts';
 import { tempDir } from '../support/temp.ts';

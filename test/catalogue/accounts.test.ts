@@ -3,7 +3,7 @@
 // every form post (missing or foreign token, cross-site Origin), and the session's end.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { hashSessionId } from '../../lib/catalogue/auth/sessions.ts';
 import { hashPassword, SCRYPT_DEFAULTS } from '../../lib/catalogue/auth/passwords.ts';
 import { createToken } from '../../lib/catalogue/auth/tokens.ts';

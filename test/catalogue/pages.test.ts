@@ -2,7 +2,7 @@
 // sort/filter/page links that reproduce the table state, and the query parsing behind them.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { renderLogin, renderTokens } from '../../gateways/catalogue/pages/account.ts';
 import {
   renderDataset,

@@ -3,7 +3,7 @@
 // parameter (a 422 page), never anything else.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { DataFactory } from 'n3';
 import { parseSentence, sentenceHref, sentenceParams } from '../../gateways/catalogue/query-params.ts';
 import { DomainError } from '../../lib/process/errors.ts';

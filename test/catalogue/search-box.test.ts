@@ -2,7 +2,7 @@
 // syntax error. A text that reads as a query (`tags:steel`) is one; anything else is its words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { parseSearch, searchBoxQuery } from '../../lib/catalogue/search-query.ts';
 
 test('a text that reads as a query is kept as written', () => {

@@ -4,7 +4,7 @@
 // never runs from labld's origin; long and odd file names upload and download under their name.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { api, person, type Person } from './actions/support.ts';

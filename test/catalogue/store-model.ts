@@ -2,7 +2,7 @@
 // in-memory model of what the contract promises, leave both with the same datasets and the same
 // resources in the same order (derived ones replaced in place, deletions cascading).
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 

@@ -1,7 +1,7 @@
 // Which uploads start the chain and the names of what it derives (research §1.2, §1.8, D1, D2).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import {
   baseName,
   derivedNames,

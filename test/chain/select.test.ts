@@ -3,7 +3,7 @@
 // library order (property test); the strategy comes from the variable the spec names.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import {
   chooseMapping,
   mappingStrategy,

@@ -3,7 +3,7 @@
 // `{"detail": "…"}`; never a 5xx, and the process stays up.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { useConverter } from './context.ts';
 
 const ctx = useConverter();

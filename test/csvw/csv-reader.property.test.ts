@@ -4,7 +4,7 @@
 // sliced fast path for plain cells and the character-wise path for the others agree.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { csvEventBatches, csvEvents } from '../../lib/csvw/csv-reader.ts';
 import { DEFAULT_DIALECT, type Dialect } from '../../lib/csvw/dialect.ts';
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { descriptorToRdf, type LoadedResource, type ResourceLoader } from '../../lib/csvw/index.ts';
 import { decimalAsDouble } from '../../lib/csvw/descriptor-cells.ts';
 import { DomainError } from '../../lib/process/errors.ts';

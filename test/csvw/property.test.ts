@@ -2,7 +2,7 @@
 // DomainError (4xx with a field), never another exception.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import {
   csvwToRdf,
   descriptorToRdf,

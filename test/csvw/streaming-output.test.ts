@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createReadStream, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { StreamParser } from 'n3';
 import type * as RDF from '@rdfjs/types';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';

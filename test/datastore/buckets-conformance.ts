@@ -3,7 +3,7 @@
 // random tables with nulls; a column that is not there is refused naming x or y.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import type { Datastore, Field } from '../../lib/datastore/contract.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { referenceBuckets } from './bucket-reference.ts';

@@ -3,7 +3,7 @@
 // file, a PostgreSQL schema with a random name).
 import { afterEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import type {
   Datastore,
   DatastoreRecord,

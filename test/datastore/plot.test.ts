@@ -3,7 +3,7 @@
 // (bucket-reference.ts) — and the checks of a plot's parameters and its axis titles.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import type { Field } from '../../lib/datastore/contract.ts';
 import {
   axisLabel,

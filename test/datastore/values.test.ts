@@ -2,7 +2,7 @@
 // (the fast digit-by-digit path included: its result must be bit-identical, -0 included).
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { cellReader, readValue } from '../../lib/datastore/values.ts';
 
 /** What a numeric cell means, written from the contract: blank is null, the grammar's decimals. */

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { waitFor } from '../support/wait.ts';
 import { startLabld, testTransport, type Running } from '../support/labld.ts';

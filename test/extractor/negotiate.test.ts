@@ -2,7 +2,7 @@
 // Accept header at all (property) answered with one of the offered representations.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { negotiate } from '../../lib/extractor/negotiate.ts';
 import { REPRESENTATIONS } from '../../lib/extractor/representations.ts';
 

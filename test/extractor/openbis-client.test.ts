@@ -2,7 +2,7 @@
 // Jackson back-references, the data store, and the double's failure switches.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { decodeJackson, encodeJackson, type Json } from '../../lib/extractor/openbis/jackson.ts';
 import {
   ID_TYPES,

@@ -3,7 +3,7 @@
 // there, redirects are judged hop by hop the same way, and labld's own socket is never dialled.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { parseAllowList, refusal } from '../../lib/fetch/address-policy.ts';
 import { guardedFetch } from '../../lib/fetch/guarded-fetch.ts';
 import { noteListening } from '../../lib/fetch/own-address.ts';

@@ -2,7 +2,7 @@
 // (never a crash, never a credential in the text); every address in a denied range is refused.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { DomainError, isErrorKind } from '../../lib/process/errors.ts';
 import { deniedReason } from '../../lib/fetch/address-policy.ts';
 import { guardedFetch } from '../../lib/fetch/guarded-fetch.ts';

@@ -4,7 +4,7 @@
 // 4xx is JSON with a string `detail`.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { SERVICES, services } from '../../lib/services.ts';
 import { bodyWith, detailOf, getUrl, postJson, startHostile, type Answer } from './harness.ts';
 import { deepJson } from './inputs.ts';

@@ -3,7 +3,7 @@
 // check each give a 422 naming the field and the variable, fast; inputs at the limit still work.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
 import { checkIn } from '../../lib/blobs/claim-check.ts';
 import { readData, readYarrrmlMapping } from '../../lib/converter/index.ts';

@@ -3,7 +3,7 @@
 // unreachable addresses, non-URLs) so that no run dials out.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { startFileServer, type FileServer } from '../support/file-server.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { DESCRIPTOR_PATH, TEMPLATE_PATH, read } from './support.ts';

@@ -3,7 +3,7 @@
 // per entry and translates to RML.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import yaml from 'js-yaml';
 import { DomainError } from '../../lib/process/errors.ts';
 import { statusOf } from '../../lib/process/http-status.ts';

@@ -3,7 +3,7 @@
 // backslashes, CR/LF, "]]>", and characters outside the BMP.
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { DataFactory } from 'n3';
 import { FORMATS, RETURN_TYPES, parse, serialize, type RdfFormat } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, triplesOf } from './support.ts';

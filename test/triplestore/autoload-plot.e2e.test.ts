@@ -4,7 +4,7 @@
 // parameters answer 200 or a 4xx naming the parameter, never a 500).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { person, type Person } from '../catalogue/actions/support.ts';
 import { sleep } from '../support/wait.ts';

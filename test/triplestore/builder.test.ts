@@ -4,7 +4,7 @@
 // endpoint's guard accepts.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { DataFactory, type Literal } from 'n3';
 import { Store } from 'oxigraph';
 import { DomainError } from '../../lib/process/errors.ts';

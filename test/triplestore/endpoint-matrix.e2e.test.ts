@@ -7,7 +7,7 @@
 // code under test. Then a property: any query text answers a 4xx or a result, never a 5xx.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { api, person, type Person } from '../catalogue/actions/support.ts';

@@ -1,6 +1,6 @@
 // Arbitrary sentences of the query builder for property tests: odd but valid IRIs (RFC 3987),
 // any literal text (lone surrogates included), language tags, datatypes and numbers as typed.
-import fc from 'fast-check';
+import fc from '../support/fc.ts';
 import { DataFactory } from 'n3';
 import { COMPARISONS, MAX_STEPS, type Sentence, type Step } from '../../lib/triplestore/builder.ts';
 import { isStrictIri } from '../../lib/triplestore/names.ts';

@@ -4,7 +4,7 @@
 // nothing changed. Then random bodies to every action: never a 5xx, always CKAN's envelope.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
 import { ACTION_NAMES } from '../../../lib/contracts/catalogue.ts';
 import { startLabld, type Running } from '../../support/labld.ts';

@@ -3,7 +3,7 @@
 // written here from CKAN's documentation and Solr's syntax, not taken from a run.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { DomainError, isDomainError } from '../../../lib/process/errors.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';

@@ -3,7 +3,7 @@
 // a refusal changes nothing in the store or the datastore.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { ACTION_NAMES, type WireCredential } from '../../../lib/contracts/catalogue.ts';

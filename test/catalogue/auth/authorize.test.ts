@@ -4,7 +4,7 @@
 //   Y allowed, U unauthorized (log in), F forbidden, N not-found (a private dataset stays hidden).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
 import {
   ACTION_NAMES,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
 import {
   constantTimeEqual,

@@ -2,7 +2,7 @@
 // an entity or end an attribute, and a browser reads back the text as it was.
 import assert from 'node:assert/strict';
 import { it } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { escapeHtml } from '../../../gateways/kit/html.ts';
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"' };

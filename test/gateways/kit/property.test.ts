@@ -3,7 +3,7 @@
 // a string `detail`.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import fc from 'fast-check';
+import fc from '../../support/fc.ts';
 import { start, type Started } from './support.ts';
 
 async function assertWellFormed(response: Response, what: string): Promise<void> {
