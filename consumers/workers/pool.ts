@@ -10,7 +10,8 @@
 // (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
 // the heap in use (live and not yet collected) of each busy worker and terminates it past
 // LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
-// between two looks.
+// between two looks. A worker collects its garbage before it takes a request (worker.ts), so
+// what is counted is the request's own, not what the one before it left.
 //
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
@@ -101,6 +102,8 @@ interface Slot {
   job: Job | undefined;
   /** Watches the heap while a job runs. */
   watch: NodeJS.Timeout | undefined;
+  /** Between a job's answer and the worker's `idle`: it is collecting that job's garbage. */
+  collecting: boolean;
   /** Why the worker ended, when the pool ended it or V8 did (out of memory). */
   ending: Error | undefined;
 }
@@ -221,6 +224,7 @@ export class WorkerPool {
       ready: false,
       job: undefined,
       watch: undefined,
+      collecting: false,
       ending: undefined,
     };
     this.#slots.add(slot);
@@ -243,7 +247,9 @@ export class WorkerPool {
       answerCacheCall(slot.worker, this.#documents, message);
       return;
     }
-    if (message.type === 'ready') {
+    if (message.type === 'idle') {
+      slot.collecting = false;
+    } else if (message.type === 'ready') {
       slot.ready = true;
       if (this.#starting && --this.#starting.waiting === 0) {
         this.#starting.resolve();
@@ -252,6 +258,7 @@ export class WorkerPool {
     } else {
       if (slot.job?.message.id !== message.id) return;
       const job = this.#vacate(slot)!;
+      slot.collecting = true;
       if (message.ok) this.#settle(job, undefined, message.value);
       else this.#settle(job, fromWire(message.error));
     }
@@ -304,7 +311,7 @@ export class WorkerPool {
   #dispatch(): void {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) return;
-      if (!slot.ready || slot.job || slot.ending) continue;
+      if (!slot.ready || slot.job || slot.collecting || slot.ending) continue;
       const job = this.#queue.shift()!;
       try {
         slot.worker.postMessage(job.message);

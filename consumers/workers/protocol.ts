@@ -45,6 +45,8 @@ export type WireError =
 
 export type FromWorker =
   | { type: 'ready' }
+  /** After a job's answer: its garbage is collected, the worker takes the next one. */
+  | { type: 'idle' }
   | CacheCall
   | { type: 'done'; id: number; ok: true; value: unknown }
   | { type: 'done'; id: number; ok: false; error: WireError };

@@ -2,6 +2,8 @@
 // annotator indexes QUDT here), then runs one request at a time. The claim check happens here
 // too, so neither parsing nor stringifying a large payload ever blocks the main thread.
 // Cancellation is the main thread terminating this worker; nothing here has to cooperate.
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
@@ -32,6 +34,18 @@ const groups = new Map<string, Record<string, Operation<never>>>();
 for (const source of sources) {
   const module = (await import(source.module)) as OperationsModule;
   groups.set(source.group, module.operationsFor(source.group, env));
+}
+
+// Garbage is collected before each request (after loading, and after each answer), so that the
+// pool's heap watch counts what this request holds, not what the last one left: the same request
+// gets the same answer (issue 25, finding 6). V8 exposes gc() to contexts made after the flag.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
+collectGarbage();
+
+function idle(): void {
+  collectGarbage();
+  port.postMessage({ type: 'idle' } satisfies FromWorker);
 }
 
 /** Never aborted: the pool ends a request by terminating the worker that runs it. */
@@ -73,13 +87,15 @@ port.on('message', (job: RunJob | CloseWorker | CacheReply) => {
     }
     port.postMessage({ type: 'done', id: job.id, ok: false, error: wire } satisfies FromWorker);
   };
-  run(job, seen).then((value) => {
-    // A value structured clone refuses (or too deep for it) is this request's error, not the worker's.
-    try {
-      port.postMessage({ type: 'done', id: job.id, ok: true, value } satisfies FromWorker);
-    } catch (error) {
-      failed(error);
-    }
-  }, failed);
+  run(job, seen)
+    .then((value) => {
+      // A value structured clone refuses (or too deep for it) is this request's error, not the worker's.
+      try {
+        port.postMessage({ type: 'done', id: job.id, ok: true, value } satisfies FromWorker);
+      } catch (error) {
+        failed(error);
+      }
+    }, failed)
+    .finally(idle);
 });
 port.postMessage({ type: 'ready' } satisfies FromWorker);

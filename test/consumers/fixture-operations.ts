@@ -98,6 +98,16 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
       });
       return new Promise(() => {});
     },
+    /**
+     * Holds `mb` MB of arrays for `ms` milliseconds (the heap watch looks meanwhile), then lets
+     * them go: what stays behind is garbage, as a request's parsed input and output are.
+     */
+    hold: async (input) => {
+      const held: number[][] = [];
+      for (let mb = 0; mb < Number(input['mb']); mb += 1) held.push(new Array(131_072).fill(mb + 0.5));
+      await new Promise((resolve) => setTimeout(resolve, Number(input['ms'] ?? 300)));
+      return held.length;
+    },
     /** Leaves a mark on disk, so a test can tell it ran. */
     mark: async (input) => {
       writeFileSync(String(input['path']), 'ran');
