@@ -1,6 +1,8 @@
 // The DCAT mapping (lib/catalogue/dcat.ts) against graphs written out by hand from DCAT-AP 3 and
-// ckanext-dcat's euro_dcat_ap_3 profile, compared by RDF isomorphism.
+// ckanext-dcat's euro_dcat_ap_3 profile, compared by RDF isomorphism; and which Accept asks for DCAT.
+import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
+import { acceptedRdf } from '../../gateways/catalogue/dcat.ts';
 import { catalogQuads, datasetQuads } from '../../lib/catalogue/dcat.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { assertIsomorphic } from '../support/rdf.ts';
@@ -232,5 +234,27 @@ ${datasets(ids)}
 <${SITE}> a dcat:Catalog ; dct:title "labld" ; dct:description "Lab data" ; foaf:homepage <${SITE}> .
 `;
     await assertIsomorphic(empty, await turtle(nothing), 'empty');
+  });
+});
+
+describe("DCAT: the dataset page's content negotiation (ckanext-dcat's parse_accept_header)", () => {
+  test('the most wanted RDF type, unless text/html comes first; */* is the page', () => {
+    const cases: [string, string | undefined][] = [
+      ['text/turtle', 'turtle'],
+      ['application/ld+json', 'json-ld'],
+      ['application/rdf+xml', 'xml'],
+      ['text/n3', 'n3'],
+      ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', undefined],
+      ['*/*', undefined],
+      ['', undefined],
+      ['application/json', undefined],
+      ['text/html;q=0.5, application/ld+json', 'json-ld'],
+      ['application/ld+json;q=0.5, text/html', undefined],
+      ['text/*', 'turtle'],
+      ['application/json, application/*;q=0.1', 'xml'],
+      ['text/turtle;q=0, application/rdf+xml;q=0.2', 'xml'],
+      ['TEXT/TURTLE; charset=utf-8', 'turtle'],
+    ];
+    for (const [accept, format] of cases) assert.equal(acceptedRdf(accept), format, accept);
   });
 });
