@@ -257,3 +257,27 @@ test('property: any dataset name or id asked for is 200 (a dataset one may read)
     { numRuns: 150 },
   );
 });
+
+test('property: any page, q and fq of the catalog is answered 200 or a 4xx naming the parameter, never a 500', async () => {
+  const text = fc.oneof(
+    fc.string({ maxLength: 40 }),
+    fc.constantFrom('', '999999999', '-1', '1e3', '(', '"', 'name:', '*'),
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.record({ page: text, q: text, fq: text }, { requiredKeys: [] }), async (params) => {
+      const response = await fetch(url(`/catalog.ttl?${new URLSearchParams(params).toString()}`));
+      const body = await response.text();
+      if (response.status === 200) return;
+      assert.ok(
+        response.status >= 400 && response.status < 500,
+        `${JSON.stringify(params)}: ${response.status} ${body}`,
+      );
+      const detail = (JSON.parse(body) as { detail: string }).detail;
+      assert.ok(
+        Object.keys(params).some((name) => detail.includes(name)),
+        `${JSON.stringify(params)}: ${detail}`,
+      );
+    }),
+    { numRuns: 150 },
+  );
+});
