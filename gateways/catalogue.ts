@@ -10,9 +10,10 @@ import { accountRoutes, type Accounts } from './catalogue/accounts.ts';
 import { ActionSource } from './catalogue/action-source.ts';
 import { actionRoutes } from './catalogue/actions.ts';
 import { sparqlRoutes } from './catalogue/sparql.ts';
+import { dcatRoutes, negotiatedDatasetPage } from './catalogue/dcat.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { loginPage, pageRoutes, visitorOf } from './catalogue/page-routes.ts';
-import { createGateway, escapeHtml, route, type Gateway } from './kit/index.ts';
+import { createGateway, escapeHtml, route, type Gateway, type Route } from './kit/index.ts';
 
 export type { CatalogueSource } from './catalogue/source.ts';
 export { accounts, type Accounts } from './catalogue/accounts.ts';
@@ -54,6 +55,12 @@ const assetRoute = route({
   },
 });
 
+/** The dataset page answers DCAT to an Accept that prefers RDF (ckanext-dcat's content negotiation). */
+const negotiated =
+  (runtime: Runtime) =>
+  (r: Route): Route =>
+    r.method === 'GET' && r.path === '/dataset/{name}' ? negotiatedDatasetPage(runtime, r) : r;
+
 export interface CatalogueOptions {
   /**
    * Authentication on the catalogue store: login and logout, the page context from the session,
@@ -70,7 +77,11 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
   const login = a && visitor ? [loginPage(visitor), ...accountRoutes(a)] : [];
   const routes =
     options.runtime && a && visitor
-      ? [...pageRoutes(new ActionSource(options.runtime), visitor, a), ...login, assetRoute]
+      ? [
+          ...pageRoutes(new ActionSource(options.runtime), visitor, a).map(negotiated(options.runtime)),
+          ...login,
+          assetRoute,
+        ]
       : [
           route({
             method: 'GET',
@@ -82,7 +93,13 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
           ...login,
           assetRoute,
         ];
-  if (options.runtime) routes.unshift(...actionRoutes(options.runtime), ...sparqlRoutes(options.runtime));
+  if (options.runtime) {
+    routes.unshift(
+      ...actionRoutes(options.runtime),
+      ...sparqlRoutes(options.runtime),
+      ...dcatRoutes(options.runtime),
+    );
+  }
   return createGateway({
     service: 'catalogue',
     title: 'labld catalogue',

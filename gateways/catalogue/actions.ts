@@ -110,7 +110,7 @@ function actionName(ctx: Context, method: 'GET' | 'POST'): ActionName {
  * The request's credential. A POST counts a session cookie not at all: a cross-site form could
  * send it (the pages call actions with their own CSRF-checked credential); scripts send tokens.
  */
-function credential(ctx: Context, method: 'GET' | 'POST'): Credential {
+export function credential(ctx: Context, method: 'GET' | 'POST'): Credential {
   const header = (name: string) => ctx.get(name) || undefined;
   return credentialOf(
     {

@@ -52,7 +52,8 @@ interface Compiled {
   jsonBody?: Validator;
 }
 
-const PATH = /^(\/([A-Za-z0-9._~-]+|\{\w+\}))*(\/\{\w+\*\})?\/?$/;
+// Segments: text, a parameter, or a parameter with an extension (`{id}.ttl`); a last `{rest*}`.
+const PATH = /^(\/([A-Za-z0-9._~-]+|\{\w+\}(\.[A-Za-z0-9]+)?))*(\/\{\w+\*\})?\/?$/;
 
 export function normaliseBasePath(basePath: string): string {
   if (basePath === '' || basePath === '/') return '';

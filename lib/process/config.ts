@@ -266,6 +266,11 @@ export const settings = [
       'catalogue chain: file extensions (or resource formats) whose upload starts the chain, space- or comma-separated',
   },
   {
+    name: 'CKANINI__CKANEXT__DCAT__DATASETS_PER_PAGE',
+    default: '100',
+    description: 'catalogue: datasets on one page of `/catalog.ttl` (and its other formats), as ckanext-dcat',
+  },
+  {
     name: 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY',
     default: 'exact',
     description:

@@ -1,7 +1,7 @@
 // Every request that addresses a dataset or a resource, for the oracle matrix (oracle-matrix.ts):
 // each Action API action (a table over every ActionName, so a new action must be placed here or
 // among those that address none), the pages that read or change a dataset, and the dataset's
-// SPARQL endpoint. Each probe is a function of the references it is sent with, so the same
+// SPARQL endpoint, its DCAT. Each probe is a function of the references it is sent with, so the same
 // request can be made about a private dataset and about a missing one.
 import { CATALOGUE_ACTIONS, type ActionName } from '../../lib/contracts/catalogue.ts';
 import type { CookieJar } from './support/login.ts';
@@ -232,7 +232,21 @@ function sparqlProbes(): Probe[] {
   ];
 }
 
+/** The dataset as DCAT: by extension and by the page's content negotiation, by token and by session. */
+function dcatProbes(): Probe[] {
+  const get = (label: string, path: (r: Refs) => string, accept = '*/*'): Probe => ({
+    label: `GET DCAT ${label}`,
+    send: (base, refs, caller) =>
+      fetch(`${base}${path(refs)}`, { headers: { cookie: caller.jar.header(), accept, ...tokenOf(caller) } }),
+  });
+  return [
+    ...['ttl', 'jsonld', 'rdf', 'xml', 'n3'].map((ext) => get(`.${ext}`, (r) => `${datasetPath(r)}.${ext}`)),
+    get('by Accept: text/turtle', datasetPath, 'text/turtle'),
+    get('by Accept: application/ld+json', datasetPath, 'application/ld+json'),
+  ];
+}
+
 /** Every probe of the matrix. */
 export function probes(): Probe[] {
-  return [...actionProbes(), ...pageProbes(), ...sparqlProbes()];
+  return [...actionProbes(), ...pageProbes(), ...sparqlProbes(), ...dcatProbes()];
 }

@@ -112,6 +112,12 @@ export function renderResources(view: ResourcesView): string {
         ${upload}`;
 }
 
+const DCAT_ALTERNATES = [
+  ['ttl', 'text/turtle'],
+  ['jsonld', 'application/ld+json'],
+  ['rdf', 'application/rdf+xml'],
+] as const;
+
 export function renderDataset(context: PageContext, view: DatasetView): string {
   // The Resources section follows the Automation section: when the steps change (a step made
   // its output, a source was deleted), automation.js fetches it again from data-live.
@@ -128,13 +134,19 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
       </section>
       ${view.triplestore ? tripleStoreSection(context, datasetPath(view.name), view.triplestore) : ''}
       ${view.plot ? plotSection(datasetPath(view.name), view.plot) : ''}`;
+  // The dataset as DCAT (gateways/catalogue/dcat.ts), for harvesters that look for it here.
+  const alternates = DCAT_ALTERNATES.map(([ext, type]) => ({
+    href: `${datasetPath(view.name)}.${ext}`,
+    type,
+  }));
   const options = view.plot?.pointsUrl
     ? {
         title: view.title,
         scripts: ['automation.js', 'uPlot.iife.min.js', 'plot.js', 'triplestore.js'],
         styles: ['uPlot.min.css'],
+        alternates,
       }
-    : { title: view.title, scripts: ['automation.js', 'triplestore.js'] };
+    : { title: view.title, scripts: ['automation.js', 'triplestore.js'], alternates };
   return layout({ ...context, current: context.current ?? 'datasets' }, options, main);
 }
 

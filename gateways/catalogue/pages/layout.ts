@@ -16,6 +16,8 @@ export interface PageOptions {
   scripts?: string[];
   /** Asset names of stylesheets this page loads after the catalogue's own. */
   styles?: string[];
+  /** The page's content in other forms (`<link rel="alternate">`), e.g. a dataset's DCAT. */
+  alternates?: { href: string; type: string }[];
 }
 
 const NAV: { key: NonNullable<PageContext['current']>; path: string; text: string }[] = [
@@ -56,6 +58,9 @@ export function layout(context: PageContext, options: PageOptions, main: string)
   const scripts = (options.scripts ?? [])
     .map((name) => `\n    <script src="${assetUrl(name)}" defer></script>`)
     .join('');
+  const alternates = (options.alternates ?? [])
+    .map((a) => `\n    <link rel="alternate" type="${escapeHtml(a.type)}" href="${escapeHtml(a.href)}">`)
+    .join('');
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -63,7 +68,7 @@ export function layout(context: PageContext, options: PageOptions, main: string)
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>${escapeHtml(options.title)} · labld</title>
     <link rel="icon" href="${assetUrl('favicon.svg')}" type="image/svg+xml">
-    <link rel="stylesheet" href="${assetUrl('catalogue.css')}">${styles}${scripts}
+    <link rel="stylesheet" href="${assetUrl('catalogue.css')}">${styles}${scripts}${alternates}
   </head>
   <body>
     <a class="skip-link" href="#main">Skip to content</a>

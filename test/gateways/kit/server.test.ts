@@ -63,6 +63,33 @@ describe('gateway kit: composing gateways', () => {
     }
   });
 
+  test('a parameter with an extension: the extension picks the route, the parameter is the rest', async () => {
+    const answer = (ext: string) =>
+      route<unknown, unknown, { id: string }>({
+        method: 'GET',
+        path: `/dataset/{id}.${ext}`,
+        summary: ext,
+        responses: { 200: { description: 'd' } },
+        handler: ({ params }) => ({ json: { id: params.id, ext } }),
+      });
+    const gateway = createGateway({
+      service: 'catalogue',
+      basePath: '/',
+      title: 'Catalogue',
+      version: '1.0.0',
+      routes: [answer('ttl'), answer('rdf')],
+    });
+    const s = await start({ gateways: [gateway] });
+    try {
+      assert.deepEqual(await json(await fetch(`${s.url}/dataset/a.b.ttl`)), { id: 'a.b', ext: 'ttl' });
+      assert.deepEqual(await json(await fetch(`${s.url}/dataset/x.rdf`)), { id: 'x', ext: 'rdf' });
+      assert.equal((await fetch(`${s.url}/dataset/x.exe`)).status, 404);
+      assert.equal((await fetch(`${s.url}/dataset/.ttl`)).status, 404);
+    } finally {
+      await s.close();
+    }
+  });
+
   test('configuration mistakes fail at startup, not per request', () => {
     const base = { service: 'x', title: 't', version: '1' };
     const ok = {
@@ -89,6 +116,13 @@ describe('gateway kit: composing gateways', () => {
         }),
       /GET \/a: query schema: schema is invalid/,
     );
+    // A parameter may carry an extension (`/dataset/{id}.ttl`, ckanext-dcat's form), nothing more.
+    for (const path of ['/a/{id}.{ext}', '/a/{id}x', '/a/x{id}']) {
+      assert.throws(
+        () => createGateway({ ...base, routes: [route({ ...ok, path })] }),
+        /not a plain template/,
+      );
+    }
     assert.throws(() => createGateway({ ...base, basePath: 'x/', routes: [] }), /invalid base path/);
     assert.throws(
       () => createApp({ gateways: [sampleGateway(), sampleGateway()] }),
