@@ -13,6 +13,10 @@
 // between two looks. A worker collects its garbage before it takes a request (worker.ts), so
 // what is counted is the request's own, not what the one before it left.
 //
+// Workers start on demand: one is kept loaded (LABLD_WORKERS_WARM), more are started while
+// requests wait, up to LABLD_WORKERS, and one idle for LABLD_WORKER_IDLE_MS beyond the warm ones
+// is closed — an idle process holds one worker's memory, not one per core.
+//
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
 // one dies too, the input sets it off every time and the request fails as `crashed`, which
@@ -55,8 +59,12 @@ export interface PoolOptions {
   sources: OperationsSource[];
   /** The data directory the workers open the blob store in. */
   dataDir: string;
-  /** Workers (default LABLD_WORKERS, else max(2, available CPUs)). */
+  /** Workers at most (default LABLD_WORKERS, else max(2, available CPUs)). */
   size?: number;
+  /** Workers kept loaded while idle (default LABLD_WORKERS_WARM, at most `size`). */
+  warm?: number;
+  /** How long a worker beyond the warm ones may stay idle before it is closed (default LABLD_WORKER_IDLE_MS). */
+  idleMs?: number;
   /** Semi-space of each worker in MB, 0 for V8's own (default LABLD_SEMI_SPACE_MB, lib/process/heap.ts). */
   semiSpaceMb?: number;
   /** Old-generation heap per worker in MB (default LABLD_WORKER_MEMORY_MB). */
@@ -104,12 +112,16 @@ interface Slot {
   watch: NodeJS.Timeout | undefined;
   /** Between a job's answer and the worker's `idle`: it is collecting that job's garbage. */
   collecting: boolean;
+  /** Closes this worker when it stays idle (only a worker beyond the warm ones). */
+  retire: NodeJS.Timeout | undefined;
   /** Why the worker ended, when the pool ended it or V8 did (out of memory). */
   ending: Error | undefined;
 }
 
 export class WorkerPool {
   readonly size: number;
+  readonly warm: number;
+  readonly idleMs: number;
   readonly memoryMb: number;
   readonly #data: WorkerData;
   /** Young generation per worker in MB; undefined: V8's own. */
@@ -121,10 +133,14 @@ export class WorkerPool {
   readonly #timers = new Set<NodeJS.Timeout>();
   #nextId = 1;
   #closed = false;
+  #started = false;
   #starting: { resolve(): void; reject(error: Error): void; waiting: number } | undefined;
 
   constructor(options: PoolOptions) {
     this.size = options.size ?? workerCount();
+    this.warm = Math.min(this.size, options.warm ?? intSetting('LABLD_WORKERS_WARM'));
+    this.idleMs = options.idleMs ?? intSetting('LABLD_WORKER_IDLE_MS');
+    if (this.warm < 0) throw new Error(`LABLD_WORKERS_WARM must be at least 0, got ${this.warm}`);
     this.memoryMb = options.memoryMb ?? intSetting('LABLD_WORKER_MEMORY_MB');
     // Below this a worker cannot even load the operations.
     if (this.memoryMb < 32)
@@ -134,17 +150,31 @@ export class WorkerPool {
     this.#documents = options.documents ?? new MemoryDocumentCache(sharedConfigFromEnv().limits);
   }
 
-  /** Start every worker; resolves when all have loaded their operations. */
+  /** Start the warm workers; resolves when they have loaded their operations. */
   start(): Promise<void> {
+    if (this.warm === 0) {
+      this.#started = true;
+      return Promise.resolve();
+    }
     return new Promise<void>((resolve, reject) => {
-      this.#starting = { resolve, reject, waiting: this.size };
-      for (let i = 0; i < this.size; i += 1) this.#spawn();
+      this.#starting = { resolve, reject, waiting: this.warm };
+      for (let i = 0; i < this.warm; i += 1) this.#spawn();
     });
   }
 
-  /** Ready while at least one worker has loaded its operations (for /readyz). */
+  /**
+   * Ready while a worker has loaded its operations or one may be started (for /readyz): a pool
+   * without warm workers is ready once started.
+   */
   ready(): boolean {
-    return !this.#closed && [...this.#slots].some((slot) => slot.ready && !slot.ending);
+    if (this.#closed) return false;
+    if (this.warm === 0) return this.#started;
+    return [...this.#slots].some((slot) => slot.ready && !slot.ending);
+  }
+
+  /** Workers running now (loaded or loading). */
+  workers(): number {
+    return this.#slots.size;
   }
 
   /** Run `operation` of `group` in a worker; its result, or its error as the bus knows it. */
@@ -197,6 +227,7 @@ export class WorkerPool {
     for (const job of this.#queue.splice(0)) this.#settle(job, stopped);
     this.#starting?.reject(stopped);
     for (const slot of this.#slots) {
+      clearTimeout(slot.retire);
       if (!slot.ready || slot.job || slot.ending) {
         this.#end(slot, stopped);
         continue;
@@ -225,6 +256,7 @@ export class WorkerPool {
       job: undefined,
       watch: undefined,
       collecting: false,
+      retire: undefined,
       ending: undefined,
     };
     this.#slots.add(slot);
@@ -252,6 +284,7 @@ export class WorkerPool {
     } else if (message.type === 'ready') {
       slot.ready = true;
       if (this.#starting && --this.#starting.waiting === 0) {
+        this.#started = true;
         this.#starting.resolve();
         this.#starting = undefined;
       }
@@ -263,6 +296,7 @@ export class WorkerPool {
       else this.#settle(job, fromWire(message.error));
     }
     this.#dispatch();
+    if (slot.ready && !slot.job && !slot.collecting) this.#retireWhenIdle(slot);
   }
 
   #exited(slot: Slot, failure: Error | undefined): void {
@@ -286,7 +320,8 @@ export class WorkerPool {
       this.#timers.add(timer);
       return;
     }
-    this.#spawn();
+    if (this.#slots.size < this.warm) this.#spawn();
+    this.#dispatch();
   }
 
   /** `job`'s worker is gone: ended by the pool or by V8 (`ending`), or died of `failure`. */
@@ -307,12 +342,14 @@ export class WorkerPool {
     this.#settle(job, error);
   }
 
-  /** Hand waiting jobs to idle, ready workers. */
+  /** Hand waiting jobs to idle, ready workers; start more while jobs wait and room is left. */
   #dispatch(): void {
     for (const slot of this.#slots) {
-      if (this.#queue.length === 0) return;
+      if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job || slot.collecting || slot.ending) continue;
       const job = this.#queue.shift()!;
+      clearTimeout(slot.retire);
+      slot.retire = undefined;
       try {
         slot.worker.postMessage(job.message);
         slot.job = job;
@@ -322,6 +359,23 @@ export class WorkerPool {
         this.#settle(job, fromWire(toWire(error, job.message.input)));
       }
     }
+    if (this.#closed || !this.#started) return;
+    const loading = [...this.#slots].filter((slot) => !slot.ready).length;
+    for (let more = this.#queue.length - loading; more > 0 && this.#slots.size < this.size; more -= 1) {
+      this.#spawn();
+    }
+  }
+
+  /** A worker beyond the warm ones, idle for idleMs, is closed. */
+  #retireWhenIdle(slot: Slot): void {
+    if (this.#slots.size <= this.warm || slot.retire) return;
+    slot.retire = setTimeout(() => {
+      slot.retire = undefined;
+      if (slot.job || slot.collecting || slot.ending || this.#slots.size <= this.warm) return;
+      slot.ending = new Error('idle');
+      slot.worker.postMessage({ type: 'close' } satisfies CloseWorker);
+    }, this.idleMs);
+    slot.retire.unref();
   }
 
   /** Give up on `job`: out of the queue, or its worker terminated (and replaced). */

@@ -163,6 +163,16 @@ export const settings = [
     description: 'worker threads running request operations, per process (empty: one per CPU, at least 2)',
   },
   {
+    name: 'LABLD_WORKERS_WARM',
+    default: '1',
+    description: 'workers kept loaded while idle; more start while requests wait, up to LABLD_WORKERS',
+  },
+  {
+    name: 'LABLD_WORKER_IDLE_MS',
+    default: '60000',
+    description: 'a worker beyond LABLD_WORKERS_WARM idle this long is closed',
+  },
+  {
     name: 'LABLD_WORKER_MEMORY_MB',
     default: '256',
     description: 'heap limit of each worker in MB; a request that needs more is refused with 413',

@@ -281,6 +281,61 @@ describe('worker pool lifecycle', () => {
     assert.ok(byDefault.newSpaceBytes < own.newSpaceBytes, `bounded: ${byDefault.newSpaceBytes}`);
   });
 
+  it('keeps one worker loaded, starts more while requests wait, and closes an extra one once idle', async () => {
+    const lazy = new WorkerPool({
+      sources: [{ group: 'test-requests', module: MODULE }],
+      dataDir,
+      size: 3,
+      warm: 1,
+      idleMs: 300,
+      memoryMb: 64,
+    });
+    try {
+      await lazy.start();
+      assert.equal(lazy.workers(), 1);
+      let most = 0;
+      const watch = setInterval(() => (most = Math.max(most, lazy.workers())), 20);
+      const results = await Promise.all([1, 2, 3].map(() => lazy.run('test-requests', 'spin', { ms: 1500 })));
+      clearInterval(watch);
+      for (const result of results) assert.ok((result as { turns: number }).turns > 0);
+      assert.equal(most, 3, 'three waiting requests started three workers');
+      const until = Date.now() + 10_000;
+      while (lazy.workers() > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(lazy.workers(), 1, 'the idle extra workers were closed, the warm one kept');
+      assert.equal(
+        ((await lazy.run('test-requests', 'echo', {})) as { group: string }).group,
+        'test-requests',
+      );
+    } finally {
+      await lazy.close();
+    }
+  });
+
+  it('without warm workers is ready at once and starts one for the first request', async () => {
+    const cold = new WorkerPool({
+      sources: [{ group: 'test-requests', module: MODULE }],
+      dataDir,
+      size: 2,
+      warm: 0,
+      idleMs: 200,
+      memoryMb: 64,
+    });
+    try {
+      await cold.start();
+      assert.equal(cold.workers(), 0);
+      assert.equal(cold.ready(), true);
+      assert.equal(
+        ((await cold.run('test-requests', 'echo', {})) as { group: string }).group,
+        'test-requests',
+      );
+      const until = Date.now() + 10_000;
+      while (cold.workers() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      assert.equal(cold.workers(), 0);
+    } finally {
+      await cold.close();
+    }
+  });
+
   it('sizes itself from LABLD_WORKERS, at least two by default', () => {
     assert.equal(workerCount({ LABLD_WORKERS: '3' }), 3);
     assert.ok(workerCount({}) >= 2);
