@@ -18,6 +18,19 @@ function pool(size: number, memoryMb = 64): WorkerPool {
   return new WorkerPool({ sources: [{ group: 'test-requests', module: MODULE }], dataDir, size, memoryMb });
 }
 
+/** A pool of at most `size` workers, `warm` of them kept, extra ones closed after 300 ms idle. */
+function onDemand(size: number, warm: number): WorkerPool {
+  const sources = [{ group: 'test-requests', module: MODULE }];
+  return new WorkerPool({ sources, dataDir, size, warm, idleMs: 300, memoryMb: 64 });
+}
+
+/** The pool's worker count once it has come down to `count` (or after 10 s). */
+async function settledAt(workers: WorkerPool, count: number): Promise<number> {
+  const until = Date.now() + 10_000;
+  while (workers.workers() > count && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+  return workers.workers();
+}
+
 /** The longest delay of a 10 ms interval timer while `work` runs: how blocked the event loop was. */
 async function timerLag<T>(work: Promise<T>): Promise<{ lag: number; result: T }> {
   let lag = 0;
@@ -282,14 +295,7 @@ describe('worker pool lifecycle', () => {
   });
 
   it('keeps one worker loaded, starts more while requests wait, and closes an extra one once idle', async () => {
-    const lazy = new WorkerPool({
-      sources: [{ group: 'test-requests', module: MODULE }],
-      dataDir,
-      size: 3,
-      warm: 1,
-      idleMs: 300,
-      memoryMb: 64,
-    });
+    const lazy = onDemand(3, 1);
     try {
       await lazy.start();
       assert.equal(lazy.workers(), 1);
@@ -299,9 +305,7 @@ describe('worker pool lifecycle', () => {
       clearInterval(watch);
       for (const result of results) assert.ok((result as { turns: number }).turns > 0);
       assert.equal(most, 3, 'three waiting requests started three workers');
-      const until = Date.now() + 10_000;
-      while (lazy.workers() > 1 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(lazy.workers(), 1, 'the idle extra workers were closed, the warm one kept');
+      assert.equal(await settledAt(lazy, 1), 1, 'the idle extra workers were closed, the warm one kept');
       assert.equal(
         ((await lazy.run('test-requests', 'echo', {})) as { group: string }).group,
         'test-requests',
@@ -312,14 +316,7 @@ describe('worker pool lifecycle', () => {
   });
 
   it('without warm workers is ready at once and starts one for the first request', async () => {
-    const cold = new WorkerPool({
-      sources: [{ group: 'test-requests', module: MODULE }],
-      dataDir,
-      size: 2,
-      warm: 0,
-      idleMs: 200,
-      memoryMb: 64,
-    });
+    const cold = onDemand(2, 0);
     try {
       await cold.start();
       assert.equal(cold.workers(), 0);
@@ -328,9 +325,7 @@ describe('worker pool lifecycle', () => {
         ((await cold.run('test-requests', 'echo', {})) as { group: string }).group,
         'test-requests',
       );
-      const until = Date.now() + 10_000;
-      while (cold.workers() > 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
-      assert.equal(cold.workers(), 0);
+      assert.equal(await settledAt(cold, 0), 0);
     } finally {
       await cold.close();
     }
