@@ -1,6 +1,7 @@
 // Process wiring: which gateways and consumers run in this process, on which bus. `start` runs
 // everything on the embedded bus; `serve` runs one gateway or one consumer group, as the
 // scale-out deployment does (one process each, on Kafka).
+import { ensureMappingLibrary, mappingGroup } from '../lib/catalogue/mapping-library.ts';
 import { fetch } from 'undici';
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
@@ -151,7 +152,7 @@ async function run(
           : []),
       ],
     });
-    if (servesCatalogue(gateways)) await sayHowToMakeTheFirstAdmin(stores);
+    if (servesCatalogue(gateways)) await firstStart(stores);
   } catch (error) {
     await server?.close();
     await relay?.stop();
@@ -214,10 +215,17 @@ async function closeStores(stores: ProcessStores): Promise<void> {
   await Promise.allSettled([stores.catalogue.close(), stores.datastore.close(), stores.tripleStore.close()]);
 }
 
-/** No default password: on a catalogue without users, say (once, at start) how to make the first admin. */
-async function sayHowToMakeTheFirstAdmin(stores: ProcessStores): Promise<void> {
+/**
+ * A catalogue's first start: the mapping library's group is made, and — no default password —
+ * on a catalogue without users it says how to make the first admin.
+ */
+async function firstStart(stores: ProcessStores): Promise<void> {
+  const group = mappingGroup(); // a misspelt setting stops the start
   try {
-    const users = await (await stores.catalogue.get()).listUsers();
+    const catalogue = await stores.catalogue.get();
+    if ((await ensureMappingLibrary(catalogue, group)) === 'made')
+      log.info({ group }, 'mapping library made');
+    const users = await catalogue.listUsers();
     if (users.length > 0) return;
     log.warn(
       'the catalogue has no users yet. Make the first admin with: labld user add NAME --admin ' +

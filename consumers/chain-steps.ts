@@ -33,9 +33,7 @@ import {
   type StepWork,
 } from './chain.ts';
 import { setting } from '../lib/process/config.ts';
-
-/** The library: the group every dataset of which may hold mappings (the original's constant). */
-const MAPPINGS_GROUP = 'mappings';
+import { mappingGroup } from '../lib/catalogue/mapping-library.ts';
 
 /** The derivation step keys of the outputs (a source has one of each). */
 const OUTPUT = { descriptor: 'annotate', turtle: 'describe', joined: 'convert' } as const;
@@ -151,11 +149,12 @@ const describe = async ({ deps, event, source, signal, onProgress }: StepWork) =
   };
 };
 
-/** Every YAML resource of the datasets in the group `mappings`, in library order (dataset name, position). */
+/** Every YAML resource of the datasets in the mapping group, in library order (dataset name, position). */
 async function library(deps: StepDeps): Promise<(MappingEntry & { resource_id: string })[]> {
-  if (!(await deps.store.getGroup(MAPPINGS_GROUP))) return [];
+  const group = mappingGroup();
+  if (!(await deps.store.getGroup(group))) return [];
   const datasets = await deps.store.searchDatasets({
-    group: MAPPINGS_GROUP,
+    group,
     includePrivateFor: 'all',
     limit: 1000,
   });

@@ -143,9 +143,6 @@ export interface GroupFields {
   description?: string;
 }
 
-/** The group that holds the mapping library (made by hand after first boot in the original). */
-export const MAPPINGS_GROUP = 'mappings';
-
 export interface User {
   id: string;
   name: string;

@@ -28,7 +28,7 @@ export function mappingStrategy(env: NodeJS.ProcessEnv = process.env): MappingSt
   throw new Error(`${STRATEGY_VARIABLE} must be exact or best_match, got ${JSON.stringify(value)}`);
 }
 
-/** A mapping of the library (a YAML resource of a dataset in the group `mappings`), in library order. */
+/** A mapping of the library (a YAML resource of a dataset in the mapping group), in library order. */
 export interface MappingEntry {
   name: string;
   /** The resource's URL: the joined graph's provenance names the mapping by it. */

@@ -281,6 +281,12 @@ export const settings = [
     description: 'catalogue: datasets on one page of `/catalog.ttl` (and its other formats), as ckanext-dcat',
   },
   {
+    name: 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_GROUP',
+    default: 'mappings',
+    description:
+      'catalogue chain: the group whose datasets hold the mapping library (made at first start if missing)',
+  },
+  {
     name: 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY',
     default: 'exact',
     description:

@@ -105,7 +105,7 @@ export function useChainE2e(): ChainE2e {
     const store = await openCatalogueStore({ dataDir: e.labld.dataDir });
     e.alice = await person(store, 'alice', true);
     await store.close();
-    await e.call('group_create', { name: 'mappings' });
+    // The mapping library's group `mappings` is made at first start.
     await e.call('package_create', { name: 'mapping-library' });
     await e.call('member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
     // A decoy first in library order: a mapping for another kind of data.

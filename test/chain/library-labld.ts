@@ -36,7 +36,7 @@ export async function startLibraryLabld(): Promise<LibraryLabld> {
     assert.equal(answer.status, 200, `${action}: ${JSON.stringify(answer.body.error)}`);
     return answer.body.result as Record<string, unknown>;
   };
-  await call('group_create', { name: 'mappings' });
+  // The mapping library's group `mappings` is made at first start.
   await call('package_create', { name: 'library', title: 'Mapping library' });
   await call('member_create', { id: 'mappings', object: 'library', object_type: 'package' });
   const mapping = files

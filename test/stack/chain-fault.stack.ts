@@ -155,7 +155,7 @@ test(`${UPLOADS} uploads over ${DATASETS} datasets through 2 gateways while step
     };
     const csvOf = (n: number) => `sample,force\nS${n}-a,${n}.5\nS${n}-b,${n + 1}.25\n`;
 
-    await call('group_create', { name: 'mappings' });
+    // The mapping library's group `mappings` is made at first start.
     await call('package_create', { name: 'mapping-library' });
     await call('member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
     assert.ok(

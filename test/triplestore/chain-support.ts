@@ -47,7 +47,7 @@ export async function seededLabld(): Promise<SeededLabld> {
     assert.equal(answer.status, 200, JSON.stringify(answer.body.error));
     return answer.body.result.id as string;
   };
-  await call('group_create', { name: 'mappings' });
+  // The mapping library's group `mappings` is made at first start.
   await call('package_create', { name: 'mapping-library' });
   await call('member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
   await upload(

@@ -15,6 +15,7 @@ import type {
   UploadView,
 } from '../views.ts';
 import { csrfField, layout } from './layout.ts';
+import { mappingGroup } from '../../../lib/catalogue/mapping-library.ts';
 import { automationPath, renderAutomation } from './automation.ts';
 import { plotSection, tripleStoreSection } from './dataset-data.ts';
 
@@ -204,6 +205,6 @@ export function renderGroup(context: PageContext, view: GroupView): string {
   const main = `      <h1>${escapeHtml(view.title)}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
       ${summaries(view.datasets, 'No datasets in this group yet.')}`;
-  const current = view.name === 'mappings' ? 'mappings' : undefined;
+  const current = view.name === mappingGroup() ? 'mappings' : undefined;
   return layout({ ...context, current: context.current ?? current }, { title: view.title }, main);
 }

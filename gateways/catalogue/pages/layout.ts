@@ -4,6 +4,7 @@ import { assetUrl } from '../assets.ts';
 import { escapeHtml } from '../html.ts';
 import type { PageContext } from '../views.ts';
 import { SERVICES, services } from '../../../lib/services.ts';
+import { mappingGroup } from '../../../lib/catalogue/mapping-library.ts';
 
 /** The four services' API pages, from the catalogue's footer (the services are labld's too). */
 const SERVICE_LINKS = SERVICES.map(
@@ -20,9 +21,10 @@ export interface PageOptions {
   alternates?: { href: string; type: string }[];
 }
 
-const NAV: { key: NonNullable<PageContext['current']>; path: string; text: string }[] = [
+/** The header's links; the mapping library's group is named by a setting. */
+const nav = (): { key: NonNullable<PageContext['current']>; path: string; text: string }[] => [
   { key: 'datasets', path: '/dataset', text: 'Datasets' },
-  { key: 'mappings', path: '/group/mappings', text: 'Mappings' },
+  { key: 'mappings', path: `/group/${mappingGroup()}`, text: 'Mappings' },
   { key: 'tokens', path: '/user/tokens', text: 'API tokens' },
 ];
 
@@ -48,10 +50,12 @@ function account(context: PageContext): string {
 }
 
 export function layout(context: PageContext, options: PageOptions, main: string): string {
-  const nav = NAV.map(({ key, path, text }) => {
-    const current = context.current === key ? ' aria-current="page"' : '';
-    return `<li><a href="${path}"${current}>${text}</a></li>`;
-  }).join('');
+  const links = nav()
+    .map(({ key, path, text }) => {
+      const current = context.current === key ? ' aria-current="page"' : '';
+      return `<li><a href="${path}"${current}>${text}</a></li>`;
+    })
+    .join('');
   const styles = (options.styles ?? [])
     .map((name) => `\n    <link rel="stylesheet" href="${assetUrl(name)}">`)
     .join('');
@@ -75,7 +79,7 @@ export function layout(context: PageContext, options: PageOptions, main: string)
     <header class="site-header">
       <div class="wrap header-row">
         <a class="brand" href="/">labld</a>
-        <nav aria-label="Main"><ul class="nav">${nav}</ul></nav>
+        <nav aria-label="Main"><ul class="nav">${links}</ul></nav>
         ${account(context)}
       </div>
     </header>

@@ -87,13 +87,7 @@ export async function startSeededLabld(options: SeedOptions): Promise<SeededLabl
     }
     // Datasets are ada's when she is one of the people, so that she may upload to them.
     const owner = { authorization: tokens['ada'] ?? tokens['root']! };
-    ok(
-      await api(labld.url, 'group_create', {
-        body: { name: 'mappings', title: 'Mappings' },
-        headers: { authorization: tokens['root']! },
-      }),
-      'group_create',
-    );
+    // The `mappings` group is made by labld's first start.
     for (const { name, title } of seededDatasets()) {
       const body = { name, title, notes: `Measurements of the ${title.toLowerCase()}.` };
       ok(await api(labld.url, 'package_create', { body, headers: owner }), `package_create ${name}`);
