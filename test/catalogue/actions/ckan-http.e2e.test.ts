@@ -11,12 +11,14 @@ import { api, person, type Person } from './support.ts';
 let labld: Running & { dataDir: string };
 let alice: Person;
 let spare: Person;
+let root: Person;
 
 before(async () => {
   labld = await startLabld();
   const store = await openCatalogueStore({ dataDir: labld.dataDir });
   alice = await person(store, 'alice');
   spare = await person(store, 'spare');
+  root = await person(store, 'root', true);
   await store.close();
 });
 after(() => labld?.stop());
@@ -106,5 +108,22 @@ describe('CKAN over HTTP', () => {
       headers: { authorization: alice.token },
     });
     assert.equal(odd.body.result.mimetype, null);
+  });
+
+  it('the dataset list and page name the organization that owns a dataset', async () => {
+    const org = await api(labld.url, 'organization_create', {
+      body: { name: 'lab', title: 'Tensile <Lab>' },
+      headers: { authorization: root.token },
+    });
+    assert.equal(org.status, 200, JSON.stringify(org.body.error));
+    const made = await api(labld.url, 'package_create', {
+      body: { name: 'owned', owner_org: 'lab' },
+      headers: { authorization: root.token },
+    });
+    assert.equal(made.status, 200, JSON.stringify(made.body.error));
+    for (const path of ['/dataset/owned', '/dataset?q=owned']) {
+      const page = await (await fetch(`${labld.url}${path}`)).text();
+      assert.match(page, /Tensile &lt;Lab&gt;/, path);
+    }
   });
 });
