@@ -25,6 +25,12 @@ export function organizationConformance(env: CatalogueEnvironment): void {
       const idTaken = await rejection(t.store.createOrganization({ name: 'other', id: ORG_ID }));
       assert.deepEqual([idTaken.kind, idTaken.field], ['conflict', 'id']);
       assert.equal((await rejection(t.store.createOrganization({ name: 'Bad Name' }))).field, 'name');
+      // One name for a group or an organization, as in CKAN's one table of both.
+      await t.store.createGroup({ name: 'mappings' });
+      const asGroup = await rejection(t.store.createOrganization({ name: 'mappings' }));
+      assert.deepEqual([asGroup.kind, asGroup.field], ['conflict', 'name']);
+      const asOrg = await rejection(t.store.createGroup({ name: 'lab' }));
+      assert.deepEqual([asOrg.kind, asOrg.field], ['conflict', 'name']);
       const patched = await t.store.patchOrganization('lab', { description: 'tensile', name: 'the-lab' });
       assert.deepEqual([patched.name, patched.title, patched.description], ['the-lab', 'The Lab', 'tensile']);
       await t.store.createOrganization({ name: 'archive' });

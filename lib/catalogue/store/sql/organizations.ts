@@ -43,11 +43,25 @@ const membershipOf = (row: Row): OrganizationMembership => ({
   role: str(row.role) as Role,
 });
 
+/**
+ * CKAN keeps groups and organizations in one table, so a name is one or the other, never both
+ * (member_create and member_list take either by name): conflict on `name` when `table` has it.
+ */
+export async function nameFreeIn(
+  s: SqlSession,
+  table: 'groups' | 'organizations',
+  name: string,
+): Promise<void> {
+  const [taken] = await s.all(`SELECT 1 AS taken FROM ${table} WHERE name = ?`, [name]);
+  if (taken) throw conflict(`name: ${JSON.stringify(name)} is already in use`, 'name');
+}
+
 export async function createOrganization(
   s: SqlSession,
   fields: OrganizationFields & GivenId,
 ): Promise<Organization> {
   const name = checkName(fields.name);
+  await nameFreeIn(s, 'groups', name);
   const id = fields.id === undefined ? randomUUID() : checkId(fields.id);
   const [taken] = await s.all(`SELECT 1 AS taken FROM organizations WHERE id = ?`, [id]);
   if (taken) throw conflict(`id: ${JSON.stringify(id)} is already in use`, 'id');
@@ -85,6 +99,7 @@ export async function patchOrganization(
   const current = await getOrganization(s, idOrName);
   if (!current) throw notFound(`id: no organization ${JSON.stringify(idOrName)}`, 'id');
   const name = changes.name === undefined ? current.name : checkName(changes.name);
+  await nameFreeIn(s, 'groups', name);
   await guarded(s, 'name', name, () =>
     s.run(`UPDATE organizations SET name = ?, title = ?, description = ?, image_url = ? WHERE id = ?`, [
       name,

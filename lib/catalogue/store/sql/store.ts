@@ -387,6 +387,7 @@ export class SqlCatalogueStore implements CatalogueStore {
 
   async createGroup(fields: GroupFields): Promise<Group> {
     const name = checkName(fields.name);
+    await orgs.nameFreeIn(this.#s, 'organizations', name);
     const id = randomUUID();
     await guarded(this.#s, 'name', name, () =>
       this.#s.run(`INSERT INTO groups (id, name, title, description, created) VALUES (?, ?, ?, ?, ?)`, [
