@@ -33,6 +33,7 @@ export const CATALOGUE_ACTIONS = {
   group_show: true,
   member_create: false,
   member_list: true,
+  member_delete: false,
   organization_create: false,
   organization_show: true,
   organization_list: true,

@@ -53,6 +53,7 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   group_list: null, // the groups
   group_show: null, // a group: its datasets as package_search lists them
   member_create: (r) => ({ id: 'mappings', object: r.dataset, object_type: 'package', capacity: 'public' }),
+  member_delete: (r) => ({ id: 'mappings', object: r.dataset, object_type: 'package' }),
   member_list: null, // a group's or an organization's: the datasets listed as package_search lists them
   organization_create: null, // an organization (public)
   organization_show: null, // an organization: its datasets as package_search lists them

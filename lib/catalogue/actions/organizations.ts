@@ -232,22 +232,20 @@ export async function addMember(
 const organizationMemberCreate: Action = (deps, viewer, params) =>
   addMember(deps, viewer, required(params, 'id'), required(params, 'username'), required(params, 'role'));
 
-const organizationMemberDelete: Action = async (deps, viewer, params) => {
-  const organization = await organizationFor(
-    deps.store,
-    viewer,
-    'organization.member.manage',
-    required(params, 'id'),
-  );
-  const ref = required(params, 'username', 'user_id');
-  const user = await deps.store.getUser(ref);
+/** CKAN's organization_member_delete: the user (name or id) is no longer a member. */
+export async function removeMember(deps: ActionDeps, viewer: Viewer, orgRef: string, userRef: string) {
+  const organization = await organizationFor(deps.store, viewer, 'organization.member.manage', orgRef);
+  const user = await deps.store.getUser(userRef);
   const members = await deps.store.membersOfOrganization(organization.id);
   if (!user || !members.some((m) => m.user_id === user.id)) {
-    throw notFound(`user ${ref} is not a member of this organization`, 'username');
+    throw notFound(`user ${userRef} is not a member of this organization`, 'username');
   }
   await deps.store.removeOrganizationRole(user.id, organization.id);
   return null;
-};
+}
+
+const organizationMemberDelete: Action = (deps, viewer, params) =>
+  removeMember(deps, viewer, required(params, 'id'), required(params, 'username', 'user_id'));
 
 /**
  * CKAN's member_list of an organization: `[id, type, capacity]` triples, users (for its members

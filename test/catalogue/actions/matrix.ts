@@ -48,6 +48,8 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   group_list: ANYONE,
   group_show: ANYONE,
   member_create: EDIT,
+  // A dataset out of the `mappings` group: a change to the dataset, as member_create.
+  member_delete: EDIT,
   member_list: ORG_MEMBER,
   organization_create: SYSADMIN,
   organization_show: ANYONE,
@@ -131,6 +133,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
     capacity: 'public',
   }),
   member_list: (c) => ({ id: c.organization }),
+  member_delete: (c) => ({ id: 'mappings', object: c.dataset.name, object_type: 'package' }),
   organization_create: (c) => ({ name: `made-${c.unique}` }),
   organization_show: (c) => ({ id: c.organization, include_datasets: true }),
   organization_list: () => ({ all_fields: true }),

@@ -157,6 +157,20 @@ export function organizationSuite(label: string, fresh: () => Promise<Catalogue>
       assert.equal((await refused(call(outsider, 'package_show', { id: 'runs' }))).status, 404);
       const gone = await refused(call(admin, 'organization_member_delete', { id: 'lab', username: 'otto' }));
       assert.equal(gone.status, 404);
+      // member_delete does the same for a user of an organization.
+      await call(admin, 'member_create', {
+        id: 'lab',
+        object: 'otto',
+        object_type: 'user',
+        capacity: 'member',
+      });
+      assert.equal((await call(outsider, 'package_show', { id: 'runs' })).name, 'runs');
+      await call(admin, 'member_delete', { id: 'lab', object: 'otto', object_type: 'user' });
+      assert.equal((await refused(call(outsider, 'package_show', { id: 'runs' }))).status, 404);
+      const wrongKind = await refused(
+        call(admin, 'member_delete', { id: 'lab', object: 'runs', object_type: 'package' }),
+      );
+      assert.deepEqual([wrongKind.status, Object.keys(wrongKind.error).includes('object_type')], [409, true]);
       const throwaway = await call(editor, 'package_create', { name: 'throwaway', owner_org: 'lab' });
       assert.equal(await call(editor, 'package_delete', { id: throwaway.id }), null);
     });
