@@ -48,11 +48,19 @@ const optionalText = (value: unknown): string | undefined =>
 const time = (value: unknown): string =>
   typeof value === 'string' && value !== '' ? `${value.replace(/Z$/, '')}Z` : '';
 
+/** The owning organization's title (or name), as the pages show it; none: nothing. */
+function organizationOf(d: Dict): { organization?: string } {
+  const owner = (d.organization ?? {}) as Dict;
+  const shown = optionalText(owner.title) ?? optionalText(owner.name);
+  return shown === undefined ? {} : { organization: shown };
+}
+
 function summaryOf(d: Dict): DatasetSummary {
   return {
     name: text(d.name),
     title: text(d.title) || text(d.name),
     ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
+    ...organizationOf(d),
     resourceCount: typeof d.num_resources === 'number' ? d.num_resources : 0,
     modified: time(d.metadata_modified),
     private: d.private === true,
@@ -169,6 +177,7 @@ export class ActionSource implements CatalogueSource {
     return {
       ...this.#resourcesOf(d, may, makers),
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
+      ...organizationOf(d),
       private: d.private === true,
       steps: automation.steps,
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),

@@ -127,6 +127,25 @@ function queryParams(query: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(query).filter(([key]) => key !== 'callback'));
 }
 
+/**
+ * CKAN reads a form whose one field has no value (or `1`) as that field's JSON: what
+ * `curl -d '{"id": …}'` sends without a Content-Type.
+ */
+function jsonInForm(ctx: Context, body: unknown): unknown {
+  if (ctx.request.type !== 'application/x-www-form-urlencoded') return body;
+  const entries = Object.entries(body as Record<string, unknown>);
+  const [key, value] = entries[0] ?? [];
+  if (entries.length !== 1 || (value !== '' && value !== '1') || !key?.trimStart().startsWith('{'))
+    return body;
+  try {
+    return JSON.parse(key) as unknown;
+  } catch {
+    throw new BadRequest(
+      `Bad request data: Error decoding JSON data. Error: ${JSON.stringify(key.slice(0, 100))}`,
+    );
+  }
+}
+
 function bodyParams(body: unknown): Record<string, unknown> {
   if (body === undefined) return {};
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -187,47 +206,60 @@ export function actionRoutes(runtime: Runtime): Route[] {
     await afterAction(runtime, name, result, before, correlationId);
     return { json: { help: helpUrl(name), success: true, result } };
   };
-  return ['/api/3/action/{name}', '/api/action/{name}'].flatMap((path) => [
-    route<Record<string, unknown>, unknown, { name: string }>({
+  // CKAN's API roots answer the API's version (`/api` is version 3 since CKAN 2.9).
+  const versions = ['/api', '/api/3'].map((path) =>
+    route({
       method: 'GET',
       path,
-      summary:
-        'A CKAN action that only reads, with query parameters (package_show, package_search, datastore_search, …)',
-      params: PARAMS,
-      responses: RESPONSES,
-      errors: ckanAnswer,
-      handler: (input, ctx) => answer(ctx, input, actionName(ctx, 'GET'), queryParams(input.query)),
+      summary: 'The version of the Action API: {"version": 3}, as CKAN answers it',
+      responses: { 200: { description: '{"version": 3}' } },
+      handler: async () => ({ json: { version: 3 } }),
     }),
-    route<Record<string, unknown>, Record<string, unknown>, { name: string }>({
-      method: 'POST',
-      path,
-      summary:
-        'A CKAN action with a JSON body, or multipart with the file in `upload` (resource_create/update/patch)',
-      params: PARAMS,
-      responses: RESPONSES,
-      errors: ckanAnswer,
-      body: { multipart: { fileField: 'upload', fields: { type: 'object' }, json: {} } },
-      handler: async (input, ctx) => {
-        const name = actionName(ctx, 'POST');
-        const params = bodyParams(input.body);
-        const file = input.file;
-        if (!file) return answer(ctx, input, name, params);
-        if (!ACCEPTS_UPLOAD.has(name)) throw invalid(`${name} takes no upload`, 'upload');
-        // Every action that takes a file needs an editor: an anonymous file is not even stored.
-        if (credential(ctx, 'POST').kind === 'anonymous') {
-          throw unauthorized(
-            `${name}: log in or send an API token in the Authorization header`,
-            'Authorization',
-          );
-        }
-        const blob = await runtime.blobs.putFile(file.keep());
-        return answer(ctx, input, name, params, {
-          blob,
-          filename: file.filename,
-          mimetype: file.mimetype,
-          size: file.size,
-        });
-      },
-    }),
-  ]);
+  );
+  return [
+    ...versions,
+    ...['/api/3/action/{name}', '/api/action/{name}'].flatMap((path) => [
+      route<Record<string, unknown>, unknown, { name: string }>({
+        method: 'GET',
+        path,
+        summary:
+          'A CKAN action that only reads, with query parameters (package_show, package_search, datastore_search, …)',
+        params: PARAMS,
+        responses: RESPONSES,
+        errors: ckanAnswer,
+        handler: (input, ctx) => answer(ctx, input, actionName(ctx, 'GET'), queryParams(input.query)),
+      }),
+      route<Record<string, unknown>, Record<string, unknown>, { name: string }>({
+        method: 'POST',
+        path,
+        summary:
+          'A CKAN action with a JSON body, or multipart with the file in `upload` (resource_create/update/patch)',
+        params: PARAMS,
+        responses: RESPONSES,
+        errors: ckanAnswer,
+        body: { multipart: { fileField: 'upload', fields: { type: 'object' }, json: {}, form: true } },
+        handler: async (input, ctx) => {
+          const name = actionName(ctx, 'POST');
+          const params = bodyParams(jsonInForm(ctx, input.body));
+          const file = input.file;
+          if (!file) return answer(ctx, input, name, params);
+          if (!ACCEPTS_UPLOAD.has(name)) throw invalid(`${name} takes no upload`, 'upload');
+          // Every action that takes a file needs an editor: an anonymous file is not even stored.
+          if (credential(ctx, 'POST').kind === 'anonymous') {
+            throw unauthorized(
+              `${name}: log in or send an API token in the Authorization header`,
+              'Authorization',
+            );
+          }
+          const blob = await runtime.blobs.putFile(file.keep());
+          return answer(ctx, input, name, params, {
+            blob,
+            filename: file.filename,
+            mimetype: file.mimetype,
+            size: file.size,
+          });
+        },
+      }),
+    ]),
+  ];
 }

@@ -152,12 +152,9 @@ export async function readText(ctx: Context, limit: number, idleMs = 0): Promise
   }
 }
 
-/**
- * An `application/x-www-form-urlencoded` body (a plain HTML form) as one string per field; a
- * field given twice is `invalid` naming it. No body: an empty form.
- */
-export async function readForm(ctx: Context, limit: number, idleMs = 0): Promise<Record<string, string>> {
-  if (!hasBody(ctx.req)) return {};
+/** The pairs of an `application/x-www-form-urlencoded` body, in order; no body: none. */
+async function formEntries(ctx: Context, limit: number, idleMs: number): Promise<[string, string][]> {
+  if (!hasBody(ctx.req)) return [];
   if (ctx.request.type !== 'application/x-www-form-urlencoded') {
     throw unsupported(
       `body: expected application/x-www-form-urlencoded, got ${ctx.request.type || 'nothing'}`,
@@ -172,11 +169,33 @@ export async function readForm(ctx: Context, limit: number, idleMs = 0): Promise
     if (error instanceof TypeError) throw malformed('body: the form is not UTF-8', 'body');
     throw error;
   }
+  return [...new URLSearchParams(text)];
+}
+
+/**
+ * An `application/x-www-form-urlencoded` body (a plain HTML form) as one string per field; a
+ * field given twice is `invalid` naming it. No body: an empty form.
+ */
+export async function readForm(ctx: Context, limit: number, idleMs = 0): Promise<Record<string, string>> {
   // No prototype: a field named `__proto__` is a field like any other.
   const fields = Object.create(null) as Record<string, string>;
-  for (const [name, value] of new URLSearchParams(text)) {
+  for (const [name, value] of await formEntries(ctx, limit, idleMs)) {
     if (Object.hasOwn(fields, name)) throw invalid(`${name}: given more than once`, name);
     fields[name] = value;
+  }
+  return fields;
+}
+
+/** A form as CKAN's API reads one (werkzeug's MultiDict, mixed): a field given twice is a list. */
+export async function readFormLists(
+  ctx: Context,
+  limit: number,
+  idleMs = 0,
+): Promise<Record<string, string | string[]>> {
+  const fields = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of await formEntries(ctx, limit, idleMs)) {
+    const held = fields[name];
+    fields[name] = held === undefined ? value : [...(Array.isArray(held) ? held : [held]), value];
   }
   return fields;
 }

@@ -3,7 +3,7 @@
 import { Router, type RouterContext } from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { invalid } from '../../lib/process/errors.ts';
-import { readJson } from './body.ts';
+import { readFormLists, readJson } from './body.ts';
 import { serveDocsAsset, serveDocsPage } from './docs.ts';
 import { answerError } from './errors.ts';
 import type { KitState } from './observe.ts';
@@ -192,7 +192,11 @@ async function run(ctx: Context, entry: Compiled, mount: MountOptions): Promise<
   let file: UploadedFile | undefined;
   // By the declared type, body or not: an empty multipart request is an upload without its file.
   const multipart = ctx.request.type === 'multipart/form-data';
-  if (route.body && 'multipart' in route.body && entry.jsonBody && !multipart) {
+  const form = ctx.request.type === 'application/x-www-form-urlencoded';
+  if (route.body && 'multipart' in route.body && route.body.multipart.form && form) {
+    const fields = await readFormLists(ctx, mount.limits.body, mount.limits.bodyIdleMs);
+    body = entry.body ? entry.body(fields) : fields;
+  } else if (route.body && 'multipart' in route.body && entry.jsonBody && !multipart) {
     const raw = await readJson(ctx, mount.limits.body, mount.limits.bodyIdleMs);
     if (raw !== undefined) body = entry.jsonBody(raw); // none: the handler may read the query
   } else if (route.body && 'multipart' in route.body) {

@@ -95,6 +95,11 @@ export interface MultipartBodySpec {
      * original service's JSON form of the same operation); the handler then gets no file.
      */
     json?: JSONSchema;
+    /**
+     * An `application/x-www-form-urlencoded` body accepted too (CKAN's API takes one), read as the
+     * multipart fields are; a field given twice is a list.
+     */
+    form?: boolean;
   };
 }
 

@@ -26,6 +26,9 @@ export interface Dataset extends DatasetMetadata {
   metadata_created: Timestamp;
   metadata_modified: Timestamp;
   groups: GroupRef[];
+  /** The organization that owns it (CKAN's owner_org); null when none does. */
+  owner_org: string | null;
+  organization: OrganizationRef | null;
 }
 
 /** The CKAN package fields labld keeps as given ('' and [] when not given). */
@@ -60,6 +63,8 @@ export interface DatasetFields extends Partial<DatasetMetadata> {
   notes?: string;
   private?: boolean;
   creator_user_id?: string | null;
+  /** Id or name of the owning organization; null: none. */
+  owner_org?: string | null;
 }
 
 /** A new record's id as its creator gave it (a migration keeps the ids it had elsewhere). */
@@ -135,6 +140,38 @@ export interface Group {
   description: string;
   created: Timestamp;
   package_count: number;
+}
+
+/** CKAN's organization: owns datasets, and its members' roles reach every dataset it owns. */
+export interface Organization extends OrganizationRef {
+  /** Every dataset it owns, private ones too (the Action API counts what the caller may see). */
+  package_count: number;
+}
+
+/** An organization's own fields (what a dataset carries of its owner). */
+export interface OrganizationRef {
+  id: string;
+  name: string;
+  title: string;
+  description: string;
+  image_url: string;
+  created: Timestamp;
+}
+
+export interface OrganizationFields {
+  name: string;
+  title?: string;
+  description?: string;
+  image_url?: string;
+}
+
+export type OrganizationChanges = Partial<OrganizationFields>;
+
+/** A user's role in an organization (CKAN's capacities member/editor/admin; member is `reader`). */
+export interface OrganizationMembership {
+  user_id: string;
+  organization_id: string;
+  role: Role;
 }
 
 export interface GroupFields {

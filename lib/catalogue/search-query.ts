@@ -32,6 +32,7 @@ export const SEARCH_FIELDS = [
   'groups',
   'tags',
   'organization',
+  'owner_org',
   'res_format',
   'res_name',
   'res_description',

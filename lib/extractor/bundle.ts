@@ -10,6 +10,7 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import { storeDownloadStream, type Download } from '../blobs/download.ts';
 import { intSetting } from '../process/config.ts';
 import { DomainError, invalid, tooLarge } from '../process/errors.ts';
+import { UpstreamError } from '../fetch/errors.ts';
 import { parse } from '../rdf/index.ts';
 import { crateMetadata, entryName, type CrateDataSet, type CrateFile } from './crate.ts';
 import { dataSetWithFiles } from './extract.ts';
@@ -49,6 +50,25 @@ function limit(count: number): void {
       `iris: ${count} records selected; a bundle takes at most ${max} (LABLD_EXTRACTOR_MAX_RECORDS)`,
       'iris',
     );
+  }
+}
+
+/**
+ * Why a file is not in the bundle, in words that name no address: the data store is openBIS's
+ * inside, and a fetch error's text carries its URL, a redirect's target or a resolved IP.
+ */
+export function missingReason(error: DomainError): string {
+  if (error instanceof UpstreamError) return `the data store answered ${error.upstreamStatus}`;
+  switch (error.kind) {
+    case 'upstream-timeout':
+      return 'the data store did not answer in time';
+    case 'too-large':
+      return 'larger than the fetch limit (LABLD_FETCH_MAX_BYTES)';
+    case 'forbidden':
+    case 'malformed':
+      return "the data store's address is refused by the fetch policy";
+    default:
+      return 'the data store could not be reached';
   }
 }
 
@@ -210,11 +230,7 @@ export async function exportBundle(
           .download(file.storeUrl, env.session, file.dataSetPermId, file.path)
           .catch((error: unknown) => {
             if (!(error instanceof DomainError)) throw error;
-            // The data store's address is openBIS's inside: the reason names it only as that.
-            file.missing = error.message
-              .split(file.storeUrl ?? '')
-              .join('the data store ')
-              .slice(0, 300);
+            file.missing = missingReason(error);
             return undefined;
           });
         if (source !== undefined) await appendEntry(zip, source.body, name);

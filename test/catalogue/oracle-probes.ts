@@ -53,6 +53,17 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   group_list: null, // the groups
   group_show: null, // a group: its datasets as package_search lists them
   member_create: (r) => ({ id: 'mappings', object: r.dataset, object_type: 'package', capacity: 'public' }),
+  member_delete: (r) => ({ id: 'mappings', object: r.dataset, object_type: 'package' }),
+  member_list: null, // a group's or an organization's: the datasets listed as package_search lists them
+  organization_create: null, // an organization (public)
+  organization_show: null, // an organization: its datasets as package_search lists them
+  organization_list: null,
+  organization_update: null,
+  organization_patch: null,
+  organization_delete: null,
+  organization_list_for_user: null, // the caller's organizations
+  organization_member_create: null, // a user's role in an organization
+  organization_member_delete: null,
   package_collaborator_create: (r) => ({ id: r.dataset, user_id: 'other', capacity: 'editor' }),
   package_collaborator_list: (r) => ({ id: r.dataset }),
   package_collaborator_delete: (r) => ({ id: r.dataset, user_id: 'owner' }),
@@ -61,6 +72,8 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   datastore_search: (r) => ({ resource_id: r.resource }),
   status_show: null, // the site
   user_show: null, // a user
+  user_list: null, // the users
+  help_show: null, // an action's help
   api_token_create: null, // a user's tokens
   api_token_list: null,
   api_token_revoke: null,

@@ -10,6 +10,7 @@ import { storeModelProperty } from './store-model.ts';
 import { accountConformance } from './store-conformance-accounts.ts';
 import { requestConformance } from './store-conformance-requests.ts';
 import { pageConformance } from './store-conformance-page.ts';
+import { organizationConformance } from './store-conformance-organizations.ts';
 
 export interface CatalogueNamespace {
   /** A store opened on this namespace (again: a second process opening the same database). */
@@ -93,6 +94,8 @@ export function catalogueStoreConformance(env: CatalogueEnvironment): void {
           metadata_created: undefined,
           metadata_modified: undefined,
           groups: [],
+          owner_org: null,
+          organization: null,
           author: '',
           author_email: '',
           maintainer: '',
@@ -472,4 +475,5 @@ export function catalogueStoreConformance(env: CatalogueEnvironment): void {
   accountConformance(env);
   requestConformance(env);
   pageConformance(env);
+  organizationConformance(env);
 }

@@ -6,7 +6,7 @@ import { isDomainError, notFound, type DomainError } from '../../process/errors.
 import type { Viewer } from '../auth/actor.ts';
 import { demand, type Action as AuthAction, type DatasetTarget } from '../auth/authorize.ts';
 import type { Dataset, Resource } from '../model.ts';
-import type { CatalogueStore, DatasetPage } from '../store/contract.ts';
+import type { CatalogueStore, DatasetPage, PrivateFilter } from '../store/contract.ts';
 import type { StoredUpload } from '../../contracts/catalogue.ts';
 
 export interface ActionDeps {
@@ -29,8 +29,19 @@ export type Action = (
   extras: ActionExtras,
 ) => Promise<unknown>;
 
+/** The private datasets a listing for `viewer` includes: those they may read (a sysadmin: all). */
+export function privateFilterOf(viewer: Viewer): PrivateFilter {
+  const actor = viewer.actor;
+  return actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId };
+}
+
 export function targetOf(dataset: Dataset): DatasetTarget {
-  return { id: dataset.id, private: dataset.private, ownerId: dataset.creator_user_id ?? undefined };
+  return {
+    id: dataset.id,
+    private: dataset.private,
+    ownerId: dataset.creator_user_id ?? undefined,
+    ownerOrg: dataset.owner_org ?? undefined,
+  };
 }
 
 /**

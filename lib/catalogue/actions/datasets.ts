@@ -9,10 +9,8 @@ import { invalid, isDomainError } from '../../process/errors.ts';
 import { datasetFor, targetOf, type Action, type ActionDeps } from './context.ts';
 import { metadataOf } from './dataset-fields.ts';
 import { packageDict } from './dicts.ts';
-import { bool, givenId, integer, list, notKept, optional, required, type Params } from './params.ts';
+import { bool, givenId, integer, list, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
-
-const WHY = 'labld has no organizations: roles are given per dataset (package_collaborator_create)';
 
 function name(params: Params): string {
   return checkName(required(params, 'name'));
@@ -34,8 +32,10 @@ async function naming<T>(name: string | undefined, write: () => Promise<T>): Pro
 
 /** The dataset's fields as a create, update or patch gives them (only those present). */
 function changes(params: Params): DatasetChanges {
-  notKept(params, ['owner_org'], WHY);
   const given: DatasetChanges = metadataOf(params);
+  // CKAN's owner_org_validator: an empty one is dropped (the owner stays as it was).
+  const owner = optional(params, 'owner_org');
+  if (owner !== undefined) given.owner_org = owner;
   if (params.name !== undefined) given.name = name(params);
   const title = optional(params, 'title');
   if (title !== undefined || params.title === '') given.title = title ?? '';
@@ -77,9 +77,21 @@ export async function showDataset(deps: ActionDeps, dataset: Dataset): Promise<R
   return packageDict(deps.datastore, deps.siteUrl, dataset, await deps.store.listResources(dataset.id));
 }
 
+/**
+ * The organization a dataset is to be put into, by id, if the viewer is its editor or admin
+ * (CKAN's owner_org_validator); one that does not exist is a Validation Error on owner_org.
+ */
+async function ownerFor(deps: ActionDeps, viewer: Viewer, ref: string): Promise<string> {
+  const organization = await deps.store.getOrganization(ref);
+  if (!organization) throw invalid(`organization does not exist: ${ref}`, 'owner_org');
+  demand(viewer.actor, 'organization.dataset.create', { organizationId: organization.id });
+  return organization.id;
+}
+
 const packageCreate: Action = async (deps, viewer, params) => {
   demand(viewer.actor, 'dataset.create');
   const fields = { ...changes(params), name: name(params), ...givenId(params) };
+  if (fields.owner_org) fields.owner_org = await ownerFor(deps, viewer, fields.owner_org);
   const groups = groupNames(params);
   const resources = list(params, 'resources') ?? [];
   const creator = viewer.user?.id ?? null;
@@ -114,6 +126,12 @@ const packageShow: Action = async (deps, viewer, params) => {
 async function updateOrPatch(deps: ActionDeps, viewer: Viewer, params: Params, patch: boolean) {
   const dataset = await datasetFor(deps.store, viewer, 'dataset.update', required(params, 'id', 'name'));
   const given = changes(params);
+  if (given.owner_org) {
+    const owner = await deps.store.getOrganization(given.owner_org);
+    // Moving it to another organization needs editor there too.
+    given.owner_org =
+      owner?.id === dataset.owner_org ? owner.id : await ownerFor(deps, viewer, given.owner_org);
+  }
   const groups = groupNames(params);
   const resources = list(params, 'resources');
   if (resources !== undefined) {

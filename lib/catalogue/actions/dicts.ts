@@ -1,11 +1,9 @@
-// The catalogue's records as CKAN's Action API hands them out (package, resource, group, user
-// dicts), because ckanapi and CKAN users' scripts read these keys. Fields CKAN has and labld
-// does not keep (organisations) are present with CKAN's empty values, so that
-// `pkg['organization']` in a script reads as on a CKAN without them.
+// The catalogue's records as CKAN's Action API hands them out (package, resource, group,
+// organization, user dicts), because ckanapi and CKAN users' scripts read these keys.
 import type { Datastore } from '../../datastore/contract.ts';
 import { isDomainError } from '../../process/errors.ts';
 import { licenseOf } from '../licenses.ts';
-import type { Dataset, Group, Resource, Timestamp, User } from '../model.ts';
+import type { Dataset, Group, OrganizationRef, Resource, Timestamp, User } from '../model.ts';
 
 /**
  * CKAN's timestamps are UTC without a zone and with microseconds (`2026-11-25T07:40:00.123000`);
@@ -84,6 +82,33 @@ export function groupDict(group: Group): Record<string, unknown> {
   };
 }
 
+/** An organization as package_show nests it (CKAN's package dict `organization`). */
+function organizationRef(organization: OrganizationRef): Record<string, unknown> {
+  return {
+    id: organization.id,
+    name: organization.name,
+    title: organization.title,
+    type: 'organization',
+    description: organization.description,
+    image_url: organization.image_url,
+    created: ckanTime(organization.created),
+    is_organization: true,
+    approval_status: 'approved',
+    state: 'active',
+  };
+}
+
+/** An organization as organization_show and organization_list give it; `count`: datasets the caller sees. */
+export function organizationDict(organization: OrganizationRef, count: number): Record<string, unknown> {
+  return {
+    ...organizationRef(organization),
+    display_name: organization.title || organization.name,
+    image_display_url: organization.image_url,
+    package_count: count,
+    num_followers: 0,
+  };
+}
+
 /** CKAN's license_title, license_url and isopen of a license_id (an id not in the list: its own title). */
 function licenseFields(id: string): Record<string, unknown> {
   if (id === '') return { license_title: null, isopen: false };
@@ -120,9 +145,8 @@ export async function packageDict(
     creator_user_id: dataset.creator_user_id,
     metadata_created: ckanTime(dataset.metadata_created),
     metadata_modified: ckanTime(dataset.metadata_modified),
-    // labld has no organisations: roles are kept per dataset (package_collaborator_*).
-    owner_org: null,
-    organization: null,
+    owner_org: dataset.owner_org,
+    organization: dataset.organization && organizationRef(dataset.organization),
     groups: dataset.groups.map((g) => ({
       id: g.id,
       name: g.name,

@@ -3,12 +3,13 @@
 // organisations, so CKAN's collaborators are where roles live.
 import { invalid, notFound } from '../../process/errors.ts';
 import { demand } from '../auth/authorize.ts';
-import { checkName, type Membership, type Role } from '../model.ts';
+import { checkName, type Membership } from '../model.ts';
 import type { Viewer } from '../auth/actor.ts';
-import { datasetFor, type Action, type ActionDeps } from './context.ts';
+import { datasetFor, privateFilterOf, type Action, type ActionDeps } from './context.ts';
 import { ckanTime, groupDict } from './dicts.ts';
 import { bool, integer, optional, required } from './params.ts';
 import { showDataset } from './datasets.ts';
+import { addMember, capacityOf, organizationMembers, removeMember, role } from './organizations.ts';
 
 const groupCreate: Action = async (deps, viewer, params) => {
   demand(viewer.actor, 'group.create');
@@ -39,12 +40,7 @@ const groupList: Action = async (deps, viewer, params) => {
 
 /** The datasets of a group the viewer may see. */
 function visibleIn(deps: ActionDeps, viewer: Viewer, groupId: string) {
-  const actor = viewer.actor;
-  return deps.store.searchDatasets({
-    group: groupId,
-    limit: 1000,
-    ...(actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId }),
-  });
+  return deps.store.searchDatasets({ group: groupId, limit: 1000, ...privateFilterOf(viewer) });
 }
 
 /**
@@ -69,29 +65,62 @@ const groupShow: Action = async (deps, viewer, params) => {
  * sysadmins only, so user members are refused. Putting a dataset into a group is a change to the
  * dataset (editor), whoever may edit the group in CKAN.
  */
-const memberCreate: Action = async (deps, viewer, params) => {
+/**
+ * What member_create and member_delete name: a user of an organization, or a dataset of a
+ * group (CKAN keeps both kinds of membership in one table, told apart by `object_type`).
+ */
+async function memberOf(deps: ActionDeps, params: Record<string, unknown>) {
   const groupRef = required(params, 'id');
   const objectType = required(params, 'object_type');
   const objectRef = required(params, 'object');
+  if (!(await deps.store.getGroup(groupRef)) && (await deps.store.getOrganization(groupRef))) {
+    if (objectType !== 'user') {
+      throw invalid('an organization takes users here; a dataset joins one by its owner_org', 'object_type');
+    }
+    return { organization: true, groupRef, objectRef } as const;
+  }
   if (objectType !== 'package') {
     throw invalid('only "package" (a dataset) can be put into a group here', 'object_type');
   }
-  const capacity = optional(params, 'capacity') ?? 'public';
+  return { organization: false, groupRef, objectRef } as const;
+}
+
+/** The group and the dataset of a group membership, if the viewer may change the dataset's. */
+async function groupAndDataset(deps: ActionDeps, viewer: Viewer, groupRef: string, objectRef: string) {
   const dataset = await datasetFor(deps.store, viewer, 'group.membership', objectRef, 'object');
   const group = await deps.store.getGroup(groupRef);
   if (!group) throw notFound(`group not found: ${groupRef}`, 'id');
+  return { group, dataset };
+}
+
+const memberCreate: Action = async (deps, viewer, params) => {
+  const { organization, groupRef, objectRef } = await memberOf(deps, params);
+  // An organization's member_create gives a user a role (organization_member_create).
+  if (organization) return addMember(deps, viewer, groupRef, objectRef, required(params, 'capacity'));
+  const capacity = optional(params, 'capacity') ?? 'public';
+  const { group, dataset } = await groupAndDataset(deps, viewer, groupRef, objectRef);
   await deps.store.addGroupMember(group.id, dataset.id);
   return { group_id: group.id, table_name: 'package', table_id: dataset.id, capacity, state: 'active' };
 };
 
-/** CKAN's collaborator capacities: member (read), editor, admin; labld calls member `reader`. */
-function role(capacity: string): Role {
-  if (capacity === 'member' || capacity === 'reader') return 'reader';
-  if (capacity === 'editor' || capacity === 'admin') return capacity;
-  throw invalid(`must be one of member, editor, admin (got ${JSON.stringify(capacity)})`, 'capacity');
-}
+/** CKAN's member_delete: a dataset out of a group, or a user out of an organization. */
+const memberDelete: Action = async (deps, viewer, params) => {
+  const { organization, groupRef, objectRef } = await memberOf(deps, params);
+  if (organization) return removeMember(deps, viewer, groupRef, objectRef);
+  const { group, dataset } = await groupAndDataset(deps, viewer, groupRef, objectRef);
+  await deps.store.removeGroupMember(group.id, dataset.id);
+  return null;
+};
 
-const capacityOf = (r: Role) => (r === 'reader' ? 'member' : r);
+/** CKAN's member_list: `[id, type, capacity]` of a group's datasets the viewer sees, or an organization's members. */
+const memberList: Action = async (deps, viewer, params) => {
+  const ref = required(params, 'id');
+  const group = await deps.store.getGroup(ref);
+  if (!group) return organizationMembers(deps, viewer, params);
+  const type = optional(params, 'object_type');
+  if (type !== undefined && type !== 'package') throw invalid('a group has datasets only', 'object_type');
+  return (await visibleIn(deps, viewer, group.id)).results.map((d) => [d.id, 'package', 'public']);
+};
 
 function collaborator(m: Membership, modified: string) {
   return { package_id: m.package_id, user_id: m.user_id, capacity: capacityOf(m.role), modified };
@@ -134,6 +163,8 @@ export const groupActions = {
   group_list: groupList,
   group_show: groupShow,
   member_create: memberCreate,
+  member_list: memberList,
+  member_delete: memberDelete,
   package_collaborator_create: collaboratorCreate,
   package_collaborator_list: collaboratorList,
   package_collaborator_delete: collaboratorDelete,

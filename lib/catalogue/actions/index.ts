@@ -8,6 +8,7 @@ import type { Action, ActionDeps, ActionExtras } from './context.ts';
 import { datasetActions } from './datasets.ts';
 import { datastoreActions } from './datastore.ts';
 import { groupActions } from './groups.ts';
+import { organizationActions } from './organizations.ts';
 import { plotActions } from './plot.ts';
 import { resourceActions } from './resources.ts';
 import { searchActions } from './search.ts';
@@ -25,6 +26,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...searchActions,
   ...resourceActions,
   ...groupActions,
+  ...organizationActions,
   ...datastoreActions,
   ...plotActions,
   ...userActions,

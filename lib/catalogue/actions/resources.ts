@@ -1,6 +1,7 @@
 // resource_* actions. A resource is a file the gateway stored in the blob store (`upload`,
 // CKAN's multipart field) or a link (`url`). Its dataset is the target `demand` decides on.
 import { isMediaType } from '../../blobs/served.ts';
+import { contentTypeOf } from '../../blobs/published.ts';
 import { byteSetting } from '../../process/config.ts';
 import { invalid, isDomainError, notFound, tooLarge } from '../../process/errors.ts';
 import type { Viewer } from '../auth/actor.ts';
@@ -84,11 +85,21 @@ function uploaded(deps: ActionDeps, upload: StoredUpload): ResourceFields {
     size,
     hash: upload.blob,
     blob_key: upload.blob,
-    // A part's declared type that is not a media type is as good as none.
-    mimetype:
-      upload.mimetype === 'application/octet-stream' || !isMediaType(upload.mimetype) ? '' : upload.mimetype,
+    mimetype: uploadedType(upload.mimetype, upload.filename),
     format: formatOf(upload.filename),
   };
+}
+
+/**
+ * The declared type of an upload's part; none declared (or the octet-stream a client sends when it
+ * knows no better: ckanapi's requests), the type of its file name's extension, as CKAN guesses it
+ * (ckan.mimetype_guess = file_ext); '' when that is unknown too.
+ */
+function uploadedType(declared: string, filename: string): string {
+  // A part's declared type that is not a media type is as good as none.
+  if (declared !== 'application/octet-stream' && isMediaType(declared)) return declared;
+  const guessed = contentTypeOf(filename);
+  return guessed === 'application/octet-stream' ? '' : guessed;
 }
 
 function linked(url: string): ResourceFields {

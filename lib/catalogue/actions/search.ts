@@ -16,7 +16,7 @@ import {
 } from '../search-query.ts';
 import type { DatasetQuery } from '../store/contract.ts';
 import { LICENSES } from '../licenses.ts';
-import type { Action } from './context.ts';
+import { privateFilterOf, type Action } from './context.ts';
 import { showDataset } from './datasets.ts';
 import { bool, integer, list, optional, type Params } from './params.ts';
 
@@ -93,9 +93,8 @@ const packageSearch: Action = async (deps, viewer, params) => {
   const q = parseSearch(optional(params, 'q') ?? '', 'q');
   const where = allOf([q, parseSearch(optional(params, 'fq') ?? '', 'fq'), ...filterList(params)]);
   const facets = facetQuery(params);
-  const actor = viewer.actor;
   // CKAN: private datasets only with include_private, and then those the user may read.
-  const includePrivate = bool(params, 'include_private') === true && actor !== 'anonymous';
+  const includePrivate = bool(params, 'include_private') === true;
   const query: DatasetQuery = {
     order,
     scoreTerms: scoreTerms(q),
@@ -103,7 +102,7 @@ const packageSearch: Action = async (deps, viewer, params) => {
     offset: start,
     ...(where !== undefined ? { where } : {}),
     ...(facets !== undefined ? { facets } : {}),
-    ...(includePrivate ? { includePrivateFor: actor.sysadmin ? 'all' : actor.userId } : {}),
+    ...(includePrivate ? privateFilterOf(viewer) : {}),
   };
   const found = await deps.store.searchDatasets(query);
   const counted = found.facets ?? {};
@@ -133,11 +132,10 @@ const tagList: Action = async (deps, viewer, params) => {
   const allFields = bool(params, 'all_fields') === true;
   if (optional(params, 'vocabulary_id') !== undefined)
     throw invalid('labld keeps free tags only', 'vocabulary_id');
-  const actor = viewer.actor;
   const found = await deps.store.searchDatasets({
     limit: 0,
     facets: { fields: ['tags'], limit: FACET_ALL, mincount: 1 },
-    ...(actor === 'anonymous' ? {} : { includePrivateFor: actor.sysadmin ? 'all' : actor.userId }),
+    ...privateFilterOf(viewer),
   });
   const names = (found.facets?.tags ?? [])
     .map((t) => t.name)

@@ -75,5 +75,7 @@ async function viewerOf(
   if (!user) return NOBODY;
   const memberships = await store.rolesOfUser(user.id);
   const roles = new Map<string, Role>(memberships.map((m) => [m.package_id, m.role]));
-  return { actor: { userId: user.id, sysadmin: user.sysadmin, roles }, user, sessionHash };
+  const inOrgs = await store.organizationRolesOfUser(user.id);
+  const orgRoles = new Map<string, Role>(inOrgs.map((m) => [m.organization_id, m.role]));
+  return { actor: { userId: user.id, sysadmin: user.sysadmin, roles, orgRoles }, user, sessionHash };
 }

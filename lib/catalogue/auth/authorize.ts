@@ -19,6 +19,11 @@
 // - Any logged-in user may create a dataset (and becomes its owner). CKAN ties creation to an
 //   organisation; labld has none, so this is CKAN's rule for unowned datasets when
 //   create_unowned_dataset is on.
+// - Organizations (CKAN's): anyone may read one (its private datasets stay hidden); sysadmins make
+//   them (CKAN's user_create_organizations off). A member's role in an organization (member =
+//   reader, editor, admin) is their role in every dataset it owns, the better of the two where
+//   they also have one on the dataset. Putting a dataset into an organization (create, or
+//   owner_org changed) needs editor there; changing, deleting it and managing its members, admin.
 // - Groups (the `mappings` group) are made and changed by sysadmins; anyone may read them.
 // - Users: listing and showing needs a login (CKAN's public_user_details off: a lab's member
 //   list is not for the internet); creating users is for sysadmins (there is no sign-up); a
@@ -33,6 +38,8 @@ export interface UserActor {
   readonly sysadmin: boolean;
   /** The actor's role in each dataset they are a member of, by dataset id. */
   readonly roles: ReadonlyMap<string, Role>;
+  /** The actor's role in each organization they are a member of, by organization id. */
+  readonly orgRoles?: ReadonlyMap<string, Role>;
 }
 
 export type Actor = 'anonymous' | UserActor;
@@ -41,6 +48,12 @@ export interface DatasetTarget {
   readonly id: string;
   readonly private: boolean;
   readonly ownerId: string | undefined;
+  /** The id of the organization that owns it, if one does. */
+  readonly ownerOrg?: string | undefined;
+}
+
+export interface OrganizationTarget {
+  readonly organizationId: string;
 }
 
 export interface UserTarget {
@@ -48,7 +61,7 @@ export interface UserTarget {
 }
 
 /** What an action is about: a dataset, a user account, or the site (no target). */
-type Scope = 'dataset' | 'user' | 'site';
+type Scope = 'dataset' | 'organization' | 'user' | 'site';
 
 /** Who may: anyone; any logged-in user; sysadmins; the user themself; a dataset's readers, editors, admins. */
 type Requirement = 'anyone' | 'login' | 'sysadmin' | 'self' | Role;
@@ -84,6 +97,16 @@ export const ACTIONS = {
   'group.create': { scope: 'site', requires: 'sysadmin' },
   'group.manage': { scope: 'site', requires: 'sysadmin' },
   'group.membership': { scope: 'dataset', requires: 'editor' },
+  // Organizations: organization_show/list, organization_create, organization_update/patch/delete,
+  // organization_member_list (member_list), organization_member_create/delete, and a dataset put
+  // into one (package_create or a change of its owner_org).
+  'organization.read': { scope: 'site', requires: 'anyone' },
+  'organization.create': { scope: 'site', requires: 'sysadmin' },
+  'organization.update': { scope: 'organization', requires: 'admin' },
+  'organization.delete': { scope: 'organization', requires: 'admin' },
+  'organization.member.list': { scope: 'organization', requires: 'reader' },
+  'organization.member.manage': { scope: 'organization', requires: 'admin' },
+  'organization.dataset.create': { scope: 'organization', requires: 'editor' },
   // Users and their API tokens.
   'user.list': { scope: 'site', requires: 'login' },
   'user.show': { scope: 'user', requires: 'login' },
@@ -128,10 +151,11 @@ export function isAction(value: unknown): value is Action {
  * account for user actions, and absent for site actions; a wrong one is a programming error and
  * throws a TypeError.
  */
-export function authorize(actor: Actor, action: Action, target?: DatasetTarget | UserTarget): Decision {
+export function authorize(actor: Actor, action: Action, target?: Target): Decision {
   const rule: ActionRule = ACTIONS[action];
   const dataset = rule.scope === 'dataset' ? datasetTarget(action, target) : undefined;
   const account = rule.scope === 'user' ? userTarget(action, target) : undefined;
+  const organization = rule.scope === 'organization' ? organizationTarget(action, target) : undefined;
   if (rule.scope === 'site' && target !== undefined) throw new TypeError(`${action}: takes no target`);
 
   if (actor !== 'anonymous' && actor.sysadmin) return ALLOWED;
@@ -146,31 +170,43 @@ export function authorize(actor: Actor, action: Action, target?: DatasetTarget |
       if (actor === 'anonymous') return UNAUTHORIZED;
       return actor.userId === account?.userId ? ALLOWED : FORBIDDEN;
     default:
-      return onDataset(actor, rule.requires, dataset as DatasetTarget);
+      return organization
+        ? onOrganization(actor, rule.requires, organization)
+        : onDataset(actor, rule.requires, dataset as DatasetTarget);
   }
 }
+
+export type Target = DatasetTarget | OrganizationTarget | UserTarget;
 
 /**
  * `authorize`, as a DomainError of the decision's kind when it is not allowed. `asked` is the
  * name or id the caller used for the dataset: a hidden dataset reads as missing in the caller's
  * own words, never with an id the caller did not give (that would link a name to its dataset).
  */
-export function demand(
-  actor: Actor,
-  action: Action,
-  target?: DatasetTarget | UserTarget,
-  asked?: string,
-): void {
+export function demand(actor: Actor, action: Action, target?: Target, asked?: string): void {
   const decision = authorize(actor, action, target);
   if (decision.allowed) return;
   throw new DomainError(decision.kind, DETAIL[decision.kind](action, asked));
 }
 
-/** The actor's role in a dataset: their member role, admin for its owner, none otherwise. */
+/**
+ * The actor's role in a dataset: admin for its owner, else the better of their member role and
+ * their role in the organization that owns it; none otherwise.
+ */
 export function roleIn(actor: Actor, dataset: DatasetTarget): Role | undefined {
   if (actor === 'anonymous') return undefined;
   if (dataset.ownerId !== undefined && dataset.ownerId === actor.userId) return 'admin';
-  return actor.roles.get(dataset.id);
+  const own = actor.roles.get(dataset.id);
+  const viaOrg = dataset.ownerOrg === undefined ? undefined : actor.orgRoles?.get(dataset.ownerOrg);
+  if (own === undefined || viaOrg === undefined) return own ?? viaOrg;
+  return RANK[own] >= RANK[viaOrg] ? own : viaOrg;
+}
+
+/** An organization is public: whoever lacks the role is told so (401 or 403), never not-found. */
+function onOrganization(actor: Actor, needed: Role, organization: OrganizationTarget): Decision {
+  if (actor === 'anonymous') return UNAUTHORIZED;
+  const role = actor.orgRoles?.get(organization.organizationId);
+  return role !== undefined && RANK[role] >= RANK[needed] ? ALLOWED : FORBIDDEN;
 }
 
 function onDataset(actor: Actor, needed: Role, dataset: DatasetTarget): Decision {
@@ -184,16 +220,23 @@ function onDataset(actor: Actor, needed: Role, dataset: DatasetTarget): Decision
   return RANK[role] >= RANK[needed] ? ALLOWED : FORBIDDEN;
 }
 
-function datasetTarget(action: Action, target: DatasetTarget | UserTarget | undefined): DatasetTarget {
+function datasetTarget(action: Action, target: Target | undefined): DatasetTarget {
   if (target === undefined || !('private' in target) || typeof target.id !== 'string') {
     throw new TypeError(`${action}: needs the dataset as its target`);
   }
   return target;
 }
 
-function userTarget(action: Action, target: DatasetTarget | UserTarget | undefined): UserTarget {
-  if (target === undefined || 'private' in target || typeof target.userId !== 'string') {
+function userTarget(action: Action, target: Target | undefined): UserTarget {
+  if (target === undefined || !('userId' in target) || typeof target.userId !== 'string') {
     throw new TypeError(`${action}: needs the user as its target`);
+  }
+  return target;
+}
+
+function organizationTarget(action: Action, target: Target | undefined): OrganizationTarget {
+  if (target === undefined || !('organizationId' in target) || typeof target.organizationId !== 'string') {
+    throw new TypeError(`${action}: needs the organization as its target`);
   }
   return target;
 }

@@ -15,6 +15,10 @@ import type {
   Group,
   GroupFields,
   Membership,
+  Organization,
+  OrganizationChanges,
+  OrganizationFields,
+  OrganizationMembership,
   Resource,
   ResourceChanges,
   ResourceFields,
@@ -69,7 +73,8 @@ export interface SourceStepStatus {
 
 /**
  * Which private datasets a listing includes besides the public ones: none (omitted), those on
- * which this user id has a role, or all of them (a sysadmin's view, the chain's).
+ * which this user id has a role (on the dataset or in its organization), or all of them (a
+ * sysadmin's view, the chain's).
  */
 export type PrivateFilter = { includePrivateFor?: string | 'all' };
 
@@ -195,6 +200,22 @@ export interface CatalogueStore {
   /** Puts a dataset into a group; already a member: nothing changes. */
   addGroupMember(groupIdOrName: string, datasetIdOrName: string): Promise<void>;
   removeGroupMember(groupIdOrName: string, datasetIdOrName: string): Promise<void>;
+
+  // --- organizations (CKAN's) ---------------------------------------------------------------
+  /** With the id given (conflict on `id` if taken), or a new one; a taken name is a conflict on `name`. */
+  createOrganization(fields: OrganizationFields & GivenId): Promise<Organization>;
+  getOrganization(idOrName: string): Promise<Organization | undefined>;
+  /** Organizations in name order. */
+  listOrganizations(): Promise<Organization[]>;
+  /** Changes only the fields given; not-found if absent. */
+  patchOrganization(idOrName: string, changes: OrganizationChanges): Promise<Organization>;
+  /** Deletes it with its memberships; the datasets it owned stay, owned by none. */
+  deleteOrganization(idOrName: string): Promise<void>;
+  /** Gives a user a role in an organization, replacing the one they had. */
+  setOrganizationRole(userIdOrName: string, orgIdOrName: string, role: Role): Promise<OrganizationMembership>;
+  removeOrganizationRole(userIdOrName: string, orgIdOrName: string): Promise<void>;
+  membersOfOrganization(orgIdOrName: string): Promise<OrganizationMembership[]>;
+  organizationRolesOfUser(userIdOrName: string): Promise<OrganizationMembership[]>;
 
   // --- users ----------------------------------------------------------------------------
   createUser(fields: UserFields): Promise<User>;

@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { guardedFetch, parseAllowList, policyFromEnv, type FetchPolicy } from '../../fetch/guarded-fetch.ts';
 import type { FetchedResource } from '../../fetch/guarded-fetch.ts';
+import { UpstreamError } from '../../fetch/errors.ts';
 import { DomainError, invalid, unauthorized } from '../../process/errors.ts';
 import { setting } from '../../process/config.ts';
 import { decodeJackson, type Json } from './jackson.ts';
@@ -356,9 +357,12 @@ export class OpenbisClient {
       policy: this.policy,
       ...(this.signal ? { signal: this.signal } : {}),
     }).catch((error: unknown) => {
-      if (error instanceof DomainError)
-        throw new DomainError(error.kind, error.message.replace(/\?sessionID=[^ ]*/g, ''), error.field);
-      throw error;
+      if (!(error instanceof DomainError)) throw error;
+      const message = error.message.replace(/\?sessionID=[^ ]*/g, '');
+      // The upstream status stays with the error (a bundle names a missing file by it).
+      if (error instanceof UpstreamError)
+        throw new UpstreamError(message, error.field ?? 'path', error.upstreamStatus);
+      throw new DomainError(error.kind, message, error.field);
     });
   }
 }

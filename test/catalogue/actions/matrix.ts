@@ -23,6 +23,10 @@ const ADMIN = { public: 'UFFYFY', private: 'NFFYNY' };
 const ANYONE = { public: 'YYYYYY', private: 'YYYYYY' };
 const LOGIN = { public: 'UYYYYY', private: 'UYYYYY' };
 const SYSADMIN = { public: 'UFFFFY', private: 'UFFFFY' };
+// An organization's (the case's own; reader, editor and admin hold those roles in it, the other
+// user administers another one): it is public, so the dataset's visibility changes nothing.
+const ORG_ADMIN = { public: 'UFFYFY', private: 'UFFYFY' };
+const ORG_MEMBER = { public: 'UYYYFY', private: 'UYYYFY' };
 
 /** Per action: the expected letters, and the case's parameters. */
 const EXPECTED: Record<ActionName, { public: string; private: string }> = {
@@ -44,6 +48,19 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   group_list: ANYONE,
   group_show: ANYONE,
   member_create: EDIT,
+  // A dataset out of the `mappings` group: a change to the dataset, as member_create.
+  member_delete: EDIT,
+  member_list: ORG_MEMBER,
+  organization_create: SYSADMIN,
+  organization_show: ANYONE,
+  organization_list: ANYONE,
+  organization_update: ORG_ADMIN,
+  organization_patch: ORG_ADMIN,
+  organization_delete: ORG_ADMIN,
+  // The caller's own organizations (none for anonymous).
+  organization_list_for_user: ANYONE,
+  organization_member_create: ORG_ADMIN,
+  organization_member_delete: ORG_ADMIN,
   package_collaborator_create: ADMIN,
   package_collaborator_list: ADMIN,
   package_collaborator_delete: ADMIN,
@@ -53,6 +70,8 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   status_show: ANYONE,
   // Any logged-in user may see another's public profile (the owner's, here).
   user_show: LOGIN,
+  user_list: LOGIN,
+  help_show: ANYONE,
   // Someone else's tokens (the owner's): only sysadmins.
   api_token_create: SYSADMIN,
   api_token_list: SYSADMIN,
@@ -85,6 +104,8 @@ interface Case {
   unique: string;
   /** A dead letter of the resource's first step. */
   deadLetter: string;
+  /** The case's organization: reader, editor, admin and the spare user (member) are its members. */
+  organization: string;
 }
 
 const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
@@ -111,6 +132,17 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
     object_type: 'package',
     capacity: 'public',
   }),
+  member_list: (c) => ({ id: c.organization }),
+  member_delete: (c) => ({ id: 'mappings', object: c.dataset.name, object_type: 'package' }),
+  organization_create: (c) => ({ name: `made-${c.unique}` }),
+  organization_show: (c) => ({ id: c.organization, include_datasets: true }),
+  organization_list: () => ({ all_fields: true }),
+  organization_update: (c) => ({ id: c.organization, name: c.organization, title: 'Updated' }),
+  organization_patch: (c) => ({ id: c.organization, description: 'Patched' }),
+  organization_delete: (c) => ({ id: c.organization }),
+  organization_list_for_user: () => ({ permission: 'read' }),
+  organization_member_create: (c) => ({ id: c.organization, username: c.spare.user.name, role: 'editor' }),
+  organization_member_delete: (c) => ({ id: c.organization, username: c.spare.user.name }),
   package_collaborator_create: (c) => ({ id: c.dataset.id, user_id: c.spare.user.name, capacity: 'editor' }),
   package_collaborator_list: (c) => ({ id: c.dataset.id }),
   package_collaborator_delete: (c) => ({ id: c.dataset.id, user_id: c.spare.user.name }),
@@ -123,6 +155,8 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   datastore_search: (c) => ({ resource_id: c.resource, sort: 'force desc' }),
   status_show: () => ({}),
   user_show: (c) => ({ id: c.owner.user.name }),
+  user_list: () => ({}),
+  help_show: () => ({ name: 'package_show' }),
   api_token_create: (c) => ({ user: c.owner.user.name, name: 'script' }),
   api_token_list: (c) => ({ user_id: c.owner.user.name }),
   api_token_revoke: (c) => ({ jti: c.ownerToken }),
@@ -168,6 +202,8 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         creator_user_id: people.get('other')!.user.id,
       });
       await store.setRole(people.get('other')!.user.id, theirs.id, 'admin');
+      const theirOrg = await store.createOrganization({ name: 'elsewhere-org' });
+      await store.setOrganizationRole(people.get('other')!.user.id, theirOrg.id, 'admin');
       await store.createGroup({ name: 'mappings', title: 'Mappings' });
     });
     after(() => catalogue?.dispose());
@@ -186,6 +222,11 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         await store.setRole(people.get(role)!.user.id, dataset.id, role);
       }
       await store.setRole(spare.user.id, dataset.id, 'reader');
+      const organization = await store.createOrganization({ name: `org-${unique}` });
+      for (const role of ['reader', 'editor', 'admin'] as const) {
+        await store.setOrganizationRole(people.get(role)!.user.id, organization.id, role);
+      }
+      await store.setOrganizationRole(spare.user.id, organization.id, 'reader');
       const resource = await store.createResource(dataset.id, {
         name: 'data.csv',
         url: 'https://example.org/data.csv',
@@ -218,6 +259,7 @@ export function actionMatrix(name: string, fresh: () => Promise<Catalogue>): voi
         actorToken: await tokenOf(actorPerson ?? owner),
         unique,
         deadLetter,
+        organization: organization.name,
       };
     }
 

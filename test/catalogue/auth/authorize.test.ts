@@ -17,20 +17,37 @@ import {
 } from '../../../lib/catalogue/auth/authorize.ts';
 
 const DATASET = 'd-1';
+const ORG = 'o-1';
+/** A role on the dataset, and the same in the organization (which does not own the dataset). */
+const holding = (userId: string, role: Role): Actor => ({
+  userId,
+  sysadmin: false,
+  roles: new Map([[DATASET, role]]),
+  orgRoles: new Map([[ORG, role]]),
+});
 const ACTORS: ReadonlyArray<readonly [string, Actor]> = [
   ['anonymous', 'anonymous'],
-  ['reader', { userId: 'u-reader', sysadmin: false, roles: new Map([[DATASET, 'reader']]) }],
-  ['editor', { userId: 'u-editor', sysadmin: false, roles: new Map([[DATASET, 'editor']]) }],
-  ['admin', { userId: 'u-admin', sysadmin: false, roles: new Map([[DATASET, 'admin']]) }],
-  // Admin of another dataset: roles must not leak across datasets.
-  ['other user', { userId: 'u-other', sysadmin: false, roles: new Map([['d-2', 'admin']]) }],
+  ['reader', holding('u-reader', 'reader')],
+  ['editor', holding('u-editor', 'editor')],
+  ['admin', holding('u-admin', 'admin')],
+  // Admin of another dataset and organization: roles must not leak across them.
+  [
+    'other user',
+    {
+      userId: 'u-other',
+      sysadmin: false,
+      roles: new Map([['d-2', 'admin']]),
+      orgRoles: new Map([['o-2', 'admin']]),
+    },
+  ],
   ['sysadmin', { userId: 'u-sys', sysadmin: true, roles: new Map() }],
 ];
 
 type Row =
   | { readonly on: 'dataset'; readonly public: string; readonly private: string }
   | { readonly on: 'site'; readonly site: string }
-  | { readonly on: 'user'; readonly own: string; readonly others: string };
+  | { readonly on: 'user'; readonly own: string; readonly others: string }
+  | { readonly on: 'organization'; readonly organization: string };
 
 const READ = { on: 'dataset', public: 'YYYYYY', private: 'NYYYNY' } as const;
 const EDIT = { on: 'dataset', public: 'UFYYFY', private: 'NFYYNY' } as const;
@@ -39,6 +56,7 @@ const ANYONE = { on: 'site', site: 'YYYYYY' } as const;
 const LOGIN = { on: 'site', site: 'UYYYYY' } as const;
 const SYSADMIN = { on: 'site', site: 'UFFFFY' } as const;
 const SELF = { on: 'user', own: 'UYYYYY', others: 'UFFFFY' } as const;
+const ORG_ADMIN = { on: 'organization', organization: 'UFFYFY' } as const;
 
 const EXPECTED: Record<string, Row> = {
   'dataset.read': READ,
@@ -59,6 +77,13 @@ const EXPECTED: Record<string, Row> = {
   'group.create': SYSADMIN,
   'group.manage': SYSADMIN,
   'group.membership': EDIT,
+  'organization.read': ANYONE,
+  'organization.create': SYSADMIN,
+  'organization.update': ORG_ADMIN,
+  'organization.delete': ORG_ADMIN,
+  'organization.member.list': { on: 'organization', organization: 'UYYYFY' },
+  'organization.member.manage': ORG_ADMIN,
+  'organization.dataset.create': { on: 'organization', organization: 'UFYYFY' },
   'user.list': LOGIN,
   'user.show': { on: 'user', own: 'UYYYYY', others: 'UYYYYY' },
   'user.create': SYSADMIN,
@@ -104,14 +129,22 @@ describe('the authorization matrix', () => {
             ]
           : row.on === 'site'
             ? [['site', row.site, (actor) => letter(actor, action)]]
-            : [
-                ['own account', row.own, (actor) => letter(actor, action, { userId: ownId(actor) })],
-                [
-                  "another's account",
-                  row.others,
-                  (actor) => letter(actor, action, { userId: 'u-someone-else' }),
-                ],
-              ];
+            : row.on === 'organization'
+              ? [
+                  [
+                    'organization',
+                    row.organization,
+                    (actor) => letter(actor, action, { organizationId: ORG }),
+                  ],
+                ]
+              : [
+                  ['own account', row.own, (actor) => letter(actor, action, { userId: ownId(actor) })],
+                  [
+                    "another's account",
+                    row.others,
+                    (actor) => letter(actor, action, { userId: 'u-someone-else' }),
+                  ],
+                ];
       for (const [what, expected, decide] of cases) {
         const actual = ACTORS.map(([, actor]) => decide(actor)).join('');
         const names = ACTORS.map(([name]) => name).join(', ');
@@ -187,6 +220,7 @@ describe('authorization properties', () => {
 
   const ids = fc.constantFrom('d-1', 'd-2', 'd-3');
   const userIds = fc.constantFrom('u-1', 'u-2', 'u-3');
+  const orgIds = fc.constantFrom('o-1', 'o-2');
   const role = fc.constantFrom<Role>('reader', 'editor', 'admin');
   const actor: fc.Arbitrary<Actor> = fc.oneof(
     fc.constant<Actor>('anonymous'),
@@ -194,15 +228,19 @@ describe('authorization properties', () => {
       userId: userIds,
       sysadmin: fc.boolean(),
       roles: fc.array(fc.tuple(ids, role), { maxLength: 3 }).map((entries) => new Map(entries)),
+      orgRoles: fc.array(fc.tuple(orgIds, role), { maxLength: 2 }).map((entries) => new Map(entries)),
     }),
   );
   const target = fc.record({
     id: ids,
     private: fc.boolean(),
     ownerId: fc.option(userIds, { nil: undefined }),
+    ownerOrg: fc.option(orgIds, { nil: undefined }),
   });
+  const inOrg = (a: Exclude<Actor, 'anonymous'>, d: DatasetTarget) =>
+    d.ownerOrg !== undefined && a.orgRoles?.has(d.ownerOrg) === true;
   const outsider = (a: Actor, d: DatasetTarget) =>
-    a === 'anonymous' || (!a.sysadmin && !a.roles.has(d.id) && d.ownerId !== a.userId);
+    a === 'anonymous' || (!a.sysadmin && !a.roles.has(d.id) && d.ownerId !== a.userId && !inOrg(a, d));
 
   it('no non-sysadmin non-member is ever allowed a write', () => {
     fc.assert(
@@ -236,8 +274,44 @@ describe('authorization properties', () => {
       fc.property(actor, target, fc.constantFrom(...ACTION_NAMES), (a, d, action) => {
         fc.pre(a !== 'anonymous' && a.sysadmin);
         const row = EXPECTED[action]!;
-        const t = row.on === 'dataset' ? d : row.on === 'user' ? { userId: 'u-x' } : undefined;
+        const t =
+          row.on === 'dataset'
+            ? d
+            : row.on === 'user'
+              ? { userId: 'u-x' }
+              : row.on === 'organization'
+                ? { organizationId: 'o-x' }
+                : undefined;
         assert.deepEqual(authorize(a, action, t), { allowed: true });
+      }),
+    );
+  });
+
+  it("a role in the organization that owns a dataset is that role on the dataset (CKAN's rule)", () => {
+    const rank = { reader: 1, editor: 2, admin: 3 };
+    const needs: Record<string, Role> = {
+      'dataset.read': 'reader',
+      'dataset.update': 'editor',
+      'dataset.delete': 'editor',
+      'member.manage': 'admin',
+    };
+    fc.assert(
+      fc.property(role, fc.boolean(), fc.constantFrom(...Object.keys(needs)), (held, isPrivate, action) => {
+        const a: Actor = {
+          userId: 'u-1',
+          sysadmin: false,
+          roles: new Map(),
+          orgRoles: new Map([['o-1', held]]),
+        };
+        const owned = { id: 'd-1', private: isPrivate, ownerId: undefined, ownerOrg: 'o-1' };
+        const allowed = rank[held] >= rank[needs[action]!];
+        assert.equal(authorize(a, action as Action, owned).allowed, allowed);
+        // Not through another organization's dataset.
+        const elsewhere = { ...owned, ownerOrg: 'o-2' };
+        assert.equal(
+          authorize(a, action as Action, elsewhere).allowed,
+          !isPrivate && action === 'dataset.read',
+        );
       }),
     );
   });

@@ -4,7 +4,7 @@ import { conflict, invalid, notFound, type DomainError } from '../../../process/
 import type { Paging } from '../contract.ts';
 import type { SqlSession } from './session.ts';
 
-export type Table = 'packages' | 'users' | 'groups';
+export type Table = 'packages' | 'users' | 'groups' | 'organizations';
 
 /** The id of the record whose id or name this is (an id wins, as in CKAN); undefined if none. */
 export async function findId(s: SqlSession, table: Table, idOrName: string): Promise<string | undefined> {
@@ -14,7 +14,12 @@ export async function findId(s: SqlSession, table: Table, idOrName: string): Pro
   return exact ? String(exact.id) : undefined;
 }
 
-const NOUN: Record<Table, string> = { packages: 'dataset', users: 'user', groups: 'group' };
+const NOUN: Record<Table, string> = {
+  packages: 'dataset',
+  users: 'user',
+  groups: 'group',
+  organizations: 'organization',
+};
 
 /** As findId, or not-found naming `field`. */
 export async function requireId(

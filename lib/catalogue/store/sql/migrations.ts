@@ -250,6 +250,32 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    name: 'organizations',
+    // CKAN's organizations: a dataset has at most one owner (packages.owner_org), and a member's
+    // role in the organization reaches every dataset it owns. Deleting one leaves its datasets
+    // unowned, as CKAN does where unowned datasets are allowed.
+    sql: `
+      CREATE TABLE organizations (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL UNIQUE,
+        title TEXT NOT NULL DEFAULT '',
+        description TEXT NOT NULL DEFAULT '',
+        image_url TEXT NOT NULL DEFAULT '',
+        created TEXT NOT NULL
+      );
+      CREATE TABLE organization_members (
+        organization_id TEXT NOT NULL REFERENCES organizations (id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        role TEXT NOT NULL CHECK (role IN ('reader', 'editor', 'admin')),
+        PRIMARY KEY (organization_id, user_id)
+      );
+      CREATE INDEX organization_members_by_user ON organization_members (user_id);
+      ALTER TABLE packages ADD COLUMN owner_org TEXT REFERENCES organizations (id) ON DELETE SET NULL;
+      CREATE INDEX packages_by_owner_org ON packages (owner_org);
+    `,
+  },
 ];
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -5,6 +5,7 @@ import type {
   Dataset,
   GroupRef,
   Membership,
+  OrganizationRef,
   Resource,
   Role,
   Session,
@@ -23,8 +24,11 @@ export function datasetOf(
   row: Row,
   groups: GroupRef[],
   lists: Pick<Dataset, 'tags' | 'extras'> = { tags: [], extras: [] },
+  organization: OrganizationRef | null = null,
 ): Dataset {
   return {
+    owner_org: optStr(row.owner_org),
+    organization,
     ...lists,
     author: str(row.author),
     author_email: str(row.author_email),

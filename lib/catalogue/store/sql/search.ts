@@ -87,9 +87,11 @@ function term(node: Extract<SearchNode, { field: unknown }>, params: Param[]): s
     case 'version':
     case 'url':
       return exactMatch(`p.${node.field}`, value, match, params);
-    // labld has no organizations: no dataset is in one.
+    // Solr's organization field holds the owner's name, owner_org its id.
     case 'organization':
-      return 'FALSE';
+      return `EXISTS (SELECT 1 FROM organizations o WHERE o.id = p.owner_org AND ${exactMatch('o.name', value, match, params)})`;
+    case 'owner_org':
+      return exactMatch('p.owner_org', value, match, params);
   }
 }
 
@@ -185,8 +187,14 @@ async function facetCounts(
           [...params, least, limit],
         )
         .then((counted) => counted.map((r) => ({ ...r, title: licenseOf(str(r.name))?.title ?? null })));
+    } else if (field === 'organization') {
+      rows = await s.all(
+        `SELECT o.name AS name, o.title AS title, COUNT(*) AS n FROM packages q JOIN organizations o ON o.id = q.owner_org
+         WHERE q.id IN (${found}) GROUP BY o.name, o.title HAVING COUNT(*) >= ?
+         ORDER BY n DESC, o.name${bytes} LIMIT ?`,
+        [...params, least, limit],
+      );
     }
-    // organization: labld has none, so there are no values to count.
     facets[field] = rows.map((r) => ({
       name: str(r.name),
       display_name: (r.title == null ? '' : str(r.title)) || str(r.name),

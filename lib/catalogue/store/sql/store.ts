@@ -35,6 +35,7 @@ import type {
 } from '../contract.ts';
 import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
+import * as orgs from './organizations.ts';
 import * as chain from './chain.ts';
 import * as requests from './requests.ts';
 import * as page from './page.ts';
@@ -82,8 +83,10 @@ function visibility(filter: PrivateFilter, params: Param[]): string {
   const who = filter.includePrivateFor;
   if (who === 'all') return 'TRUE';
   if (who === undefined) return 'NOT p.private';
-  params.push(text(who, 'includePrivateFor'));
-  return `(NOT p.private OR EXISTS (SELECT 1 FROM memberships m WHERE m.package_id = p.id AND m.user_id = ?))`;
+  params.push(text(who, 'includePrivateFor'), who);
+  // A member of the owning organization, in any role, reads its private datasets (CKAN's rule).
+  return `(NOT p.private OR EXISTS (SELECT 1 FROM memberships m WHERE m.package_id = p.id AND m.user_id = ?)
+    OR EXISTS (SELECT 1 FROM organization_members om WHERE om.organization_id = p.owner_org AND om.user_id = ?))`;
 }
 
 /** The id given, checked and not in use (conflict on `id`), or a new one. */
@@ -121,7 +124,10 @@ export class SqlCatalogueStore implements CatalogueStore {
     for (const g of groups)
       of.get(str(g.package_id))?.push({ id: str(g.id), name: str(g.name), title: str(g.title) });
     const lists = await readLists(this.#s, ids);
-    return rows.map((r) => datasetOf(r, of.get(str(r.id)) ?? [], lists.get(str(r.id))));
+    const owners = await orgs.ownersOf(this.#s, ids);
+    return rows.map((r) =>
+      datasetOf(r, of.get(str(r.id)) ?? [], lists.get(str(r.id)), owners.get(str(r.id)) ?? null),
+    );
   }
 
   async createDataset(fields: DatasetFields & GivenId): Promise<Dataset> {
@@ -129,11 +135,12 @@ export class SqlCatalogueStore implements CatalogueStore {
     const given = optText(fields.creator_user_id, 'creator_user_id');
     const creator = given === null ? null : await requireId(this.#s, 'users', given, 'creator_user_id');
     const id = await freeId(this.#s, 'packages', fields.id);
+    const owner = await orgs.ownerId(this.#s, fields.owner_org);
     const at = now();
     await guarded(this.#s, 'name', name, () =>
       this.#s.run(
-        `INSERT INTO packages (id, name, title, notes, private, creator_user_id, metadata_created, metadata_modified)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO packages (id, name, title, notes, private, creator_user_id, owner_org, metadata_created, metadata_modified)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         [
           id,
           name,
@@ -141,6 +148,7 @@ export class SqlCatalogueStore implements CatalogueStore {
           text(fields.notes ?? '', 'notes'),
           fields.private ? 1 : 0,
           creator,
+          owner,
           at,
           at,
         ],
@@ -166,6 +174,7 @@ export class SqlCatalogueStore implements CatalogueStore {
     const texts = Object.fromEntries(METADATA_TEXT.map((k) => [k, fields[k] ?? '']));
     return this.patchDataset(idOrName, {
       ...texts,
+      ...(fields.owner_org !== undefined ? { owner_org: fields.owner_org } : {}),
       name: fields.name,
       title,
       notes,
@@ -179,14 +188,17 @@ export class SqlCatalogueStore implements CatalogueStore {
     const current = await this.getDataset(idOrName);
     if (!current) throw notFound(`id: no dataset ${JSON.stringify(idOrName)}`, 'id');
     const name = changes.name === undefined ? current.name : checkName(changes.name);
+    const owner =
+      changes.owner_org === undefined ? current.owner_org : await orgs.ownerId(this.#s, changes.owner_org);
     await guarded(this.#s, 'name', name, () =>
       this.#s.run(
-        `UPDATE packages SET name = ?, title = ?, notes = ?, private = ?, metadata_modified = ? WHERE id = ?`,
+        `UPDATE packages SET name = ?, title = ?, notes = ?, private = ?, owner_org = ?, metadata_modified = ? WHERE id = ?`,
         [
           name,
           text(changes.title ?? current.title, 'title'),
           text(changes.notes ?? current.notes, 'notes'),
           (changes.private ?? current.private) ? 1 : 0,
+          owner,
           now(),
           current.id,
         ],
@@ -375,6 +387,7 @@ export class SqlCatalogueStore implements CatalogueStore {
 
   async createGroup(fields: GroupFields): Promise<Group> {
     const name = checkName(fields.name);
+    await orgs.nameFreeIn(this.#s, 'organizations', name);
     const id = randomUUID();
     await guarded(this.#s, 'name', name, () =>
       this.#s.run(`INSERT INTO groups (id, name, title, description, created) VALUES (?, ?, ?, ?, ?)`, [
@@ -426,6 +439,22 @@ export class SqlCatalogueStore implements CatalogueStore {
       packageId,
     ]);
   }
+
+  // --- organizations (organizations.ts) ---------------------------------------------------
+
+  createOrganization: CatalogueStore['createOrganization'] = (f) => orgs.createOrganization(this.#s, f);
+  getOrganization: CatalogueStore['getOrganization'] = (o) => orgs.getOrganization(this.#s, o);
+  listOrganizations: CatalogueStore['listOrganizations'] = () => orgs.listOrganizations(this.#s);
+  patchOrganization: CatalogueStore['patchOrganization'] = (o, c) => orgs.patchOrganization(this.#s, o, c);
+  deleteOrganization: CatalogueStore['deleteOrganization'] = (o) => orgs.deleteOrganization(this.#s, o);
+  setOrganizationRole: CatalogueStore['setOrganizationRole'] = (u, o, r) =>
+    orgs.setOrganizationRole(this.#s, u, o, r);
+  removeOrganizationRole: CatalogueStore['removeOrganizationRole'] = (u, o) =>
+    orgs.removeOrganizationRole(this.#s, u, o);
+  membersOfOrganization: CatalogueStore['membersOfOrganization'] = (o) =>
+    orgs.organizationMemberships(this.#s, 'organization', o);
+  organizationRolesOfUser: CatalogueStore['organizationRolesOfUser'] = (u) =>
+    orgs.organizationMemberships(this.#s, 'user', u);
 
   // --- users, roles, tokens (accounts.ts) -----------------------------------------------
 
