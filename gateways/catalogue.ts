@@ -82,7 +82,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
           ...login,
           assetRoute,
         ];
-  if (options.runtime) routes.unshift(...actionRoutes(options.runtime), ...sparqlRoutes(options.runtime));
+  if (options.runtime) routes.unshift(...actionRoutes(options.runtime), ...sparqlRoutes(options.runtime, a));
   return createGateway({
     service: 'catalogue',
     title: 'labld catalogue',
