@@ -153,8 +153,7 @@ export function noteRequest(ctx: Context, anonymous: boolean, asked: Asked | und
  */
 export function sparqlErrors(error: unknown, ctx: Context) {
   const state = ctx.state as Record<symbol, boolean>;
-  let status = toErrorAnswer(error).status;
-  let detail = toErrorAnswer(error).detail;
+  let { status, detail } = toErrorAnswer(error);
   if (error instanceof DomainError) {
     if (error.kind === 'invalid') status = 400;
     if (error.kind === 'not-found' && state[ANONYMOUS]) {
