@@ -179,6 +179,18 @@ export function protocolSuite(where: string, start: () => Promise<Started>): voi
           }),
         );
       });
+
+      test('guessing passwords by Basic meets the login throttle: 429 with Retry-After', async () => {
+        const guess = (n: number) =>
+          fetch(at('closed', q(SELECT)), {
+            headers: { authorization: basic('guessed', `guess number ${n}`) },
+          });
+        let answer = await guess(0);
+        for (let n = 1; n <= 10 && answer.status === 401; n++) answer = await guess(n);
+        assert.equal(answer.status, 429);
+        assert.match(await detail(answer), /^Authorization: too many failed logins/);
+        assert.ok(Number(answer.headers.get('retry-after')) >= 1);
+      });
     });
 
     describe('the Service Description on a GET without a query', () => {
