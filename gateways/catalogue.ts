@@ -96,7 +96,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
   if (options.runtime) {
     routes.unshift(
       ...actionRoutes(options.runtime),
-      ...sparqlRoutes(options.runtime),
+      ...sparqlRoutes(options.runtime, a),
       ...dcatRoutes(options.runtime),
     );
   }

@@ -28,6 +28,7 @@ import {
 } from '../../lib/catalogue/auth/sessions.ts';
 import { LoginThrottle } from '../../lib/catalogue/auth/throttle.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
+import type { User } from '../../lib/catalogue/model.ts';
 import { forbidden, isDomainError } from '../../lib/process/errors.ts';
 import { clientAddress, readForm, route, tokenAccepted, type Result, type Route } from '../kit/index.ts';
 import type { KitState } from '../kit/observe.ts';
@@ -185,27 +186,16 @@ async function logIn(ctx: Context, a: Accounts, v: Visit, form: Record<string, s
     );
   if (username === '' || password === '') return again(400, 'Enter your user name and your password.');
 
-  const address = clientAddress(ctx);
-  const wait = a.throttle.waitMs(username, address);
-  if (wait > 0) {
-    const seconds = Math.ceil(wait / 1000);
+  const checked = await checkPassword(ctx, a, username, password);
+  if ('waitMs' in checked) {
+    const seconds = Math.ceil(checked.waitMs / 1000);
     return again(429, `Too many failed logins. Try again in ${seconds} second${seconds === 1 ? '' : 's'}.`, {
       'Retry-After': String(seconds),
     });
   }
+  const user = checked.user;
+  if (!user) return again(401, WRONG);
   const store = await a.store();
-  // Only by name: a user's id is not a login name.
-  const found = username.length <= 200 ? await store.getUser(username) : undefined;
-  const user = found?.name === username ? found : undefined;
-  // verifyPassword costs one hash even without a user, so timing does not tell names apart.
-  const ok = await verifyPassword(password, user?.password_hash ?? undefined);
-  if (!ok || !user || user.password_hash === null) {
-    a.throttle.failed(username, address);
-    (ctx.state as KitState).log.info({ address }, 'login failed');
-    return again(401, WRONG);
-  }
-  a.throttle.succeeded(username, address);
-  if (needsRehash(user.password_hash)) await rehash(store, user.id, password);
   // A new id at every login (never the one the browser came with: no session fixation).
   if (v.viewer.sessionHash !== undefined) await store.deleteSession(v.viewer.sessionHash);
   const session = createSession();
@@ -218,6 +208,36 @@ async function logIn(ctx: Context, a: Accounts, v: Visit, form: Record<string, s
   ctx.append('Set-Cookie', sessionCookie({ id: session.id, secure: a.secure, expiresAt: session.expiresAt }));
   ctx.append('Set-Cookie', clearedPreSessionCookie(a.secure));
   return { redirect: next ?? '/' };
+}
+
+/**
+ * A user name and password checked as the login form checks them (also HTTP Basic on the SPARQL
+ * endpoints): the user, `undefined` when they are wrong, or how long the throttle keeps this
+ * name at this address, or the address, closed.
+ */
+export async function checkPassword(
+  ctx: Context,
+  a: Accounts,
+  username: string,
+  password: string,
+): Promise<{ user: User | undefined } | { waitMs: number }> {
+  const address = clientAddress(ctx);
+  const wait = a.throttle.waitMs(username, address);
+  if (wait > 0) return { waitMs: wait };
+  const store = await a.store();
+  // Only by name: a user's id is not a login name.
+  const found = username.length <= 200 ? await store.getUser(username) : undefined;
+  const user = found?.name === username ? found : undefined;
+  // verifyPassword costs one hash even without a user, so timing does not tell names apart.
+  const ok = await verifyPassword(password, user?.password_hash ?? undefined);
+  if (!ok || !user || user.password_hash === null) {
+    a.throttle.failed(username, address);
+    (ctx.state as KitState).log.info({ address }, 'login failed');
+    return { user: undefined };
+  }
+  a.throttle.succeeded(username, address);
+  if (needsRehash(user.password_hash)) await rehash(store, user.id, password);
+  return { user };
 }
 
 async function rehash(store: CatalogueStore, userId: string, password: string): Promise<void> {

@@ -5,10 +5,10 @@
 // original's weak point, research §2.10); who may is decided by the catalogue's `authorize` in
 // the triplestore-requests consumer; the answer is written here in the type the client accepts.
 // Nothing of the client's headers goes further than its credential (as hashes), and nothing of
-// a store's headers comes back.
+// a store's headers comes back. The protocol's reading, errors and CORS: sparql-protocol.ts;
+// who asks (token, cookie, HTTP Basic): sparql-auth.ts.
 import type { Context } from 'koa';
 import { checkOut, claimedPath } from '../../lib/blobs/claim-check.ts';
-import { credentialOf, type Credential } from '../../lib/catalogue/auth/actor.ts';
 import {
   MAX_SPARQL_CHARS,
   SPARQL_GROUP,
@@ -16,86 +16,28 @@ import {
   type SparqlOperation,
 } from '../../lib/contracts/triplestore.ts';
 import { intSetting } from '../../lib/process/config.ts';
-import { invalid, tooLarge, unsupported } from '../../lib/process/errors.ts';
+import { tooLarge } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
+import { serialize } from '../../lib/rdf/index.ts';
 import { baseUrl } from '../../lib/services.ts';
-import type { QueryResult } from '../../lib/triplestore/contract.ts';
+import { bindingsOf, type QueryResult } from '../../lib/triplestore/contract.ts';
 import { renderStream, type ResultSource } from '../../lib/triplestore/render.ts';
-import { renderResult } from '../../lib/triplestore/results.ts';
-import { readForm, readText, route, type Result, type Route } from '../kit/index.ts';
+import { GRAPH_TYPES, acceptedTypes, choose, renderResult } from '../../lib/triplestore/results.ts';
+import { SD_PREFIXES, serviceDescription } from '../../lib/triplestore/service-description.ts';
+import { route, type Result, type Route } from '../kit/index.ts';
+import type { Accounts } from './accounts.ts';
+import { EndpointCredentials } from './sparql-auth.ts';
+import {
+  CORS_HEADERS,
+  PREFLIGHT_HEADERS,
+  fromGet,
+  fromPost,
+  noteRequest,
+  sparqlErrors,
+  type Asked,
+} from './sparql-protocol.ts';
 
 export const SPARQL_PATH = '/dataset/{id}/triplestore/sparql';
-
-/** A form's bytes: the text's limit, percent-encoded (up to 3 bytes a character, 4 in UTF-8). */
-const BODY_LIMIT = MAX_SPARQL_CHARS * 12;
-
-/** The protocol's dataset parameters: the endpoint's dataset is fixed, FROM chooses among its graphs. */
-const DATASET_PARAMS = ['default-graph-uri', 'named-graph-uri', 'using-graph-uri', 'using-named-graph-uri'];
-
-interface Asked {
-  operation: SparqlOperation;
-  text: string;
-}
-
-function one(fields: Record<string, unknown>, name: string): string | undefined {
-  const value = fields[name];
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw invalid(`${name}: given more than once`, name);
-  return value;
-}
-
-function fromFields(fields: Record<string, unknown>, allowUpdate: boolean): Asked {
-  for (const name of DATASET_PARAMS) {
-    if (fields[name] !== undefined) {
-      throw invalid(`${name}: not supported here; name the dataset's graphs with FROM or GRAPH`, name);
-    }
-  }
-  const query = one(fields, 'query');
-  const update = one(fields, 'update');
-  if (query !== undefined && update !== undefined) {
-    throw invalid('query: give either query or update, not both', 'query');
-  }
-  if (update !== undefined) {
-    if (!allowUpdate) throw invalid('update: an update must be sent with POST', 'update');
-    return { operation: 'update', text: update };
-  }
-  if (query === undefined) throw invalid('query: missing (the SPARQL query, or `update` in a POST)', 'query');
-  return { operation: 'query', text: query };
-}
-
-async function fromPost(ctx: Context): Promise<Asked> {
-  const idle = intSetting('LABLD_BODY_IDLE_TIMEOUT_MS');
-  switch (ctx.request.type) {
-    case 'application/x-www-form-urlencoded':
-      return fromFields(await readForm(ctx, BODY_LIMIT, idle), true);
-    case 'application/sparql-query':
-      return { operation: 'query', text: await readText(ctx, BODY_LIMIT, idle) };
-    case 'application/sparql-update':
-      return { operation: 'update', text: await readText(ctx, BODY_LIMIT, idle) };
-    default:
-      throw unsupported(
-        `body: expected application/x-www-form-urlencoded, application/sparql-query or application/sparql-update, got ${ctx.request.type || 'nothing'}`,
-        'body',
-      );
-  }
-}
-
-/**
- * The caller: an API token always; the session cookie for GET, and for POST only from our own
- * pages (`Sec-Fetch-Site: same-origin`), so that a cross-site form cannot update as its victim.
- */
-function credential(ctx: Context): Credential {
-  const header = (name: string) => ctx.get(name) || undefined;
-  const cookieCounts = ctx.method === 'GET' || ctx.get('sec-fetch-site') === 'same-origin';
-  return credentialOf(
-    {
-      authorization: header('authorization'),
-      'x-ckan-api-key': header('x-ckan-api-key'),
-      cookie: cookieCounts ? header('cookie') : undefined,
-    },
-    baseUrl().startsWith('https:'),
-  );
-}
 
 /**
  * A query or an update for a dataset, sent to the triple store's consumer as `credential` (who
@@ -131,11 +73,19 @@ async function requestSparql(
   );
 }
 
-async function answer(runtime: Runtime, ctx: Context, id: string, asked: Asked, correlationId: string) {
-  const input: SparqlInput = { credential: credential(ctx), id, text: asked.text };
-  const reply = await requestSparql(runtime, asked.operation, input, correlationId);
-  const headers = { 'Cache-Control': 'no-store', Vary: 'Accept, Authorization, Cookie' };
-  const accept = ctx.get('accept') || undefined;
+/** One request to the endpoint, read: who asks for what, in which types (`format`, else Accept). */
+interface Call {
+  id: string;
+  asked: Asked;
+  input: SparqlInput;
+  accept: string | undefined;
+  correlationId: string;
+}
+
+const headers = { 'Cache-Control': 'no-store', Vary: 'Accept, Authorization, Cookie', ...CORS_HEADERS };
+
+async function answer(runtime: Runtime, { asked, input, accept, correlationId }: Call) {
+  const reply = await requestSparql(runtime, asked.operation ?? 'query', input, correlationId);
   // A large result (a claim) is read and written by a render thread, never by this one; so is
   // any graph (JSON-LD of a few thousand triples takes jsonld.js 0.1 s). A small table is a few
   // string joins.
@@ -153,6 +103,29 @@ async function answer(runtime: Runtime, ctx: Context, id: string, asked: Asked, 
   return { body: rendered.body, contentType: rendered.contentType, headers } satisfies Result;
 }
 
+/** The named graphs the service description lists (a dataset has one per loaded resource). */
+const GRAPHS_QUERY = 'SELECT DISTINCT ?g WHERE { GRAPH ?g { } } ORDER BY ?g LIMIT 10000';
+
+/**
+ * A GET without a query: a browser (HTML first in its Accept) is sent to the dataset's query
+ * page; anyone else gets the SPARQL 1.1 Service Description, to whoever may read the dataset.
+ */
+async function describe(runtime: Runtime, { id, asked, input, accept, correlationId }: Call) {
+  const [first] = acceptedTypes(accept);
+  if (asked.format === undefined && (first === 'text/html' || first === 'application/xhtml+xml')) {
+    return { redirect: `/dataset/${encodeURIComponent(id)}/query`, headers: CORS_HEADERS } satisfies Result;
+  }
+  const type = choose(Object.keys(GRAPH_TYPES), accept);
+  const result = await sendSparql(runtime, 'query', { ...input, text: GRAPHS_QUERY }, correlationId);
+  const graphs =
+    result.type === 'select' ? bindingsOf(result).flatMap((row) => (row.g ? [row.g.value] : [])) : [];
+  const endpoint = `${baseUrl()}/dataset/${encodeURIComponent(id)}/triplestore/sparql`;
+  const text = await serialize(serviceDescription(endpoint, graphs), GRAPH_TYPES[type]!, {
+    prefixes: SD_PREFIXES,
+  });
+  return { body: text, contentType: `${type}; charset=utf-8`, headers } satisfies Result;
+}
+
 const PARAMS = {
   type: 'object',
   properties: { id: { type: 'string', minLength: 1, maxLength: 100 } },
@@ -162,37 +135,70 @@ const PARAMS = {
 const RESPONSES = {
   200: {
     description:
-      'SELECT/ASK: SPARQL JSON, XML, CSV or TSV results; CONSTRUCT/DESCRIBE: Turtle, N-Triples, JSON-LD or RDF/XML (by Accept)',
+      'SELECT/ASK: SPARQL JSON, XML, CSV or TSV results; CONSTRUCT/DESCRIBE: Turtle, N-Triples, JSON-LD or RDF/XML (by `format` or Accept); no query: the SPARQL 1.1 Service Description',
   },
   204: { description: 'the update was applied' },
-  401: { description: 'an update without a login or token' },
+  303: { description: "a browser without a query: to the dataset's query page" },
+  400: { description: 'not valid SPARQL, or a missing, repeated or contradictory parameter' },
+  401: {
+    description:
+      'an update without credentials, a dataset anonymous may not read (missing or private), or wrong credentials; with WWW-Authenticate',
+  },
   403: { description: 'not allowed for this user, or the query names something outside the dataset' },
   404: { description: 'no such dataset (or a private one the caller may not read)' },
+  406: { description: 'no result format of those the Accept header or `format` names' },
   413: { description: 'the query, or its result, is larger than the limit' },
   415: { description: 'a POST body that is neither a form nor a SPARQL query or update' },
-  422: { description: 'not valid SPARQL, or a missing or repeated parameter' },
   504: { description: 'past the time limit (LABLD_SPARQL_TIMEOUT_MS)' },
 };
 
-export function sparqlRoutes(runtime: Runtime): Route[] {
+export function sparqlRoutes(runtime: Runtime, accounts?: Accounts): Route[] {
+  const credentials = new EndpointCredentials(accounts);
+  const handle = async (
+    ctx: Context,
+    id: string,
+    read: () => Asked | Promise<Asked>,
+    correlationId: string,
+  ) => {
+    // Who asks is noted first: an error while reading the rest still knows whether to challenge.
+    noteRequest(ctx, ctx.get('authorization') === '' && ctx.get('x-ckan-api-key') === '', undefined);
+    const credential = await credentials.of(ctx);
+    noteRequest(ctx, credential.kind === 'anonymous', undefined);
+    const asked = await read();
+    noteRequest(ctx, credential.kind === 'anonymous', asked);
+    const input: SparqlInput = { credential, id, text: asked.text };
+    const call = {
+      id,
+      asked,
+      input,
+      correlationId,
+      accept: asked.format ?? (ctx.get('accept') || undefined),
+    };
+    return asked.operation === undefined ? describe(runtime, call) : answer(runtime, call);
+  };
+  const methods = [
+    ['GET', 'a query in `query`; without one, the service description', fromGet],
+    ['POST', 'a query or an update (form, sparql-query, sparql-update)', fromPost],
+  ] as const;
   return [
+    ...methods.map(([method, summary, read]) =>
+      route<Record<string, unknown>, unknown, { id: string }>({
+        method,
+        path: SPARQL_PATH,
+        summary: `The dataset's SPARQL endpoint: ${summary}`,
+        params: PARAMS,
+        responses: RESPONSES,
+        errors: sparqlErrors,
+        handler: (input, ctx) => handle(ctx, input.params.id, () => read(ctx), input.correlationId),
+      }),
+    ),
     route<Record<string, unknown>, unknown, { id: string }>({
-      method: 'GET',
+      method: 'OPTIONS',
       path: SPARQL_PATH,
-      summary: "The dataset's SPARQL endpoint: a query in `query`",
+      summary: 'CORS preflight: any origin may send GET and POST with Authorization and Content-Type',
       params: PARAMS,
-      responses: RESPONSES,
-      handler: (input, ctx) =>
-        answer(runtime, ctx, input.params.id, fromFields(input.query, false), input.correlationId),
-    }),
-    route<Record<string, unknown>, unknown, { id: string }>({
-      method: 'POST',
-      path: SPARQL_PATH,
-      summary: "The dataset's SPARQL endpoint: a query or an update (form, sparql-query, sparql-update)",
-      params: PARAMS,
-      responses: RESPONSES,
-      handler: async (input, ctx) =>
-        answer(runtime, ctx, input.params.id, await fromPost(ctx), input.correlationId),
+      responses: { 204: { description: 'the CORS headers' } },
+      handler: () => ({ status: 204, headers: PREFLIGHT_HEADERS }),
     }),
   ];
 }

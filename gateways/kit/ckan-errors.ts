@@ -31,6 +31,7 @@ const CKAN: Record<ErrorKind, { status: number; type: CkanErrorType }> = {
   conflict: { status: 409, type: 'Validation Error' },
   'too-large': { status: 413, type: 'Validation Error' },
   unsupported: { status: 415, type: 'Validation Error' },
+  'not-acceptable': { status: 406, type: 'Validation Error' },
   invalid: { status: 409, type: 'Validation Error' },
   unreachable: { status: 409, type: 'Validation Error' },
   'upstream-timeout': { status: 504, type: 'Validation Error' },

@@ -176,6 +176,7 @@ async function handle(ctx: Context, entry: Compiled, mount: MountOptions): Promi
     if (!answer) throw error;
     (ctx.state as KitState).log.debug({ status: answer.status, err: String(error) }, 'request refused');
     answerError(ctx, { status: answer.status, detail: '' }, answer.json);
+    if (answer.headers) ctx.set(answer.headers);
   }
 }
 

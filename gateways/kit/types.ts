@@ -7,7 +7,7 @@ import type { Logger } from '../../lib/process/log.ts';
 /** A JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1). Self-contained: no external `$ref`. */
 export type JSONSchema = Record<string, unknown>;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS';
 
 /** A file received in a multipart upload, already on disk at a path the kit chose. */
 export interface UploadedFile {
@@ -119,8 +119,12 @@ interface RouteCommon {
   /**
    * Answers errors of this route (reading its body included) in the route's own shape, e.g.
    * CKAN's envelope for the Action API; undefined leaves an error to the kit's `{"detail"}`.
+   * `headers` are set on the error answer (e.g. a 401's `WWW-Authenticate`).
    */
-  errors?: (error: unknown, ctx: Context) => { status: number; json: unknown } | undefined;
+  errors?: (
+    error: unknown,
+    ctx: Context,
+  ) => { status: number; json: unknown; headers?: Record<string, string | string[]> } | undefined;
 }
 
 type Params = Record<string, string>;

@@ -4,6 +4,7 @@
 // `Bearer` with a session token, or the ELN's `openbis` cookie — which go to openBIS and
 // nowhere else (never into a log line or an error). A deployment may name a service account
 // (LABLD_OPENBIS_SERVICE_ACCOUNT with ADMIN_PASS) for requests that bring none.
+import { basicCredentials } from '../http-basic.ts';
 import { setting } from '../process/config.ts';
 import { unauthorized } from '../process/errors.ts';
 import type { OpenbisClient } from './openbis/client.ts';
@@ -26,17 +27,8 @@ export function readCredentials(credentials: Credentials, env: NodeJS.ProcessEnv
     const match = /^(\S+)\s+(\S.*)$/.exec(header);
     const scheme = match?.[1]?.toLowerCase();
     const value = match?.[2]?.trim() ?? '';
-    if (scheme === 'basic') {
-      let decoded: string;
-      try {
-        decoded = Buffer.from(value, 'base64').toString('utf8');
-      } catch {
-        throw unauthorized('authorization: Basic credentials are not base64', FIELD);
-      }
-      const colon = decoded.indexOf(':');
-      if (colon < 1) throw unauthorized('authorization: Basic credentials must be user:password', FIELD);
-      return { kind: 'login', user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
-    }
+    const basic = basicCredentials(header, FIELD);
+    if (basic) return { kind: 'login', ...basic };
     if (scheme === 'token' || scheme === 'bearer') return { kind: 'token', token: value };
     throw unauthorized(
       'authorization: use the Basic, Token or Bearer scheme with openBIS credentials',

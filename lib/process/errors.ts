@@ -15,6 +15,7 @@ export const ERROR_KINDS = [
   'conflict', // the request contradicts the current state
   'too-large', // past a size limit
   'unsupported', // a media type, encoding or charset labld does not read
+  'not-acceptable', // no answer in a media type the client accepts
   'invalid', // readable, but wrong: a field's value, a mapping, a document
   'unreachable', // an upstream gave nothing usable
   'upstream-timeout', // an upstream did not answer in time
@@ -60,6 +61,7 @@ export const slowClient = of('slow-client');
 export const conflict = of('conflict');
 export const tooLarge = of('too-large');
 export const unsupported = of('unsupported');
+export const notAcceptable = of('not-acceptable');
 export const invalid = of('invalid');
 export const unreachable = of('unreachable');
 export const upstreamTimeout = of('upstream-timeout');

@@ -13,6 +13,7 @@ export const HTTP_STATUS = {
   conflict: 409,
   'too-large': 413,
   unsupported: 415,
+  'not-acceptable': 406,
   invalid: 422,
   // An upstream that answered with an error or not at all: the request named it, so the request
   // cannot be served as it is (the upstream's own status would read as ours).

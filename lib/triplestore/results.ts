@@ -1,11 +1,12 @@
 // A query's result in the media type a SPARQL client asks for (SPARQL 1.1 Protocol §2.1.5):
 // SELECT and ASK as SPARQL JSON, XML, CSV or TSV results; CONSTRUCT and DESCRIBE through the
 // RDF formats module (Turtle, N-Triples, JSON-LD, RDF/XML). The choice follows the Accept
-// header's order and q-values; what the client does not accept at all gets the default (JSON
-// results, Turtle), as the protocol lets a service answer.
+// header's order and q-values; no Accept gets the default (JSON results, Turtle), an Accept
+// that names none of them 406 (`not-acceptable`), as the protocol's clients expect.
 import { Parser, type Quad } from 'n3';
 import { DEFAULT_PREFIXES, STREAMED_FORMATS, parse, serialize, serializeStream } from '../rdf/index.ts';
 import type { RdfFormat } from '../rdf/index.ts';
+import { notAcceptable } from '../process/errors.ts';
 import { bindingsOf, type Binding, type QueryResult, type ResultTerm } from './contract.ts';
 
 export const RESULT_TYPES = {
@@ -15,7 +16,7 @@ export const RESULT_TYPES = {
   tsv: 'text/tab-separated-values',
 } as const;
 
-const GRAPH_TYPES: Record<string, RdfFormat> = {
+export const GRAPH_TYPES: Record<string, RdfFormat> = {
   'text/turtle': 'turtle',
   'application/n-triples': 'nt',
   'application/ld+json': 'json-ld',
@@ -53,14 +54,60 @@ export function acceptedTypes(accept: string | undefined): string[] {
     .map((t) => t.type);
 }
 
-function choose(offered: string[], accept: string | undefined): string {
-  for (const type of acceptedTypes(accept)) {
+/** The offered type the Accept header likes best; its default without one; 406 when it names none. */
+export function choose(offered: string[], accept: string | undefined, what = 'Accept'): string {
+  const accepted = acceptedTypes(accept);
+  if (accepted.length === 0) return offered[0]!;
+  for (const type of accepted) {
     if (offered.includes(type)) return type;
     const [major] = type.split('/');
     const wild = offered.find((o) => type === '*/*' || (type.endsWith('/*') && o.startsWith(`${major}/`)));
     if (wild) return wild;
   }
-  return offered[0]!;
+  throw notAcceptable(
+    `${what}: none of ${accepted.join(', ')} is offered here; one of ${offered.join(', ')}`,
+    what,
+  );
+}
+
+/**
+ * The short names of the `format` (or `output`) parameter as SPARQLWrapper, Fuseki and
+ * Virtuoso users write them; one name serves both query forms (`xml`: XML results for a
+ * SELECT, RDF/XML for a CONSTRUCT), so it stands for the types of both.
+ */
+const FORMAT_NAMES: Record<string, string[]> = {
+  json: [RESULT_TYPES.json, 'application/ld+json'],
+  xml: [RESULT_TYPES.xml, 'application/rdf+xml'],
+  csv: [RESULT_TYPES.csv],
+  tsv: [RESULT_TYPES.tsv],
+  turtle: ['text/turtle'],
+  ttl: ['text/turtle'],
+  // A Turtle document is N3.
+  n3: ['text/turtle'],
+  nt: ['application/n-triples'],
+  ntriples: ['application/n-triples'],
+  'n-triples': ['application/n-triples'],
+  rdf: ['application/rdf+xml'],
+  'rdf+xml': ['application/rdf+xml'],
+  'json-ld': ['application/ld+json'],
+  jsonld: ['application/ld+json'],
+};
+
+/**
+ * The media types one `format` value names: a short name, or media types as in Accept (what
+ * SPARQLWrapper adds for TSV, JSON-LD and RDF/XML). A name not known is 406 naming `format`.
+ */
+export function formatTypes(value: string): string[] {
+  const named = FORMAT_NAMES[value.trim().toLowerCase()];
+  if (named) return named;
+  const types = value.includes('/') ? acceptedTypes(value) : [];
+  if (types.length === 0) {
+    throw notAcceptable(
+      `format: ${JSON.stringify(value.slice(0, 100))} is not a format offered here; one of ${Object.keys(FORMAT_NAMES).join(', ')} or a media type`,
+      'format',
+    );
+  }
+  return types;
 }
 
 /** The media type `result` is answered in for this Accept header. */

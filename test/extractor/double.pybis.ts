@@ -5,12 +5,12 @@
 // If the double answered a call unlike openBIS, pybis would fail on it. .ci/run makes the venv
 // and points LABLD_PYBIS_PYTHON at its python; unset, this fails rather than skips.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startOpenbisDouble, type OpenbisDouble } from '../support/openbis-double.ts';
+import { runClient } from '../support/python.ts';
 
 const python = process.env.LABLD_PYBIS_PYTHON ?? '';
 const script = new URL('./pybis_against_double.py', import.meta.url).pathname;
@@ -40,16 +40,10 @@ describe('pybis against the openBIS test double', () => {
     double = await startOpenbisDouble();
     home = mkdtempSync(join(tmpdir(), 'labld-pybis-'));
     // pybis keeps tokens under ~/.pybis: a HOME of its own leaves nothing behind.
-    const child = spawn(python, [script, double.origin, join(home, 'downloads')], {
-      stdio: ['ignore', 'pipe', 'pipe'],
+    const stdout = await runClient(python, [script, double.origin, join(home, 'downloads')], {
       env: { ...process.env, HOME: home },
+      what: 'pybis script',
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-    assert.equal(code, 0, `pybis script failed:\n${stderr}`);
     // pybis prints a refused request on stdout too; the script's own lines start so.
     for (const line of stdout.split('\n').filter((l) => l.startsWith('{"step"'))) {
       const step = JSON.parse(line) as Step;

@@ -1,9 +1,10 @@
 // The SPARQL endpoint's authorization matrix on a whole labld: {anonymous, reader, editor,
 // admin, other user, sysadmin} × {public, private dataset} × {query, update, load}, against
 // statuses written here by hand from the spec's SPARQL access rules and the catalogue's
-// (public: anyone reads; private: members read, others — anonymous too, for writes as well —
-// are told it does not exist; updates and the load button: editors, admins, sysadmins; other
-// anonymous writes: log in) — not computed by the
+// (public: anyone reads; private: members read, other users are told it does not exist,
+// anonymous callers to log in — 401, as a missing dataset answers them — for writes as well;
+// updates and the load button: editors, admins, sysadmins; other anonymous writes: log in) —
+// not computed by the
 // code under test. Then a property: any query text answers a 4xx or a result, never a 5xx.
 import assert from 'node:assert/strict';
 import { after, before, describe, it, test } from 'node:test';
@@ -19,8 +20,8 @@ type Visibility = 'public' | 'private';
 
 /** Statuses in ACTORS order. */
 const EXPECTED: Record<'query' | 'update' | 'load', Record<Visibility, number[]>> = {
-  query: { public: [200, 200, 200, 200, 200, 200], private: [404, 200, 200, 200, 404, 200] },
-  update: { public: [401, 403, 204, 204, 403, 204], private: [404, 403, 204, 204, 404, 204] },
+  query: { public: [200, 200, 200, 200, 200, 200], private: [401, 200, 200, 200, 404, 200] },
+  update: { public: [401, 403, 204, 204, 403, 204], private: [401, 403, 204, 204, 404, 204] },
   // The Action API's statuses: CKAN answers a missing login 403 (Authorization Error) too.
   load: { public: [403, 403, 200, 200, 403, 200], private: [404, 403, 200, 200, 404, 200] },
 };

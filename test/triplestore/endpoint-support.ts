@@ -29,6 +29,21 @@ export async function uploadTurtle(
   return answer.body.result as { id: string; url: string };
 }
 
+/** A public dataset `open` and a private one `closed` of `owner`, each with SAMPLE_TTL loaded; their graphs. */
+export async function openAndClosed(url: string, owner: Person): Promise<{ open: string; closed: string }> {
+  const graphs = { open: '', closed: '' };
+  for (const name of ['open', 'closed'] as const) {
+    const made = await api(url, 'package_create', {
+      body: { name, private: name === 'closed' },
+      headers: { authorization: owner.token },
+    });
+    assert.equal(made.status, 200);
+    graphs[name] = (await uploadTurtle(url, owner, name, 'forces-joined.ttl', SAMPLE_TTL)).url;
+    await loadAndWait(url, owner, name);
+  }
+  return graphs;
+}
+
 /** Presses the load button and waits until its load has run (its run is over, the endpoint resource newer than before). */
 export async function loadAndWait(
   url: string,

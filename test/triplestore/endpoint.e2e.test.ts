@@ -166,7 +166,7 @@ test('an editor updates (form and sparql-update); a reader is forbidden, anonymo
   const anonymous = await sparql(labld.url, 'measured', insert('9'), { method: 'sparql-update' });
   assert.equal(anonymous.status, 401);
   const viaGet = await fetch(`${endpoint(labld.url, 'measured')}?update=${encodeURIComponent(insert('9'))}`);
-  assert.equal(viaGet.status, 422);
+  assert.equal(viaGet.status, 400);
   assert.match(
     ((await viaGet.json()) as { detail: string }).detail,
     /^update: an update must be sent with POST/,
@@ -199,24 +199,31 @@ test("a browser session counts for GET, and for POST only from labld's own pages
   assert.deepEqual(await ask.json(), { head: {}, boolean: true });
 });
 
-test('a dataset never loaded answers the empty result; a missing one is 404', async () => {
+test('a dataset never loaded answers the empty result; a missing one is 404 (401 to anonymous)', async () => {
   const empty = await sparql(labld.url, 'untouched', SELECT);
   assert.equal(empty.status, 200);
   assert.deepEqual(JSON.parse(empty.text), { head: { vars: ['s', 'force'] }, results: { bindings: [] } });
-  const missing = await sparql(labld.url, 'no-such-dataset', SELECT);
+  const missing = await sparql(labld.url, 'no-such-dataset', SELECT, { who: rita });
   assert.equal(missing.status, 404);
   assert.equal(JSON.parse(missing.text).detail, 'id: dataset not found: no-such-dataset');
+  // Anonymous: told to send credentials, as for a private dataset (protocol.e2e.test.ts).
+  assert.equal((await sparql(labld.url, 'no-such-dataset', SELECT)).status, 401);
 });
 
 test('bad requests are clear 4xx answers naming the field', async () => {
   const cases: [string, RequestInit, number, RegExp][] = [
-    ['', {}, 422, /^query: missing/],
-    ['?query=SELEC', {}, 422, /^query: not valid SPARQL/],
-    ['?query=a&query=b', {}, 422, /^query: given more than once/],
+    [
+      '',
+      { method: 'POST', body: '', headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      400,
+      /^query: missing/,
+    ],
+    ['?query=SELEC', {}, 400, /^query: not valid SPARQL/],
+    ['?query=a&query=b', {}, 400, /^query: given more than once/],
     [
       `?query=${encodeURIComponent(SELECT)}&default-graph-uri=x`,
       {},
-      422,
+      400,
       /^default-graph-uri: not supported/,
     ],
     ['', { method: 'POST', body: 'x', headers: { 'content-type': 'text/plain' } }, 415, /^body: expected/],
@@ -289,7 +296,7 @@ test('deleting the resource drops its graph; deleting the dataset drops the rest
   const gone = await api(labld.url, 'package_delete', { body: { id: 'measured' }, headers: auth(alice) });
   assert.equal(gone.status, 200);
   await waitUntil(async () => (await storedGraphs(labld.dataDir, id)).length === 0);
-  assert.equal((await sparql(labld.url, 'measured', SELECT)).status, 404);
+  assert.equal((await sparql(labld.url, 'measured', SELECT, { who: alice })).status, 404);
 });
 
 async function waitUntil(check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {

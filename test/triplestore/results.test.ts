@@ -38,12 +38,13 @@ test('Accept: order by q, then by place; q=0 is a refusal', () => {
   assert.deepEqual(acceptedTypes(undefined), []);
 });
 
-test('SPARQL JSON by default and for */*', async () => {
-  for (const accept of [undefined, '*/*', 'text/html']) {
+test('SPARQL JSON by default and for */*; 406 (not-acceptable) for types offered none of', async () => {
+  for (const accept of [undefined, '', '*/*', 'text/html, */*;q=0.1']) {
     const out = await renderResult(TABLE, accept);
     assert.equal(out.contentType, 'application/sparql-results+json; charset=utf-8');
     assert.deepEqual(JSON.parse(out.body).head, { vars: ['s', 'label', 'n'] });
   }
+  await assert.rejects(renderResult(TABLE, 'text/html'), { kind: 'not-acceptable', field: 'Accept' });
 });
 
 test('XML results escape what XML must, and keep language and datatype', async () => {
@@ -84,7 +85,8 @@ test('CONSTRUCT: Turtle by default, N-Triples as stored, JSON-LD on request', as
     ntriples: '<http://ex.org/a> <http://ex.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n',
     triples: 1,
   };
-  const turtle = await renderResult(graph, 'application/sparql-results+json');
+  await assert.rejects(renderResult(graph, 'application/sparql-results+json'), { kind: 'not-acceptable' });
+  const turtle = await renderResult(graph, undefined);
   assert.equal(turtle.contentType, 'text/turtle; charset=utf-8');
   const [quad, ...more] = await parse(turtle.body, 'turtle');
   assert.deepEqual(more, []);

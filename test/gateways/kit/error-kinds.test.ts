@@ -24,6 +24,7 @@ const TABLE: Record<ErrorKind, Row> = {
   conflict: { status: 409, ckan: { status: 409, type: 'Validation Error' }, retryable: false },
   'too-large': { status: 413, ckan: { status: 413, type: 'Validation Error' }, retryable: false },
   unsupported: { status: 415, ckan: { status: 415, type: 'Validation Error' }, retryable: false },
+  'not-acceptable': { status: 406, ckan: { status: 406, type: 'Validation Error' }, retryable: false },
   invalid: { status: 422, ckan: { status: 409, type: 'Validation Error' }, retryable: false },
   unreachable: { status: 422, ckan: { status: 409, type: 'Validation Error' }, retryable: true },
   'upstream-timeout': { status: 504, ckan: { status: 504, type: 'Validation Error' }, retryable: true },
