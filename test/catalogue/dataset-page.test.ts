@@ -19,7 +19,14 @@ import {
 } from './actions/support.ts';
 
 /** Store methods resolveViewer calls for a token: not the page's content. */
-const VIEWER = new Set(['findTokenByHash', 'getUser', 'touchToken', 'findLiveSession', 'rolesOfUser']);
+const VIEWER = new Set([
+  'findTokenByHash',
+  'getUser',
+  'touchToken',
+  'findLiveSession',
+  'rolesOfUser',
+  'organizationRolesOfUser',
+]);
 
 describe('the dataset page', () => {
   let catalogue: Catalogue;
