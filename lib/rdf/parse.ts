@@ -73,7 +73,17 @@ function failure(options: ParseOptions, format: RdfFormat, error: unknown, text:
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return invalid(`${where}could not parse the ${format} document: ${message}`, field);
+  return invalid(`${where}could not parse the ${format} document: ${unquoted(message)}`, field);
+}
+
+/**
+ * A parser's message without the document's words: parsers quote the offending token (n3:
+ * `Unexpected "…" on line 3.`, V8's JSON: `"…"... is not valid JSON`), and a fetched document
+ * must never come back in an error (a URL naming an internal page would read it out). V8 quotes
+ * grammar in single quotes (`Expected ',' or '}'`), which stays; so do the line and position.
+ */
+export function unquoted(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.){2,}"(?:\.\.\.)?/g, '…');
 }
 
 export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {

@@ -27,6 +27,22 @@ describe('parse', () => {
     }
   });
 
+  it('never repeats the document in an error: a fetched page (labld /metrics) is not read out', async () => {
+    const metrics = '# HELP labld_up up\n# TYPE labld_up gauge\nlabld_process_cpu_user_seconds_total 0.5\n';
+    const broken = '{"@id": "http://e/s", "secret_value": "lab-password-1" "next": 1}';
+    for (const format of [...RETURN_TYPES, 'nquads'] as const) {
+      for (const text of [metrics, broken]) {
+        await assert.rejects(parse(text, format, { field: 'url' }), (error) => {
+          assert.ok(error instanceof DomainError, `${format}: ${String(error)}`);
+          for (const word of ['labld_process', 'secret_value', 'lab-password', 'http://e/s']) {
+            assert.ok(!error.message.includes(word), `${format}: ${error.message}`);
+          }
+          return true;
+        });
+      }
+    }
+  });
+
   it('a JSON array of values read as the Turtle family says it is a JSON array', async () => {
     const names = { turtle: 'Turtle', trig: 'TriG', nt: 'N-Triples', nquads: 'N-Quads', n3: 'N3' } as const;
     for (const [format, name] of Object.entries(names)) {
