@@ -18,6 +18,7 @@ import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
 import type { OperationEnv } from './request-consumer.ts';
+import { catalogueFiles } from './stores.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 type Inputs = OperationInputs['annotator'];
@@ -28,6 +29,7 @@ const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${
 export function annotatorOperations(env: OperationEnv): ServiceOperations<'annotator'> {
   const { blobs } = env;
   const policy = policyFromEnv();
+  const catalogue = catalogueFiles(env.stores);
   unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
 
   const describe = async (
@@ -50,7 +52,7 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
   return {
     annotate: async (input, { signal }) => {
       const url = input.data_url;
-      const options = { field: 'data_url', blobs, policy, signal };
+      const options = { field: 'data_url', blobs, policy, signal, catalogue };
       const source = await openSource(url, options);
       const csv = {
         csvUrl: url,
@@ -91,7 +93,7 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
     rdf: async (input, { signal }) => {
       // Bytes, not text: the CSV is decoded in its dialect's encoding, and streamed.
       const load = async (url: string, field: string) => {
-        const source = await openSource(url, { field, blobs, policy, signal });
+        const source = await openSource(url, { field, blobs, policy, signal, catalogue });
         return { body: source.body, contentType: source.contentType };
       };
       const returnType = input.return_type ?? 'turtle';

@@ -13,12 +13,14 @@ import { publishStoredFile, textLoader } from '../lib/sources.ts';
 import { statusLine } from '../lib/process/http-status.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
 import type { OperationEnv } from './request-consumer.ts';
+import { catalogueFiles } from './stores.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function converterOperations(env: OperationEnv): ServiceOperations<'converter'> {
   const { blobs, documents: cache } = env;
   const policy = policyFromEnv();
-  const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal, cache });
+  const catalogue = catalogueFiles(env.stores);
+  const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal, cache, catalogue });
   const activity = (operation: string) => `${baseUrl()}/converter/api/${operation}`;
   /**
    * The JSON answer stored as a blob: graphs can be far larger than a bus message should be.

@@ -14,13 +14,15 @@ import {
   readTypes,
 } from '../lib/mapper/index.ts';
 import type { OperationEnv } from './request-consumer.ts';
+import { catalogueFiles } from './stores.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function mapperOperations(env: OperationEnv): ServiceOperations<'mapper'> {
   const { blobs, documents: cache } = env;
   const policy = policyFromEnv();
+  const catalogue = catalogueFiles(env.stores);
   const load = (url: string, field: string, signal: AbortSignal) =>
-    loadDocument(url.trim(), field, textLoader({ blobs, policy, signal, cache }));
+    loadDocument(url.trim(), field, textLoader({ blobs, policy, signal, cache, catalogue }));
 
   return {
     types: async (input, { signal }) => listTypes(await load(input.url, 'url', signal)),

@@ -66,6 +66,11 @@ export async function resolveViewer(store: CatalogueStore, credential: Credentia
   }
 }
 
+/** The viewer user `userId` is (its roles as the store has them now), e.g. the owner of an upload the chain works on. */
+export function viewerOfUser(store: CatalogueStore, userId: string): Promise<Viewer> {
+  return viewerOf(store, userId, undefined);
+}
+
 async function viewerOf(
   store: CatalogueStore,
   userId: string,
