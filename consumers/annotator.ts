@@ -29,7 +29,6 @@ const activity = (path: string) => `${baseUrl()}${services.annotator.basePath}${
 export function annotatorOperations(env: OperationEnv): ServiceOperations<'annotator'> {
   const { blobs } = env;
   const policy = policyFromEnv();
-  const catalogue = catalogueFiles(env.stores);
   unitIndex(); // the QUDT vocabulary is indexed at start-up, not on the first request
 
   const describe = async (
@@ -50,7 +49,8 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
   };
 
   return {
-    annotate: async (input, { signal }) => {
+    annotate: async (input, { signal, credential }) => {
+      const catalogue = catalogueFiles(env.stores, credential);
       const url = input.data_url;
       const options = { field: 'data_url', blobs, policy, signal, catalogue };
       const source = await openSource(url, options);
@@ -90,7 +90,8 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
       const readWith = (encoding: string) => recordCharset(blobs, id, charsetName(encoding));
       return describe(() => blobs.open(key, 'file'), csv, input, readWith);
     },
-    rdf: async (input, { signal }) => {
+    rdf: async (input, { signal, credential }) => {
+      const catalogue = catalogueFiles(env.stores, credential);
       // Bytes, not text: the CSV is decoded in its dialect's encoding, and streamed.
       const load = async (url: string, field: string) => {
         const source = await openSource(url, { field, blobs, policy, signal, catalogue });

@@ -5,6 +5,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { BlobStore } from '../../lib/blobs/blob-store.ts';
+import { ANONYMOUS, credentialFromHeader, credentialHeader } from '../../lib/catalogue/auth/actor.ts';
 import { filesForUser, type CatalogueFiles } from '../../lib/catalogue/resource-file.ts';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
@@ -163,5 +164,21 @@ test('the text loader reads catalogue URLs fresh, never from the fetch cache', a
     assert.equal(loaded.fileName, 'template.ttl');
   } finally {
     await cache.close();
+  }
+});
+
+test('the caller’s credential travels to the operation as hashes in one header; anything malformed is anonymous', () => {
+  const token = { kind: 'token', hash: 'ab'.repeat(32) } as const;
+  assert.deepEqual(credentialFromHeader(credentialHeader(token)), token);
+  assert.equal(credentialHeader(ANONYMOUS), undefined);
+  for (const bad of [
+    undefined,
+    '',
+    'token',
+    'token xyz',
+    `admin ${'ab'.repeat(32)}`,
+    `token ${'ab'.repeat(32)} x`,
+  ]) {
+    assert.deepEqual(credentialFromHeader(bad), ANONYMOUS, String(bad));
   }
 });

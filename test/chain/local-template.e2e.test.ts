@@ -115,3 +115,22 @@ test('the template is read with the rights of the upload’s owner: bob may not 
   assert.match(JSON.stringify(convert), /template/);
   assert.match(JSON.stringify(convert), /resource not found/);
 });
+
+test('the services read a URL of this catalogue with the caller’s rights: their API token', async () => {
+  const resources = (await call(alice, 'package_show', { id: 'library' })).resources as Dict[];
+  const template = resources.find((r) => r.name === 'DIN_EN_ISO_527-3.drawio.ttl')!;
+  const types = (who?: Person) =>
+    fetch(`${labld.url}/mapper/api/types?url=${encodeURIComponent(template.url as string)}`, {
+      headers: who ? { authorization: who.token } : {},
+    });
+  for (const who of [undefined, bob]) {
+    const refused = await types(who);
+    const body = (await refused.json()) as { detail: string };
+    assert.equal(refused.status, 404, body.detail);
+    assert.match(body.detail, /^url: resource not found/);
+  }
+  const allowed = await types(alice);
+  const listed = (await allowed.json()) as string[];
+  assert.equal(allowed.status, 200, JSON.stringify(listed));
+  assert.ok(listed.includes('http://www.w3.org/2002/07/owl#NamedIndividual'), JSON.stringify(listed));
+});
