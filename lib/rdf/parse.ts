@@ -3,7 +3,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, type Quad } from 'n3';
 import { DomainError, invalid } from '../process/errors.ts';
-import { checkXml, LimitError, parseJson } from '../limits.ts';
+import { checkXml, LimitError, parseJson, unquoted } from '../limits.ts';
 import { loaderRefusal } from './document-loader.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';
 import { parseHext } from './hext.ts';
@@ -74,16 +74,6 @@ function failure(options: ParseOptions, format: RdfFormat, error: unknown, text:
   }
   const message = error instanceof Error ? error.message : String(error);
   return invalid(`${where}could not parse the ${format} document: ${unquoted(message)}`, field);
-}
-
-/**
- * A parser's message without the document's words: parsers quote the offending token (n3:
- * `Unexpected "…" on line 3.`, V8's JSON: `"…"... is not valid JSON`), and a fetched document
- * must never come back in an error (a URL naming an internal page would read it out). V8 quotes
- * grammar in single quotes (`Expected ',' or '}'`), which stays; so do the line and position.
- */
-export function unquoted(message: string): string {
-  return message.replace(/"(?:[^"\\]|\\.){2,}"(?:\.\.\.)?/g, '…');
 }
 
 export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {

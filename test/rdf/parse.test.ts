@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DataFactory } from 'n3';
 import { DomainError } from '../../lib/process/errors.ts';
+import { parseJson } from '../../lib/limits.ts';
 import { RETURN_TYPES, canonicalNQuads, isomorphic, parse, serialize } from '../../lib/rdf/index.ts';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
@@ -40,6 +41,13 @@ describe('parse', () => {
           return true;
         });
       }
+    }
+    // JSON read anywhere else (a CSVW metadata_url, a converter's data) says where, not what.
+    for (const text of [metrics, broken]) {
+      assert.throws(
+        () => parseJson(text, 'metadata_url'),
+        (error: Error) => !/labld_process|secret_value|lab-password/.test(error.message),
+      );
     }
   });
 
