@@ -3,7 +3,12 @@
 import type { Readable } from 'node:stream';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { baseUrl, requestGroupOf, type ServiceName } from '../lib/services.ts';
-import { CREDENTIAL_HEADER, credentialHeader, credentialOf } from '../lib/catalogue/auth/actor.ts';
+import {
+  CREDENTIAL_HEADER,
+  credentialHeader,
+  credentialOf,
+  type Credential,
+} from '../lib/catalogue/auth/actor.ts';
 import { checkRequest, declaredFields } from '../lib/contracts/requests.ts';
 import type { OperationInputs, OperationName } from '../lib/contracts/operations.ts';
 import { intSetting } from '../lib/process/config.ts';
@@ -75,17 +80,24 @@ function withUpload(fields: object, upload: UploadFields | undefined): Record<st
 /**
  * The caller's credential (hashes only) for the operation, which reads URLs of this catalogue
  * with it. A session cookie counts on GET only, as for the Action API: a cross-site form could
- * send it with a POST.
+ * send it with a POST. An Authorization header that is no labld token (the extractor's openBIS
+ * token, a header the original services forwarded upstream) is not refused here: the request
+ * then reads this catalogue as anonymous.
  */
 function callerHeaders(input: Input): Record<string, string> {
-  const credential = credentialOf(
-    {
-      authorization: input.header('authorization'),
-      'x-ckan-api-key': input.header('x-ckan-api-key'),
-      cookie: input.method === 'GET' ? input.header('cookie') : undefined,
-    },
-    baseUrl().startsWith('https:'),
-  );
+  let credential: Credential;
+  try {
+    credential = credentialOf(
+      {
+        authorization: input.header('authorization'),
+        'x-ckan-api-key': input.header('x-ckan-api-key'),
+        cookie: input.method === 'GET' ? input.header('cookie') : undefined,
+      },
+      baseUrl().startsWith('https:'),
+    );
+  } catch {
+    return {};
+  }
   const value = credentialHeader(credential);
   return value === undefined ? {} : { [CREDENTIAL_HEADER]: value };
 }
