@@ -60,7 +60,22 @@ function isLocal(address: string): boolean {
  */
 export function isOwnAddress(address: string, port: number, env: NodeJS.ProcessEnv = process.env): boolean {
   const sockets = listening(env);
-  if (sockets.length === 0) return false;
   if (sockets.includes(`${normal(address)}|${port}`)) return true;
-  return sockets.some((s) => s.endsWith(`|${port}`)) && isLocal(address);
+  const ours = sockets.some((s) => s.endsWith(`|${port}`)) || configuredPorts(env).includes(port);
+  return ours && isLocal(address);
+}
+
+/**
+ * The ports labld is configured to answer on, for a process that does not listen itself (a
+ * consumer run apart from its gateways, `labld serve <group>`): BASE_URL's and PORT, when set.
+ */
+function configuredPorts(env: NodeJS.ProcessEnv): number[] {
+  const ports: number[] = [];
+  const base = env['BASE_URL'];
+  if (base && URL.canParse(base)) {
+    const url = new URL(base);
+    ports.push(Number(url.port) || (url.protocol === 'https:' ? 443 : 80));
+  }
+  if (env['PORT'] && /^\d+$/.test(env['PORT'])) ports.push(Number(env['PORT']));
+  return ports;
 }

@@ -106,3 +106,14 @@ test('a worker thread sees the sockets the main thread listens on', async () => 
   await worker.terminate();
   assert.deepEqual(answer, { own: true, refused: 'forbidden' });
 });
+
+test('a process that does not listen (a consumer apart from its gateways) refuses the ports it is configured with', () => {
+  const env = { BASE_URL: 'http://localhost:8123', PORT: '8124' };
+  for (const address of ['127.0.0.1', '::1', '0.0.0.0', '127.0.1.1']) {
+    assert.equal(isOwnAddress(address, 8123, env), true, address);
+    assert.equal(isOwnAddress(address, 8124, env), true, address);
+    assert.equal(isOwnAddress(address, 8125, env), false, address);
+  }
+  assert.equal(isOwnAddress('192.0.2.77', 8123, env), false, 'another machine');
+  assert.equal(isOwnAddress('127.0.0.1', 443, { BASE_URL: 'https://lab.example' }), true);
+});
