@@ -18,6 +18,7 @@ import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { baseUrl, services } from '../lib/services.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
 import type { OperationEnv } from './request-consumer.ts';
+import { catalogueFiles } from './stores.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 type Inputs = OperationInputs['annotator'];
@@ -48,9 +49,10 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
   };
 
   return {
-    annotate: async (input, { signal }) => {
+    annotate: async (input, { signal, credential }) => {
+      const catalogue = catalogueFiles(env.stores, credential);
       const url = input.data_url;
-      const options = { field: 'data_url', blobs, policy, signal };
+      const options = { field: 'data_url', blobs, policy, signal, catalogue };
       const source = await openSource(url, options);
       const csv = {
         csvUrl: url,
@@ -88,10 +90,11 @@ export function annotatorOperations(env: OperationEnv): ServiceOperations<'annot
       const readWith = (encoding: string) => recordCharset(blobs, id, charsetName(encoding));
       return describe(() => blobs.open(key, 'file'), csv, input, readWith);
     },
-    rdf: async (input, { signal }) => {
+    rdf: async (input, { signal, credential }) => {
+      const catalogue = catalogueFiles(env.stores, credential);
       // Bytes, not text: the CSV is decoded in its dialect's encoding, and streamed.
       const load = async (url: string, field: string) => {
-        const source = await openSource(url, { field, blobs, policy, signal });
+        const source = await openSource(url, { field, blobs, policy, signal, catalogue });
         return { body: source.body, contentType: source.contentType };
       };
       const returnType = input.return_type ?? 'turtle';

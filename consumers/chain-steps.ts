@@ -20,6 +20,7 @@ import { importCsv } from '../lib/datastore/import.ts';
 import { invalid, notFound } from '../lib/process/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { openSource, textLoader } from '../lib/sources.ts';
+import { filesForUser, type CatalogueFiles } from '../lib/catalogue/resource-file.ts';
 import { fileName } from '../lib/catalogue/actions/chain-events.ts';
 import { DEAD_LETTER_COLLECTORS } from './chain-dead-letters.ts';
 import {
@@ -68,9 +69,19 @@ function fileOf(deps: StepDeps, resource: Resource, field: string): ChainFile {
  */
 async function linkedFile(deps: StepDeps, source: Resource, signal: AbortSignal): Promise<Resource> {
   const policy = policyFromEnv();
-  const opened = await openSource(source.url, { field: 'url', blobs: deps.blobs, policy, signal });
+  const catalogue = await ownersFiles(deps, source);
+  const opened = await openSource(source.url, { field: 'url', blobs: deps.blobs, policy, signal, catalogue });
   const blob = await deps.blobs.putStream(opened.body);
   return deps.store.updateResource(source.id, { blob_key: blob, hash: blob, size: deps.blobs.size(blob) });
+}
+
+/**
+ * The catalogue's files as the owner of `source` may read them (its uploader, else its dataset's
+ * creator): a URL of this catalogue that the source or its mapping names is read with their rights.
+ */
+async function ownersFiles(deps: StepDeps, source: Resource): Promise<CatalogueFiles> {
+  const owner = source.creator_user_id ?? (await deps.store.getDataset(source.package_id))?.creator_user_id;
+  return filesForUser(deps.store, owner ?? null);
 }
 
 /** The resource derived from `source` by `step`; not-found when it is gone (deleted, or an earlier step redone). */
@@ -198,8 +209,16 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
   const csv = fileOf(deps, source, 'resource_id');
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
   const mapping = { name: event.mapping.name, url: event.mapping.url, blob: mappingResource.blob_key };
-  // A mapping's template is read from where the mapping says, through the guarded fetch (LABLD_FETCH_ALLOW).
-  const load = textLoader({ blobs: deps.blobs, policy: policyFromEnv(), signal, cache: deps.documents });
+  // A mapping's template is read from where the mapping says: from this catalogue with the
+  // source owner's rights when it names one of its resources, else through the guarded fetch.
+  const catalogue = await ownersFiles(deps, source);
+  const load = textLoader({
+    blobs: deps.blobs,
+    policy: policyFromEnv(),
+    signal,
+    cache: deps.documents,
+    catalogue,
+  });
   const { joined, summary } = await convertStep(
     { descriptor, csv, mapping },
     { blobs: deps.blobs, signal, load },

@@ -12,13 +12,15 @@ import { baseUrl } from '../lib/services.ts';
 import { publishStoredFile, textLoader } from '../lib/sources.ts';
 import { statusLine } from '../lib/process/http-status.ts';
 import type { OperationInputs } from '../lib/contracts/operations.ts';
-import type { OperationEnv } from './request-consumer.ts';
+import type { OperationContext, OperationEnv } from './request-consumer.ts';
+import { catalogueFiles } from './stores.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function converterOperations(env: OperationEnv): ServiceOperations<'converter'> {
   const { blobs, documents: cache } = env;
   const policy = policyFromEnv();
-  const loader = (signal: AbortSignal) => textLoader({ blobs, policy, signal, cache });
+  const loader = ({ signal, credential }: OperationContext) =>
+    textLoader({ blobs, policy, signal, cache, catalogue: catalogueFiles(env.stores, credential) });
   const activity = (operation: string) => `${baseUrl()}/converter/api/${operation}`;
   /**
    * The JSON answer stored as a blob: graphs can be far larger than a bus message should be.
@@ -55,8 +57,8 @@ export function converterOperations(env: OperationEnv): ServiceOperations<'conve
   });
 
   return {
-    createrdf: async (input, { signal }) => conversion(await createRdf(request(input), loader(signal))),
-    createrdfupload: async (input, { signal }) => {
+    createrdf: async (input, context) => conversion(await createRdf(request(input), loader(context))),
+    createrdfupload: async (input, context) => {
       let dataUrl: string;
       let dataContent: string;
       if (input.blob !== undefined) {
@@ -83,33 +85,33 @@ export function converterOperations(env: OperationEnv): ServiceOperations<'conve
             activity: activity('createrdfupload'),
             upload: true,
           },
-          loader(signal),
+          loader(context),
         ),
       );
     },
-    checkmapping: async (input, { signal }) =>
-      checkMappingAt({ mappingUrl: input.mapping_url, dataUrl: input.data_url }, loader(signal)),
-    test: async (input, { signal }) => testMapping(request(input), loader(signal), statusLine),
-    rdfvalidator: async (input, { signal }) =>
-      validateRdf({ shapesUrl: input.shapes_url, rdfUrl: input.rdf_url }, loader(signal)),
-    yarrrmltorml: async (input, { signal }) => {
-      const mapping = await loader(signal)(input.mapping_url, 'mapping_url');
+    checkmapping: async (input, context) =>
+      checkMappingAt({ mappingUrl: input.mapping_url, dataUrl: input.data_url }, loader(context)),
+    test: async (input, context) => testMapping(request(input), loader(context), statusLine),
+    rdfvalidator: async (input, context) =>
+      validateRdf({ shapesUrl: input.shapes_url, rdfUrl: input.rdf_url }, loader(context)),
+    yarrrmltorml: async (input, context) => {
+      const mapping = await loader(context)(input.mapping_url, 'mapping_url');
       const out = await yarrrmlToRmlText(mapping.text, mapping.fileName);
       return storeDownload(blobs, out.body, 'text/turtle; charset=utf-8', out.filename);
     },
-    yarrrmltosparql: async (input, { signal }) => {
-      const mapping = await loader(signal)(input.mapping_url, 'mapping_url');
+    yarrrmltosparql: async (input, context) => {
+      const mapping = await loader(context)(input.mapping_url, 'mapping_url');
       const out = yarrrmlToSparqlText(mapping.text, mapping.fileName);
       return storeDownload(blobs, out.body, 'application/sparql-query; charset=utf-8', out.filename);
     },
-    normalizeyarrrml: async (input, { signal }) => {
+    normalizeyarrrml: async (input, context) => {
       const source =
         input.blob !== undefined
           ? {
               text: await uploadedText(blobs.path(input.blob, 'file')),
               fileName: input.filename || 'mapping.yaml',
             }
-          : await loader(signal)(input.mapping_url, 'mapping_url');
+          : await loader(context)(input.mapping_url, 'mapping_url');
       const out = normalizeYarrrml(
         source.text,
         source.fileName,

@@ -13,29 +13,34 @@ import {
   readMappingOptions,
   readTypes,
 } from '../lib/mapper/index.ts';
-import type { OperationEnv } from './request-consumer.ts';
+import type { OperationContext, OperationEnv } from './request-consumer.ts';
+import { catalogueFiles } from './stores.ts';
 import type { ServiceOperations } from './service-operations.ts';
 
 export function mapperOperations(env: OperationEnv): ServiceOperations<'mapper'> {
   const { blobs, documents: cache } = env;
   const policy = policyFromEnv();
-  const load = (url: string, field: string, signal: AbortSignal) =>
-    loadDocument(url.trim(), field, textLoader({ blobs, policy, signal, cache }));
+  const load = (url: string, field: string, { signal, credential }: OperationContext) =>
+    loadDocument(
+      url.trim(),
+      field,
+      textLoader({ blobs, policy, signal, cache, catalogue: catalogueFiles(env.stores, credential) }),
+    );
 
   return {
-    types: async (input, { signal }) => listTypes(await load(input.url, 'url', signal)),
-    entities: async (input, { signal }) => {
+    types: async (input, context) => listTypes(await load(input.url, 'url', context)),
+    entities: async (input, context) => {
       const types = readTypes(input.types, 'types', DEFAULT_DATA_TYPES);
-      const document = await load(input.url, 'url', signal);
+      const document = await load(input.url, 'url', context);
       checkTypesNotCut(types, document, 'types');
       return listEntities(document, types);
     },
-    mapping: async (input, { signal }) => {
+    mapping: async (input, context) => {
       // Everything that needs no document is checked before anything is fetched.
       const options = readMappingOptions(input);
       const [data, template] = await Promise.all([
-        load(input.data_url, 'data_url', signal),
-        load(input.template_url, 'template_url', signal),
+        load(input.data_url, 'data_url', context),
+        load(input.template_url, 'template_url', context),
       ]);
       const mapping = generateMapping(options, data, template);
       return storeDownload(blobs, mapping.yaml, 'application/x-yaml', mapping.filename);

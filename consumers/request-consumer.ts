@@ -8,6 +8,7 @@ import type { Runtime } from '../lib/process/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import type { OperationStores } from './stores.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';
+import { CREDENTIAL_HEADER, credentialFromHeader, type Credential } from '../lib/catalogue/auth/actor.ts';
 
 export interface ServiceRequest {
   operation: string;
@@ -21,6 +22,8 @@ export interface OperationContext {
    * operation that writes keeps it to write once.
    */
   requestId?: string | undefined;
+  /** The caller's credential (hashes only): whose rights a URL of this catalogue is read with. */
+  credential?: Credential | undefined;
   signal: AbortSignal;
 }
 
@@ -64,6 +67,7 @@ export function runRequestConsumer(
       pool.run(consumer.group, message.value.operation, message.value.input, {
         correlationId: message.headers['x-correlation-id'],
         requestId: message.headers[REPLY_HEADERS.requestId],
+        credential: credentialFromHeader(message.headers[CREDENTIAL_HEADER]),
         deadline: deadlineOf(message.headers),
         signal,
       }),

@@ -6,6 +6,8 @@ import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
 import { openDatastore } from '../lib/datastore/open.ts';
 import type { Datastore } from '../lib/datastore/contract.ts';
 import { setting } from '../lib/process/config.ts';
+import { ANONYMOUS, type Credential } from '../lib/catalogue/auth/actor.ts';
+import { filesForCredential, type CatalogueFiles } from '../lib/catalogue/resource-file.ts';
 
 export interface OperationStores {
   catalogue(): Promise<CatalogueStore>;
@@ -44,4 +46,13 @@ export function lazyStores(dataDir: string, env: NodeJS.ProcessEnv = process.env
       await Promise.all([catalogue.close(), datastore.close()]);
     },
   };
+}
+
+/**
+ * The catalogue's files as `credential` may read them (lib/sources.ts reads a URL of this
+ * catalogue through it); the store is opened only when a URL names one.
+ */
+export function catalogueFiles(stores: OperationStores, credential: Credential = ANONYMOUS): CatalogueFiles {
+  return async (dataset, resource, field) =>
+    filesForCredential(await stores.catalogue(), credential)(dataset, resource, field);
 }

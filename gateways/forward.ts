@@ -2,7 +2,13 @@
 // and answer with the reply. Which topic is read from topics.yaml through the consumer group.
 import type { Readable } from 'node:stream';
 import type { Runtime } from '../lib/process/runtime.ts';
-import { requestGroupOf, type ServiceName } from '../lib/services.ts';
+import { baseUrl, requestGroupOf, type ServiceName } from '../lib/services.ts';
+import {
+  CREDENTIAL_HEADER,
+  credentialHeader,
+  credentialOf,
+  type Credential,
+} from '../lib/catalogue/auth/actor.ts';
 import { checkRequest, declaredFields } from '../lib/contracts/requests.ts';
 import type { OperationInputs, OperationName } from '../lib/contracts/operations.ts';
 import { intSetting } from '../lib/process/config.ts';
@@ -71,6 +77,31 @@ function withUpload(fields: object, upload: UploadFields | undefined): Record<st
   return { ...own, ...upload };
 }
 
+/**
+ * The caller's credential (hashes only) for the operation, which reads URLs of this catalogue
+ * with it. A session cookie counts on GET only, as for the Action API: a cross-site form could
+ * send it with a POST. An Authorization header that is no labld token (the extractor's openBIS
+ * token, a header the original services forwarded upstream) is not refused here: the request
+ * then reads this catalogue as anonymous.
+ */
+function callerHeaders(input: Input): Record<string, string> {
+  let credential: Credential;
+  try {
+    credential = credentialOf(
+      {
+        authorization: input.header('authorization'),
+        'x-ckan-api-key': input.header('x-ckan-api-key'),
+        cookie: input.method === 'GET' ? input.header('cookie') : undefined,
+      },
+      baseUrl().startsWith('https:'),
+    );
+  } catch {
+    return {};
+  }
+  const value = credentialHeader(credential);
+  return value === undefined ? {} : { [CREDENTIAL_HEADER]: value };
+}
+
 export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): Forwarder<S> {
   const topic = runtime.catalog.topicReadBy(requestGroupOf(service)).name;
   const timeoutMs = intSetting('LABLD_REQUEST_TIMEOUT_MS');
@@ -85,7 +116,10 @@ export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): 
     const reply = await runtime.bus.request(
       topic,
       { operation, input: await checkIn(runtime.blobs, request.input) },
-      { timeoutMs: options?.timeoutMs ?? timeoutMs, headers: { 'x-correlation-id': input.correlationId } },
+      {
+        timeoutMs: options?.timeoutMs ?? timeoutMs,
+        headers: { 'x-correlation-id': input.correlationId, ...callerHeaders(input) },
+      },
     );
     return checkOut(runtime.blobs, reply);
   };

@@ -109,10 +109,25 @@ export function checkJsonDepth(text: string, field: string, limit = maxDepth(), 
  * JSON.parse after the depth check; JSON.parse's own errors are left to the caller. `what`
  * names the document in the detail when it is not a request field (an RML source).
  */
+/**
+ * A parser's message without the document's words: parsers quote the offending token (n3:
+ * `Unexpected "…" on line 3.`, V8's JSON: `"…"... is not valid JSON`), and a fetched document
+ * must never come back in an error (a URL naming an internal page would read it out). V8 quotes
+ * grammar in single quotes (`Expected ',' or '}'`), which stays; so do the line and position.
+ */
+export function unquoted(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.){2,}"(?:\.\.\.)?/g, '…');
+}
+
+/** JSON.parse within the depth limit; a syntax error says where, without the text (`unquoted`). */
 export function parseJson(text: string, field: string | undefined, what?: string): unknown {
   const limit = maxDepth();
   if (jsonDepthExcess(text, limit)) throw tooDeep(field, limit, what);
-  return JSON.parse(text) as unknown;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    throw error instanceof SyntaxError ? new SyntaxError(unquoted(error.message)) : error;
+  }
 }
 
 /**

@@ -1,12 +1,17 @@
-// Opening a URL a client handed us. labld's own stored files (the URL of an upload, which the
-// descriptor names and the mapper and converter read later) come straight from the blob store,
-// by their published id; every other URL goes through the guarded fetch.
+// Opening a URL a client handed us: the one resolver in front of the guarded fetch. A URL at
+// labld's own base URL is never fetched over HTTP: a stored file (the URL of an upload, which
+// the descriptor names and the mapper and converter read later) comes straight from the blob
+// store by its published id; a catalogue resource's download URL from the catalogue's store,
+// with the caller's rights (so a mapping may name a template stored beside it, offline); any
+// other address of labld is refused. Every other URL goes through the guarded fetch.
 import { basename } from 'node:path';
 import type { Readable } from 'node:stream';
 import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from './blobs/blob-store.ts';
 import { publish, published } from './blobs/published.ts';
-import { notFound, invalid } from './process/errors.ts';
+import { DomainError, notFound, invalid } from './process/errors.ts';
+import type { CatalogueFiles } from './catalogue/resource-file.ts';
+import { KIND, redactUrl } from './fetch/errors.ts';
 import type { Loader } from './loader.ts';
 import { guardedFetch, type FetchPolicy } from './fetch/guarded-fetch.ts';
 import { fetchDocument } from './fetch/cached-fetch.ts';
@@ -34,6 +39,8 @@ export interface SourceOptions {
   policy?: FetchPolicy;
   authorization?: string;
   signal?: AbortSignal;
+  /** The catalogue's files with the caller's rights; without it a catalogue download URL is refused. */
+  catalogue?: CatalogueFiles;
 }
 
 /** The public URL of a published file (lib/blobs/published.ts): its id, then its name. */
@@ -58,12 +65,32 @@ function fileNameOf(url: URL): string {
   return safeDecode(basename(url.pathname));
 }
 
-/** The id and name segments if `url` is below labld's stored-file URL (query and fragment ignored). */
-function storedSegmentsOf(url: string): [string, string] | undefined {
-  const prefix = `${baseUrl()}${STORED_FILES_PATH}/`;
-  if (!url.startsWith(prefix)) return undefined;
-  const [id = '', name = '', ...rest] = url.slice(prefix.length).split(/[?#]/)[0]!.split('/');
-  return rest.length === 0 ? [id, safeDecode(name)] : [id, ''];
+/** What a URL at labld's own base URL names: a stored file, a catalogue resource, or nothing to read. */
+type OwnTarget =
+  | { kind: 'stored'; id: string; name: string }
+  | { kind: 'resource'; dataset: string; resource: string }
+  | { kind: 'elsewhere' };
+
+const STORED = /^\/annotator\/files\/([^/]*)(?:\/([^/]*))?(\/.*)?$/;
+const DOWNLOAD = /^\/dataset\/([^/]+)\/resource\/([^/]+)\/download(?:\/[^/]*)?$/;
+
+/** What `url` names below labld's base URL (same origin and path prefix), or undefined when it is elsewhere. */
+function ownTarget(url: string): OwnTarget | undefined {
+  if (!URL.canParse(url)) return undefined;
+  const parsed = new URL(url);
+  const base = new URL(baseUrl());
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (parsed.origin !== base.origin || !parsed.pathname.startsWith(`${prefix}/`)) return undefined;
+  const path = parsed.pathname.slice(prefix.length);
+  const stored = STORED.exec(path);
+  if (stored) {
+    const [, id = '', name = '', rest] = stored;
+    return { kind: 'stored', id, name: rest === undefined ? safeDecode(name) : '' };
+  }
+  const download = DOWNLOAD.exec(path);
+  if (download)
+    return { kind: 'resource', dataset: safeDecode(download[1]!), resource: safeDecode(download[2]!) };
+  return { kind: 'elsewhere' };
 }
 
 function safeDecode(segment: string): string {
@@ -85,20 +112,37 @@ export async function storedFile(blobs: BlobStore, id: string, name: string, fie
   return entry;
 }
 
-export async function openSource(url: string, options: SourceOptions): Promise<Source> {
-  const stored = storedSegmentsOf(url);
-  if (stored !== undefined) {
-    const entry = await storedFile(options.blobs, stored[0], stored[1], options.field);
-    const body = options.blobs.open(entry.blob, options.field);
-    return {
-      url,
-      fileName: entry.name,
-      // As before publication existed: readers go by the bytes and the name, not a type we guessed.
-      contentType: undefined,
-      body,
-      text: () => readText(body),
-    };
+function refused(url: string, field: string, rule: string): DomainError {
+  return new DomainError(KIND.address, `${field}: ${redactUrl(url)} refused: ${rule}`, field);
+}
+
+/** As before publication existed: readers go by the bytes and the name, not a type someone guessed. */
+function storedSource(url: string, fileName: string, body: Readable): Source {
+  return { url, fileName, contentType: undefined, body, text: () => readText(body) };
+}
+
+/** A URL of labld's own, read from its stores: never over HTTP, never through the fetch guard. */
+async function openOwn(url: string, target: OwnTarget, options: SourceOptions): Promise<Source> {
+  const { field, blobs } = options;
+  if (target.kind === 'stored') {
+    const entry = await storedFile(blobs, target.id, target.name, field);
+    return storedSource(url, entry.name, blobs.open(entry.blob, field));
   }
+  if (target.kind === 'elsewhere' || !options.catalogue) {
+    const what = target.kind === 'elsewhere' ? 'names no file of its catalogue' : 'is a catalogue resource';
+    throw refused(url, field, `it is labld's own address and ${what}: labld never fetches from itself`);
+  }
+  const file = await options.catalogue(target.dataset, target.resource, field);
+  if ('link' in file) {
+    // A link resource is read where it points, once: a link to another resource of ours is refused.
+    return openSource(file.link, { ...options, catalogue: undefined });
+  }
+  return storedSource(url, file.fileName, blobs.open(file.blob, field));
+}
+
+export async function openSource(url: string, options: SourceOptions): Promise<Source> {
+  const own = ownTarget(url);
+  if (own !== undefined) return openOwn(url, own, options);
   const fetched = await guardedFetch(url, {
     field: options.field,
     policy: options.policy,
@@ -130,7 +174,7 @@ export function textLoader(options: TextLoaderOptions): Loader {
   return async (url, field) => {
     if (!URL.canParse(url)) throw invalid(`${field}: ${JSON.stringify(url)} is not a URL`, field);
     const { cache } = options;
-    if (cache && !UNCACHED_FIELDS.has(field) && storedSegmentsOf(url) === undefined) {
+    if (cache && !UNCACHED_FIELDS.has(field) && ownTarget(url) === undefined) {
       const document = await fetchDocument(url, { ...options, cache, field });
       return {
         url: document.url,

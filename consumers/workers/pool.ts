@@ -23,6 +23,7 @@
 // nobody retries.
 import { availableParallelism } from 'node:os';
 import { SHARE_ENV, Worker } from 'node:worker_threads';
+import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 import { intSetting, setting } from '../../lib/process/config.ts';
 import { log } from '../../lib/process/log.ts';
 import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
@@ -80,6 +81,8 @@ export interface RunOptions {
   correlationId?: string | undefined;
   /** The request's id on the bus (OperationContext.requestId). */
   requestId?: string | undefined;
+  /** Whose rights the operation reads this catalogue's resources with (OperationContext.credential). */
+  credential?: Credential | undefined;
   /** Milliseconds since the epoch; the request is abandoned then, running or waiting. */
   deadline?: number | undefined;
   /** Aborting it abandons the request (a subscription closing). */
@@ -195,6 +198,7 @@ export class WorkerPool {
           input,
           correlationId: options.correlationId,
           requestId: options.requestId,
+          credential: options.credential,
         },
         crashes: 0,
         resolve,

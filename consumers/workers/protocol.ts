@@ -5,6 +5,7 @@
 import { DomainError, TimeoutError, invalid, type ErrorKind } from '../../lib/process/errors.ts';
 import { DeterministicFault, isDeterministic } from '../../lib/process/transient.ts';
 import type { CacheCall } from './document-cache.ts';
+import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 
 /** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
 export interface OperationsSource {
@@ -27,6 +28,7 @@ export interface RunJob {
   input: unknown;
   correlationId: string | undefined;
   requestId?: string | undefined;
+  credential?: Credential | undefined;
 }
 
 /** Asks an idle worker to close what it opened and end. */

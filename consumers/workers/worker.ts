@@ -61,6 +61,7 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
   const value = await operation(fields as never, {
     correlationId: job.correlationId,
     requestId: job.requestId,
+    credential: job.credential,
     signal: never,
   });
   return checkIn(env.blobs, value);

@@ -224,6 +224,8 @@ async function run(ctx: Context, entry: Compiled, mount: MountOptions): Promise<
     body,
     file,
     correlationId: state.correlationId,
+    method: ctx.method,
+    header: (name) => ctx.get(name) || undefined,
     log: state.log.child({ route: route.path }),
     signal: aborted.signal,
   };

@@ -37,6 +37,10 @@ export interface RouteInput<Query, Body, Params = Record<string, string>> {
   file: UploadedFile | undefined;
   /** Correlation id of this request: pass it on the bus (`x-correlation-id`) and in log lines. */
   correlationId: string;
+  /** The request's method (GET, POST, …). */
+  method: string;
+  /** A request header by (case-insensitive) name; empty or absent: undefined. */
+  header(name: string): string | undefined;
   /** Logger bound to this request's correlation id and service. */
   log: Logger;
   /** Aborted when the client goes away, so that waiting for a reply can stop early. */

@@ -1,7 +1,10 @@
 // Fetched documents (templates, mappings, shapes) kept in the shared document cache, so that 100
 // conversions against one template fetch it once. A copy is used as is while fresh (the
 // origin's `Cache-Control: max-age`, else LABLD_FETCH_CACHE_FRESH_S), then revalidated with
-// If-None-Match / If-Modified-Since: a 304 makes it fresh again, a 200 replaces it.
+// If-None-Match / If-Modified-Since: a 304 makes it fresh again, a 200 replaces it. When the
+// origin cannot be reached (no connection, a time limit, a 5xx), a stale copy still answers for
+// LABLD_FETCH_CACHE_STALE_S past its freshness (RFC 5861's stale-if-error), so a lab that loses
+// its internet link keeps converting with the templates it had; a 404 or a refusal never does.
 //
 // The cache never lets a request past the guard. Every fetch and revalidation is the guarded
 // fetch; a copy is kept only under a key that holds everything the guard judged it by (the URL
@@ -13,6 +16,8 @@ import { guardedFetch, type FetchPolicy } from './guarded-fetch.ts';
 import { decode } from './limited-body.ts';
 import { policyFromEnv } from './policy.ts';
 import { intSetting } from '../process/config.ts';
+import { isDomainError } from '../process/errors.ts';
+import { KIND, UpstreamError } from './errors.ts';
 
 export interface CachedFetchOptions {
   field: string;
@@ -22,6 +27,8 @@ export interface CachedFetchOptions {
   signal?: AbortSignal;
   /** Ms a copy without `max-age` stays fresh; default LABLD_FETCH_CACHE_FRESH_S. */
   freshMs?: number;
+  /** Ms past freshness a copy answers while the origin is unreachable; default LABLD_FETCH_CACHE_STALE_S. */
+  staleMs?: number;
   now?: () => number;
 }
 
@@ -81,6 +88,12 @@ async function tolerant<T>(work: () => Promise<T>, fallback: T): Promise<T> {
   }
 }
 
+/** The origin could not be reached or failed on its side: not an answer about the document. */
+function originDown(error: unknown): boolean {
+  if (error instanceof UpstreamError) return error.upstreamStatus >= 500;
+  return isDomainError(error) && (error.kind === KIND.upstream || error.kind === KIND.timeout);
+}
+
 async function fetchThrough(url: string, key: string, options: CachedFetchOptions): Promise<FetchedDocument> {
   const { cache, field, policy } = options;
   const now = options.now ?? Date.now;
@@ -88,15 +101,22 @@ async function fetchThrough(url: string, key: string, options: CachedFetchOption
   const cached = await tolerant(() => cache.get(key), undefined);
   if (cached && cached.freshUntil > now()) return answer(cached);
   const revalidate = cached && (cached.etag !== undefined || cached.lastModified !== undefined);
-  const fetched = await guardedFetch(url, {
-    field,
-    // Undefined: the guarded fetch makes (and closes) a policy of its own from the environment.
-    policy,
-    authorization: options.authorization,
-    signal: options.signal,
-    ...(revalidate && cached.etag !== undefined ? { ifNoneMatch: cached.etag } : {}),
-    ...(revalidate && cached.lastModified !== undefined ? { ifModifiedSince: cached.lastModified } : {}),
-  });
+  let fetched: Awaited<ReturnType<typeof guardedFetch>>;
+  try {
+    fetched = await guardedFetch(url, {
+      field,
+      // Undefined: the guarded fetch makes (and closes) a policy of its own from the environment.
+      policy,
+      authorization: options.authorization,
+      signal: options.signal,
+      ...(revalidate && cached.etag !== undefined ? { ifNoneMatch: cached.etag } : {}),
+      ...(revalidate && cached.lastModified !== undefined ? { ifModifiedSince: cached.lastModified } : {}),
+    });
+  } catch (error) {
+    const staleMs = options.staleMs ?? intSetting('LABLD_FETCH_CACHE_STALE_S') * 1000;
+    if (cached && originDown(error) && now() - cached.freshUntil <= staleMs) return answer(cached);
+    throw error;
+  }
   const control = cacheControl(fetched.headers.get('cache-control'));
   const freshUntil = now() + (control.maxAgeMs ?? freshMs);
   if (fetched.status === 304 && cached) {

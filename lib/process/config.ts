@@ -94,6 +94,12 @@ export const settings = [
       'fetch cache: seconds a document without `Cache-Control: max-age` is used before asking its origin again (ETag / Last-Modified)',
   },
   {
+    name: 'LABLD_FETCH_CACHE_STALE_S',
+    default: '604800',
+    description:
+      'fetch cache: seconds past its freshness a copy still answers while its origin cannot be reached (no connection, timeout, 5xx); 0: never',
+  },
+  {
     name: 'LABLD_RATE_LIMIT',
     default: '0',
     description:

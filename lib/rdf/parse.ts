@@ -3,7 +3,7 @@
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Parser, type Quad } from 'n3';
 import { DomainError, invalid } from '../process/errors.ts';
-import { checkXml, LimitError, parseJson } from '../limits.ts';
+import { checkXml, LimitError, parseJson, unquoted } from '../limits.ts';
 import { loaderRefusal } from './document-loader.ts';
 import { formatInfo, type RdfFormat } from './formats.ts';
 import { parseHext } from './hext.ts';
@@ -73,7 +73,7 @@ function failure(options: ParseOptions, format: RdfFormat, error: unknown, text:
     );
   }
   const message = error instanceof Error ? error.message : String(error);
-  return invalid(`${where}could not parse the ${format} document: ${message}`, field);
+  return invalid(`${where}could not parse the ${format} document: ${unquoted(message)}`, field);
 }
 
 export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {

@@ -61,7 +61,7 @@ export function readYarrrml(text: string, field = 'mapping'): Record<string, unk
   } catch (error) {
     throw (
       yamlDepthError(error, field, limit) ??
-      mappingError(`The mapping is not valid YAML: ${(error as Error).message}`)
+      mappingError(`The mapping is not valid YAML: ${yamlProblem(error)}`)
     );
   }
   if (document === null || document === undefined) return {};
@@ -69,6 +69,16 @@ export function readYarrrml(text: string, field = 'mapping'): Record<string, unk
     throw mappingError('A YARRRML mapping must be a YAML mapping (key: value), not a list or a scalar');
   }
   return document as Record<string, unknown>;
+}
+
+/**
+ * js-yaml's complaint and where, without the lines of the document its message quotes: a fetched
+ * document must never come back in an error (a URL naming an internal page would read it out).
+ */
+function yamlProblem(error: unknown): string {
+  if (!(error instanceof yaml.YAMLException)) return (error as Error).message;
+  const { reason, mark } = error as yaml.YAMLException & { mark?: { line: number; column: number } };
+  return mark ? `${reason} (line ${mark.line + 1}, column ${mark.column + 1})` : reason;
 }
 
 /** The YARRRML `base`, if the document sets one (`'#'` means: relative to the output document). */

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DataFactory } from 'n3';
 import { DomainError } from '../../lib/process/errors.ts';
+import { parseJson } from '../../lib/limits.ts';
 import { RETURN_TYPES, canonicalNQuads, isomorphic, parse, serialize } from '../../lib/rdf/index.ts';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
@@ -23,6 +24,29 @@ describe('parse', () => {
           );
           return true;
         },
+      );
+    }
+  });
+
+  it('never repeats the document in an error: a fetched page (labld /metrics) is not read out', async () => {
+    const metrics = '# HELP labld_up up\n# TYPE labld_up gauge\nlabld_process_cpu_user_seconds_total 0.5\n';
+    const broken = '{"@id": "http://e/s", "secret_value": "lab-password-1" "next": 1}';
+    for (const format of [...RETURN_TYPES, 'nquads'] as const) {
+      for (const text of [metrics, broken]) {
+        await assert.rejects(parse(text, format, { field: 'url' }), (error) => {
+          assert.ok(error instanceof DomainError, `${format}: ${String(error)}`);
+          for (const word of ['labld_process', 'secret_value', 'lab-password', 'http://e/s']) {
+            assert.ok(!error.message.includes(word), `${format}: ${error.message}`);
+          }
+          return true;
+        });
+      }
+    }
+    // JSON read anywhere else (a CSVW metadata_url, a converter's data) says where, not what.
+    for (const text of [metrics, broken]) {
+      assert.throws(
+        () => parseJson(text, 'metadata_url'),
+        (error: Error) => !/labld_process|secret_value|lab-password/.test(error.message),
       );
     }
   });

@@ -190,6 +190,20 @@ describe('YARRRML', () => {
   test('YAML errors are client errors', async () => {
     await assert.rejects(yarrrmlToRml('mappings: [a'), /not valid YAML/);
   });
+
+  test('a YAML error says what and where, never the lines of the document (a fetched page is not read out)', async () => {
+    for (const text of [
+      'a: b\n  c: secret_value_q\n',
+      'key: "secret_value_r\n',
+      '- a\nb: secret_value_s\n',
+    ]) {
+      await assert.rejects(yarrrmlToRml(text), (error: Error) => {
+        assert.match(error.message, /not valid YAML: .+ \(line \d+, column \d+\)$/);
+        assert.doesNotMatch(error.message, /secret_value/);
+        return true;
+      });
+    }
+  });
 });
 
 describe('sinks', () => {

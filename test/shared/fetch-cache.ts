@@ -162,6 +162,58 @@ export function fetchCacheSuite(name: string, open: OpenStores): void {
       }
     });
 
+    test('offline: a stale copy answers while its origin is down or failing, up to the stale limit; a 404 never', async () => {
+      const away = new CountingOrigin();
+      await away.start();
+      away.files.set('/template.ttl', { body: 'kept template', etag: '"t1"' });
+      const url = away.url('/template.ttl');
+      const { stores, cleanup } = await open(LIMITS);
+      let clock = 1_000_000;
+      const get = () =>
+        fetchDocument(url, {
+          field: 'template_url',
+          cache: stores.documents,
+          policy: testPolicy(),
+          freshMs: 1000,
+          staleMs: 60_000,
+          now: () => clock,
+        });
+      try {
+        assert.equal((await get()).text(), 'kept template');
+        // The origin fails on its side: the stale copy answers.
+        away.files.set('/template.ttl', { body: 'kept template', etag: '"t1"', status: 503 });
+        clock += 5_000;
+        assert.equal((await get()).text(), 'kept template');
+        // The origin is gone (connection refused): still the copy, until the stale limit.
+        await away.server.close();
+        clock += 30_000;
+        assert.equal((await get()).text(), 'kept template');
+        clock += 30_000; // 65 s past freshness: longer than the 60 s allowed
+        await rejectsWith(get(), 'unreachable', 'connection refused');
+      } finally {
+        await cleanup();
+      }
+      // A 404 is the origin's answer about the document, not an outage: no stale copy.
+      origin.files.set('/removed.ttl', { body: 'old', etag: '"r"' });
+      const second = await open(LIMITS);
+      try {
+        const removed = (now: number) =>
+          fetchDocument(origin.url('/removed.ttl'), {
+            field: 'template_url',
+            cache: second.stores.documents,
+            policy: testPolicy(),
+            freshMs: 1000,
+            staleMs: 60_000,
+            now: () => now,
+          });
+        assert.equal((await removed(0)).text(), 'old');
+        origin.files.delete('/removed.ttl');
+        await rejectsWith(removed(5_000), 'unreachable', '404');
+      } finally {
+        await second.cleanup();
+      }
+    });
+
     test('an error is not kept: a 404 is asked again, and the document once it is there', async () => {
       const { stores, cleanup } = await open(LIMITS);
       const get = () =>

@@ -8,6 +8,8 @@ export interface Served {
   etag?: string;
   cacheControl?: string;
   type?: string;
+  /** Answer this status (no body) instead of the file: an origin failing on its side. */
+  status?: number;
 }
 
 /** An origin serving `files`, counting full answers (200) and revalidations (304) per path. */
@@ -36,6 +38,10 @@ export class CountingOrigin {
     this.authorizations.push(req.headers.authorization);
     if (!file) {
       res.writeHead(404).end();
+      return;
+    }
+    if (file.status !== undefined) {
+      res.writeHead(file.status).end();
       return;
     }
     const headers: Record<string, string> = { 'content-type': file.type ?? 'text/plain; charset=utf-8' };

@@ -16,6 +16,23 @@ export type Credential =
 
 export const ANONYMOUS: Credential = { kind: 'anonymous' };
 
+/**
+ * The bus header a service request carries its caller's credential in (hashes only), so that an
+ * operation reads this catalogue's resources with the caller's rights (lib/sources.ts).
+ */
+export const CREDENTIAL_HEADER = 'x-labld-credential';
+
+/** The header's value for `credential`; undefined for anonymous (no header). */
+export function credentialHeader(credential: Credential): string | undefined {
+  return credential.kind === 'anonymous' ? undefined : `${credential.kind} ${credential.hash}`;
+}
+
+/** The credential a header value names; anything malformed is anonymous. */
+export function credentialFromHeader(value: string | undefined): Credential {
+  const match = /^(token|session) ([0-9a-f]{16,128})$/.exec(value ?? '');
+  return match ? { kind: match[1] as 'token' | 'session', hash: match[2]! } : ANONYMOUS;
+}
+
 export interface RequestCredentials extends CredentialHeaders {
   /** The raw `Cookie` header. */
   readonly cookie?: string | undefined;
@@ -64,6 +81,11 @@ export async function resolveViewer(store: CatalogueStore, credential: Credentia
       return session ? viewerOf(store, session.user_id, session.session_hash) : NOBODY;
     }
   }
+}
+
+/** The viewer user `userId` is (its roles as the store has them now), e.g. the owner of an upload the chain works on. */
+export function viewerOfUser(store: CatalogueStore, userId: string): Promise<Viewer> {
+  return viewerOf(store, userId, undefined);
 }
 
 async function viewerOf(
