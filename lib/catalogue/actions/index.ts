@@ -7,6 +7,7 @@ import { resolveViewer, type Viewer } from '../auth/actor.ts';
 import type { Action, ActionDeps, ActionExtras } from './context.ts';
 import { datasetActions } from './datasets.ts';
 import { datastoreActions } from './datastore.ts';
+import { datastoreSqlActions } from './datastore-sql.ts';
 import { groupActions } from './groups.ts';
 import { plotActions } from './plot.ts';
 import { resourceActions } from './resources.ts';
@@ -26,6 +27,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...resourceActions,
   ...groupActions,
   ...datastoreActions,
+  ...datastoreSqlActions,
   ...plotActions,
   ...userActions,
   ...triplestoreActions,

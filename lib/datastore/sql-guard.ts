@@ -1,0 +1,169 @@
+// datastore_search_sql's gate: a statement is run only if node-sql-parser (PostgreSQL's
+// grammar, which CKAN's users write) reads it as exactly one SELECT whose every part is on an
+// allow-list — expression kinds, functions, and tables that are resource ids. What runs is the
+// parser's own rendering of that tree (`sqlify`), never the text sent: comments, a second
+// statement or quoting the parser read otherwise than the database would cannot reach the
+// database. WITH (CTEs) is refused: the stores put the tables' own CTEs in front (sql.ts).
+// The database then runs it read-only, with a time limit and a row cap (the clients).
+import pkg from 'node-sql-parser/build/postgresql.js';
+import { forbidden, invalid } from '../process/errors.ts';
+
+const parser = new pkg.Parser();
+const OPTIONS = { database: 'PostgresQL' };
+
+/** Kinds of tree node a query may have (`type` of node-sql-parser's nodes); others are refused. */
+const NODE_TYPES = new Set([
+  'select',
+  'expr',
+  'expr_list',
+  'column_ref',
+  'default',
+  'double_quote_string',
+  'single_quote_string',
+  'number',
+  'bool',
+  'null',
+  'star',
+  'unary_expr',
+  'binary_expr',
+  'case',
+  'when',
+  'else',
+  'cast',
+  'function',
+  'aggr_func',
+  'extract',
+  'interval',
+  'window',
+  // Keywords the parser keeps as a `type`: SELECT DISTINCT, ORDER BY … ASC/DESC.
+  'DISTINCT',
+  'ASC',
+  'DESC',
+]);
+
+/**
+ * Functions a query may call (lower case): arithmetic, text and aggregates that read only their
+ * arguments, none that reads files, settings or other tables, sleeps or has side effects.
+ */
+export const SQL_FUNCTIONS = new Set([
+  'count',
+  'sum',
+  'avg',
+  'min',
+  'max',
+  'stddev',
+  'stddev_samp',
+  'stddev_pop',
+  'variance',
+  'var_samp',
+  'var_pop',
+  'string_agg',
+  'abs',
+  'round',
+  'ceil',
+  'ceiling',
+  'floor',
+  'trunc',
+  'sqrt',
+  'power',
+  'exp',
+  'ln',
+  'log',
+  'sign',
+  'mod',
+  'lower',
+  'upper',
+  'length',
+  'char_length',
+  'substr',
+  'substring',
+  'trim',
+  'ltrim',
+  'rtrim',
+  'replace',
+  'concat',
+  'coalesce',
+  'nullif',
+  'greatest',
+  'least',
+  'date_trunc',
+]);
+
+/** A statement admitted: the SQL to run and the resource ids it reads. */
+export interface GuardedSelect {
+  sql: string;
+  resourceIds: string[];
+}
+
+const refuse = (reason: string) => invalid(reason, 'sql');
+
+function functionName(node: Record<string, unknown>): string {
+  const name = node.name;
+  if (typeof name === 'string') return name.toLowerCase();
+  const parts = (name as { name?: { value?: unknown }[]; schema?: unknown } | null)?.name;
+  if (!Array.isArray(parts) || parts.length !== 1 || (name as { schema?: unknown }).schema)
+    throw forbidden('a function of another schema is not allowed', 'sql');
+  return String(parts[0]?.value).toLowerCase();
+}
+
+/** Every node of the tree, checked; table references collected into `tables`. */
+function check(node: unknown, tables: Set<string>, depth: number): void {
+  if (depth > 200) throw refuse('the statement is nested too deeply');
+  if (Array.isArray(node)) {
+    for (const item of node) check(item, tables, depth + 1);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const record = node as Record<string, unknown>;
+  const type = record.type;
+  if (typeof type === 'string' && !NODE_TYPES.has(type))
+    throw refuse(`${type.replaceAll('_', ' ')} is not allowed in datastore_search_sql`);
+  if (type === 'select') {
+    if (Array.isArray(record.with) && record.with.length > 0) throw refuse('WITH (CTE) is not supported');
+    const into = record.into as { position?: unknown; expr?: unknown } | null | undefined;
+    if (into && (into.position || into.expr)) throw refuse('SELECT … INTO writes a table: not allowed');
+    if (record.locking_read) throw refuse('locking clauses (FOR UPDATE, FOR SHARE) are not allowed');
+  }
+  if (type === 'function' || type === 'aggr_func') {
+    const name = functionName(record);
+    if (!SQL_FUNCTIONS.has(name))
+      throw forbidden(`the function ${JSON.stringify(name)} is not allowed in datastore_search_sql`, 'sql');
+  }
+  // A FROM item: `{db, table, as}` (a column reference names its table too, but has a type).
+  if (type === undefined && typeof record.table === 'string' && 'db' in record) {
+    if (record.db !== null || record.schema)
+      throw forbidden('tables of another schema are not readable', 'sql');
+    tables.add(record.table);
+  }
+  for (const [key, value] of Object.entries(record)) {
+    // The parser's own notes on a subquery (lists of names), not part of the statement.
+    if (key === 'tableList' || key === 'columnList') continue;
+    check(value, tables, depth + 1);
+  }
+}
+
+/** The statement if it is one allowed SELECT; else an error naming the reason (`sql`). */
+export function guardSelect(sql: string): GuardedSelect {
+  if (sql.length > 100_000) throw refuse('longer than 100000 characters');
+  let ast: unknown;
+  try {
+    ast = parser.astify(sql, OPTIONS);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw refuse(`not one SELECT statement that labld reads: ${message.slice(0, 300)}`);
+  }
+  const statements = Array.isArray(ast) ? ast : [ast];
+  if (statements.length !== 1) throw refuse('exactly one statement is allowed');
+  const statement = statements[0] as Record<string, unknown>;
+  if (statement.type !== 'select')
+    throw refuse(`only SELECT is allowed, not ${String(statement.type).toUpperCase()}`);
+  const tables = new Set<string>();
+  check(statement, tables, 0);
+  // The parser's own list too: every table it saw read, none of another schema.
+  for (const entry of parser.tableList(sql, OPTIONS)) {
+    const [mode, db, table] = entry.split('::');
+    if (mode !== 'select' || db !== 'null') throw forbidden(`${entry}: not a table that may be read`, 'sql');
+    tables.add(table as string);
+  }
+  return { sql: parser.sqlify(statement as never, OPTIONS), resourceIds: [...tables] };
+}
