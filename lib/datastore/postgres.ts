@@ -100,7 +100,7 @@ function refusedSql(error: unknown, timeoutMs: number): Error {
 
 /** What `readOnly` needs of a connection beyond PgLike: pg's query config with array rows. */
 interface ArrayQuery {
-  query(config: { text: string; rowMode: 'array' }): Promise<{
+  query(config: { text: string; rowMode?: 'array'; queryMode?: 'extended' }): Promise<{
     rows: unknown[][];
     fields: { name: string; dataTypeID: number }[];
   }>;
@@ -170,7 +170,11 @@ export class PgClient implements SqlClient {
       await answer(client.query('BEGIN TRANSACTION READ ONLY'));
       await answer(client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(run.timeoutMs))}`));
       const result = await (async () => {
-        await client.query(`DECLARE labld_sql NO SCROLL CURSOR FOR ${sql}`);
+        // The extended protocol: one statement at most, whatever the text holds.
+        await (client as unknown as ArrayQuery).query({
+          text: `DECLARE labld_sql NO SCROLL CURSOR FOR ${sql}`,
+          queryMode: 'extended',
+        });
         return (client as unknown as ArrayQuery).query({
           text: `FETCH FORWARD ${run.rowsMax + 1} FROM labld_sql`,
           rowMode: 'array',

@@ -3,7 +3,8 @@
 // allow-list — expression kinds, functions, and tables that are resource ids. What runs is the
 // parser's own rendering of that tree (`sqlify`), never the text sent: comments, a second
 // statement or quoting the parser read otherwise than the database would cannot reach the
-// database. WITH (CTEs) is refused: the stores put the tables' own CTEs in front (sql.ts).
+// database; the characters whose reading differs between the two (`\`, `$`) are refused
+// outright. WITH (CTEs) is refused: the stores put the tables' own CTEs in front (sql.ts).
 // The database then runs it read-only, with a time limit and a row cap (the clients).
 import pkg from 'node-sql-parser/build/postgresql.js';
 import { forbidden, invalid } from '../process/errors.ts';
@@ -145,6 +146,11 @@ function check(node: unknown, tables: Set<string>, depth: number): void {
 /** The statement if it is one allowed SELECT; else an error naming the reason (`sql`). */
 export function guardSelect(sql: string): GuardedSelect {
   if (sql.length > 100_000) throw refuse('longer than 100000 characters');
+  // The parser reads `\` in a string as an escape where PostgreSQL reads it as a character,
+  // and `$` starts dollar quoting or a parameter there: a text the two read differently could
+  // hide a statement from the check, so neither character is admitted anywhere.
+  if (/[\\$]/.test(sql))
+    throw refuse('a backslash or a dollar sign is not allowed (escapes, dollar quoting, parameters)');
   let ast: unknown;
   try {
     ast = parser.astify(sql, OPTIONS);
