@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
-import { person, type Catalogue, type Person } from './support.ts';
+import { datasetWithResource, person, type Catalogue, type Person } from './support.ts';
 
 /** 40 rows: _id 1…40, name "n1"…, value 1.5 × i, kind "even"/"odd". */
 const ROWS = Array.from({ length: 40 }, (_, k) => ({
@@ -107,14 +107,8 @@ export function datastoreSqlSuite(name: string, fresh: () => Promise<Catalogue>)
       const { store, datastore } = catalogue.deps;
       owner = await person(store, 'owner');
       caller = await person(store, 'caller');
-      const open = await store.createDataset({ name: 'open-set', creator_user_id: owner.user.id });
-      const closed = await store.createDataset({
-        name: 'closed-set',
-        private: true,
-        creator_user_id: owner.user.id,
-      });
-      R = (await store.createResource(open.id, { name: 'r.csv', url: 'https://example.org/r.csv' })).id;
-      S = (await store.createResource(closed.id, { name: 's.csv', url: 'https://example.org/s.csv' })).id;
+      R = await datasetWithResource(store, owner, 'open-set');
+      S = await datasetWithResource(store, owner, 'closed-set', 'private');
       await datastore.create(R, FIELDS as never, ROWS);
       await datastore.create(S, FIELDS as never, [{ name: 'secret', value: 42, kind: 'hidden' }]);
     });

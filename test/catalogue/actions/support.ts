@@ -126,6 +126,23 @@ export async function postgresCatalogue(): Promise<Catalogue> {
   });
 }
 
+/** A dataset of `owner`'s named `name` with one resource (no table yet); the resource's id. */
+export async function datasetWithResource(
+  store: CatalogueStore,
+  owner: Person,
+  name: string,
+  visibility: 'public' | 'private' = 'public',
+): Promise<string> {
+  const dataset = await store.createDataset({
+    name,
+    private: visibility === 'private',
+    creator_user_id: owner.user.id,
+  });
+  return (
+    await store.createResource(dataset.id, { name: `${name}.csv`, url: `https://example.org/${name}.csv` })
+  ).id;
+}
+
 export interface Person {
   user: User;
   token: string;
