@@ -4,40 +4,21 @@
 // makes the virtual environment and points LABLD_CKANAPI_PYTHON at its python; unset, this
 // fails rather than skips.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
-import { startLabld, type Running } from '../../support/labld.ts';
-import { person } from '../actions/support.ts';
-
-const python = process.env.LABLD_CKANAPI_PYTHON ?? '';
-const script = new URL('./script.py', import.meta.url).pathname;
+import type { Running } from '../../support/labld.ts';
+import { labldWithScientist, runCkanapiScript } from './run-script.ts';
 
 let labld: Running & { dataDir: string };
 let out: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 before(async () => {
-  if (!python)
-    throw new Error('LABLD_CKANAPI_PYTHON is not set: a python with ckanapi installed (see .ci/run)');
-  labld = await startLabld();
-  const store = await openCatalogueStore({ dataDir: labld.dataDir });
-  const scientist = await person(store, 'scientist');
-  await store.close();
+  const started = await labldWithScientist();
+  labld = started.labld;
   const csv = join(labld.dataDir, 'measurements.csv');
   writeFileSync(csv, 'sample,force\na,1.5\nb,10\nc,2\n');
-  // Not spawnSync: labld runs in this process, and its event loop must keep serving the script.
-  const child = spawn(python, [script, labld.url, scientist.token, csv], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, `ckanapi script failed:\n${stderr}`);
-  out = JSON.parse(stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  out = await runCkanapiScript('script.py', [labld.url, started.token, csv]);
 });
 
 after(() => labld?.stop());
