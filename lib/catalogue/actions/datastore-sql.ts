@@ -4,14 +4,9 @@
 // the store runs what the parser rendered in a read-only transaction (PostgreSQL) or a
 // query_only connection with an authorizer (SQLite), with a time limit and CKAN's row cap.
 import { guardSelect } from '../../datastore/sql-guard.ts';
+import { intSetting } from '../../process/config.ts';
 import { resourceFor, type Action } from './context.ts';
 import { required } from './params.ts';
-
-/** A whole number from the environment, or the default when unset. */
-function setting(name: string, fallback: number): number {
-  const value = Number(process.env[name] ?? fallback);
-  return Number.isSafeInteger(value) && value > 0 ? value : fallback;
-}
 
 /**
  * CKAN's `ckan.datastore.search.rows_max` (default 32000): more rows are cut off with
@@ -19,8 +14,8 @@ function setting(name: string, fallback: number): number {
  * statement_timeout; labld's default: 10 s).
  */
 export const sqlLimits = () => ({
-  rowsMax: setting('LABLD_DATASTORE_ROWS_MAX', 32000),
-  timeoutMs: setting('LABLD_DATASTORE_SQL_TIMEOUT_MS', 10_000),
+  rowsMax: intSetting('LABLD_DATASTORE_ROWS_MAX'),
+  timeoutMs: intSetting('LABLD_DATASTORE_SQL_TIMEOUT_MS'),
 });
 
 const datastoreSearchSql: Action = async (deps, viewer, params) => {
