@@ -79,12 +79,17 @@ function hostile(R: string, S: string, realTable: string): [string, string][] {
     ['pg_sleep', 'SELECT pg_sleep(30)'],
     ['generate_series', 'SELECT * FROM generate_series(1, 100000000)'],
     ['version', 'SELECT version()'],
+    ['a cast that reads the catalogue', "SELECT 'pg_authid'::regclass"],
+    ['a cast to a system type', `SELECT CAST(name AS regproc) FROM ${r}`],
     ['a parameter', `SELECT * FROM ${r} WHERE _id = $1`],
     [
       'a product past the time limit',
       `SELECT count(*) FROM ${r} a, ${r} b, ${r} c, ${r} d, ${r} e, ${r} f, ${r} g`,
     ],
     ['begin', 'BEGIN'],
+    // The parser's exponential backtracking (seconds from depth 10), bounded before it runs.
+    ['a syntax error deep in parentheses', `SELECT ${'('.repeat(16)}name +${')'.repeat(16)} FROM ${r}`],
+    ['a long text', `SELECT name FROM ${r} WHERE ${Array(2000).fill('_id = 1').join(' OR ')}`],
     ['grant', `GRANT ALL ON ${r} TO public`],
     ['call', 'CALL evil()'],
     ['do block', 'DO $$ BEGIN PERFORM pg_sleep(10); END $$'],
@@ -143,6 +148,8 @@ export function datastoreSqlSuite(name: string, fresh: () => Promise<Catalogue>)
         { name: 'n38', value: 57 },
         { name: 'n36', value: 54 },
       ]);
+      const cast = await ask(`SELECT CAST(value AS int) AS v, name::text AS t FROM "${R}" WHERE _id = 2`);
+      assert.deepEqual(cast.records, [{ v: 3, t: 'n2' }]);
       const grouped = await ask(
         `SELECT kind, count(*) AS n, max(_id) AS top FROM "${R}" GROUP BY kind ORDER BY kind`,
       );
