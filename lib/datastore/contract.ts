@@ -3,6 +3,7 @@
 // filters, full-text `q`, the total). Cut along CKAN's concepts (resource, field, record,
 // filter, sort) so that the Action API passes its parameters through; no SQL here.
 import type { Bucketed } from './plot.ts';
+import type { GuardedSelect } from './sql-guard.ts';
 
 /** CKAN's field types that labld stores (CKAN's aliases are read by `fieldType`). */
 export const FIELD_TYPES = ['text', 'numeric', 'int', 'float', 'bool', 'date', 'timestamp'] as const;
@@ -59,6 +60,11 @@ export interface SearchParams {
   fields?: string[] | string;
   /** Whether to count the matching rows (default true, as CKAN). */
   include_total?: boolean;
+  /**
+   * Each combination of the chosen fields' values once (CKAN's `distinct`); sorted by the sort
+   * keys, which must be among the chosen fields (no `_id` tie-break unless `_id` is chosen).
+   */
+  distinct?: boolean;
 }
 
 export interface SearchResult {
@@ -70,11 +76,31 @@ export interface SearchResult {
   offset: number;
 }
 
+/** datastore_upsert's methods (CKAN's). */
+export const UPSERT_METHODS = ['insert', 'upsert', 'update'] as const;
+export type UpsertMethod = (typeof UPSERT_METHODS)[number];
+
 export interface DatastoreInfo {
   resource_id: string;
   fields: Field[];
+  /** The fields whose values name a row (CKAN's `primary_key`); empty when none. */
+  primary_key: string[];
   /** Rows in the table. */
   count: number;
+}
+
+/** datastore_search_sql's bounds: rows returned (CKAN's `ckan.datastore.search.rows_max`) and time. */
+export interface SqlLimits {
+  rowsMax: number;
+  timeoutMs: number;
+}
+
+/** A SELECT's answer: its columns (named and typed as the database gives them) and rows. */
+export interface SqlResult {
+  fields: { id: string; type: FieldType }[];
+  records: DatastoreRecord[];
+  /** More rows than `rowsMax` matched: the first `rowsMax` are given (CKAN's `records_truncated`). */
+  records_truncated: boolean;
 }
 
 export const DEFAULT_LIMIT = 100;
@@ -85,7 +111,17 @@ export interface Datastore {
    * A table for the resource with these fields, and its first records. Creating it again with
    * the same fields appends the records (as CKAN's datastore_create); other fields: conflict.
    */
-  create(resourceId: string, fields: Field[], records?: InputRecord[]): Promise<DatastoreInfo>;
+  create(
+    resourceId: string,
+    fields: Field[],
+    records?: InputRecord[],
+    primaryKey?: string[],
+  ): Promise<DatastoreInfo>;
+  /**
+   * Records by `method` (upsert-sql.ts): inserted, updated by their primary key or `_id`, or
+   * either; all or nothing. Returns the number of records.
+   */
+  upsert(resourceId: string, records: unknown[], method: UpsertMethod): Promise<number>;
   /**
    * Appends rows batch by batch (a streaming import never holds the file); all or nothing.
    * Returns the number of rows inserted.
@@ -95,6 +131,11 @@ export interface Datastore {
   delete(resourceId: string, filters?: Record<string, unknown>): Promise<number>;
   search(params: SearchParams): Promise<SearchResult>;
   info(resourceId: string): Promise<DatastoreInfo>;
+  /**
+   * A statement admitted by `guardSelect`, over the tables of its resource ids (each named by
+   * its id, its columns by the fields' ids), run read-only within `limits`.
+   */
+  sql(query: GuardedSelect, limits: SqlLimits): Promise<SqlResult>;
   /**
    * The rows with both fields (numeric) reduced to `count` equal slices of the x range, for a
    * plot (lib/datastore/plot.ts); slices without rows are left out.

@@ -1,9 +1,11 @@
 // The embedded datastore on node:sqlite (built into Node; chosen over PGlite by
 // bench/datastore.ts, see README "Datastore"): one database file under LABLD_DATA, WAL mode.
-import { DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { constants, DatabaseSync, type StatementSync, type SQLInputValue } from 'node:sqlite';
+import { invalid } from '../process/errors.ts';
 import type { FieldType, Value } from './contract.ts';
 import type { Migration } from './migrations.ts';
-import type { Row, SqlClient, SqlDialect } from './sql-dialect.ts';
+import type { ReadOnlyAnswer, ReadOnlyRun, Row, SqlClient, SqlDialect } from './sql-dialect.ts';
+import { SQL_FUNCTIONS } from './sql-guard.ts';
 import { SqlDatastore } from './sql.ts';
 import { Checkpointer } from './checkpointer.ts';
 
@@ -37,7 +39,18 @@ export const sqliteDialect: SqlDialect = {
   restContains: (keys, pattern) =>
     `EXISTS (SELECT 1 FROM json_each(rest) AS e WHERE e.key IN (SELECT k.value FROM json_each(${keys}) AS k) AND e.value LIKE ${pattern} ESCAPE '\\')`,
   restKeys: (keys) => JSON.stringify(keys),
+  liveCheck: ' WHERE labld_alive(_id)',
 };
+
+/** A declared column type as the contract names it (our tables' types, table.ts's TYPES). */
+const DECLARED: Record<string, FieldType> = { INTEGER: 'int', REAL: 'numeric', TEXT: 'text' };
+
+/** What a user's SELECT may do, as SQLite's authorizer is asked at prepare time. */
+const READING = new Set<number>([constants.SQLITE_SELECT, constants.SQLITE_READ, constants.SQLITE_FUNCTION]);
+/** Functions the datastore's own CTEs call (the rest: sql-guard.ts's list). */
+const OWN_FUNCTIONS = new Set(['labld_alive', 'json_extract']);
+
+class TimeUp extends Error {}
 
 /** node:sqlite is synchronous; the promises keep the one interface. Statements are cached. */
 class SqliteClient implements SqlClient {
@@ -47,10 +60,61 @@ class SqliteClient implements SqlClient {
   /** Writes queue behind each other: one connection has one transaction at a time. */
   private tail: Promise<unknown> = Promise.resolve();
   private inTransaction = false;
+  /** When a running datastore_search_sql statement must stop (ms since the epoch). */
+  private deadline = Infinity;
 
   constructor(db: DatabaseSync, checkpointer: Checkpointer | undefined) {
     this.db = db;
     this.checkpointer = checkpointer;
+    // Called for every row of every table a user's SELECT reads (dialect.liveCheck): the
+    // argument ties it to the row, so SQLite cannot hoist it out of an inner loop.
+    db.function('labld_alive', { deterministic: false, varargs: true }, () => {
+      if (Date.now() > this.deadline) throw new TimeUp('past its time');
+      return 1;
+    });
+  }
+
+  /**
+   * Synchronous from start to end, so nothing else runs on the connection meanwhile: the
+   * connection is query_only and an authorizer admits reading `run.tables` and calling the
+   * allowed functions only — a second wall behind sql-guard.ts's parser.
+   */
+  async readOnly(sql: string, run: ReadOnlyRun): Promise<ReadOnlyAnswer> {
+    const tables = new Set(run.tables);
+    this.deadline = Date.now() + run.timeoutMs;
+    this.db.exec('PRAGMA query_only = 1');
+    this.db.setAuthorizer((action, first, second) => {
+      const allowed =
+        READING.has(action) &&
+        (action !== constants.SQLITE_READ || tables.has(String(first))) &&
+        (action !== constants.SQLITE_FUNCTION ||
+          SQL_FUNCTIONS.has(String(second).toLowerCase()) ||
+          OWN_FUNCTIONS.has(String(second).toLowerCase()));
+      return allowed ? constants.SQLITE_OK : constants.SQLITE_DENY;
+    });
+    try {
+      const statement = this.db.prepare(sql);
+      statement.setReturnArrays(true);
+      const columns = statement.columns().map((c) => ({
+        name: c.name,
+        ...(c.type && DECLARED[c.type.toUpperCase()] ? { type: DECLARED[c.type.toUpperCase()] } : {}),
+      }));
+      const rows: unknown[][] = [];
+      for (const row of statement.iterate()) {
+        rows.push(row as unknown as unknown[]);
+        if (rows.length > run.rowsMax) break;
+        if (Date.now() > this.deadline) throw new TimeUp('past its time');
+      }
+      return { columns, rows };
+    } catch (error) {
+      if (error instanceof TimeUp || Date.now() > this.deadline)
+        throw invalid(`the query took longer than ${run.timeoutMs} ms and was stopped`, 'sql');
+      throw invalid(`the database refused the query: ${(error as Error).message}`, 'sql');
+    } finally {
+      this.db.setAuthorizer(null);
+      this.db.exec('PRAGMA query_only = 0');
+      this.deadline = Infinity;
+    }
   }
 
   /** After a write outside a transaction, or a transaction's commit. */

@@ -28,6 +28,11 @@ export const DATASTORE_MIGRATIONS: readonly Migration[] = [
     name: 'datastore_tables.inline_columns: how many fields are columns of their own (null: all)',
     sql: 'ALTER TABLE datastore_tables ADD COLUMN inline_columns INTEGER',
   },
+  {
+    version: 3,
+    name: 'datastore_tables.primary_key: the fields naming a row, a JSON list (null: none)',
+    sql: 'ALTER TABLE datastore_tables ADD COLUMN primary_key TEXT',
+  },
 ];
 
 /** The datastore's client as the runner's session (its `?` numbered by the dialect). */

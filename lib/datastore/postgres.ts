@@ -6,7 +6,7 @@ import pg from 'pg';
 import { invalid, unreachable } from '../process/errors.ts';
 import type { Migration } from './migrations.ts';
 import type { FieldType, Value } from './contract.ts';
-import type { Row, SqlClient, SqlDialect } from './sql-dialect.ts';
+import type { ReadOnlyAnswer, ReadOnlyRun, Row, SqlClient, SqlDialect } from './sql-dialect.ts';
 import { SqlDatastore } from './sql.ts';
 
 const TYPES: Record<FieldType, string> = {
@@ -68,7 +68,43 @@ export const postgresDialect: SqlDialect = {
   restContains: (keys, pattern) =>
     `EXISTS (SELECT 1 FROM jsonb_each_text(rest) AS e WHERE e.key = ANY(${keys}::text[]) AND e.value ILIKE ${pattern} ESCAPE '\\')`,
   restKeys: arrayLiteral,
+  liveCheck: '', // statement_timeout
 };
+
+/** Column types of a SELECT's answer, by type OID, as the contract names them (others: text). */
+const OID_TYPES: Record<number, FieldType> = {
+  16: 'bool',
+  20: 'int',
+  21: 'int',
+  23: 'int',
+  700: 'float',
+  701: 'float',
+  1700: 'numeric',
+  1082: 'date',
+  1114: 'timestamp',
+  25: 'text',
+  1043: 'text',
+};
+
+/** A user's SELECT failing: its time, a write, or the database's message about the query. */
+function refusedSql(error: unknown, timeoutMs: number): Error {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (code === '57014') return invalid(`the query took longer than ${timeoutMs} ms and was stopped`, 'sql');
+  // Classes 22 (data), 42 (syntax, names, privileges), 25 (read-only transaction), 21, 0A.
+  if (typeof code === 'string' && /^(22|42|25|21|0A|2F|38|39)/.test(code))
+    return invalid(`the database refused the query: ${String(message)}`, 'sql');
+  return unreachable(
+    `the datastore's database failed${typeof code === 'string' ? ` (SQLSTATE ${code})` : ''}`,
+  );
+}
+
+/** What `readOnly` needs of a connection beyond PgLike: pg's query config with array rows. */
+interface ArrayQuery {
+  query(config: { text: string; rowMode?: 'array'; queryMode?: 'extended' }): Promise<{
+    rows: unknown[][];
+    fields: { name: string; dataTypeID: number }[];
+  }>;
+}
 
 /** A connection or pool as the SQL uses it: pg's and PGlite's `query` have this shape. */
 export interface PgLike {
@@ -121,6 +157,39 @@ export class PgClient implements SqlClient {
 
   async exec(sql: string): Promise<void> {
     await answer(this.connection.query(sql));
+  }
+
+  /**
+   * In a READ ONLY transaction with a statement_timeout, through a cursor fetching one row past
+   * the cap; rolled back. Tables are named by the CTEs in front (sql.ts), so `run.tables`
+   * needs no check here.
+   */
+  async readOnly(sql: string, run: ReadOnlyRun): Promise<ReadOnlyAnswer> {
+    const { client, release } = await answer(this.acquire());
+    try {
+      await answer(client.query('BEGIN TRANSACTION READ ONLY'));
+      await answer(client.query(`SET LOCAL statement_timeout = ${Math.max(1, Math.ceil(run.timeoutMs))}`));
+      const result = await (async () => {
+        // The extended protocol: one statement at most, whatever the text holds.
+        await (client as unknown as ArrayQuery).query({
+          text: `DECLARE labld_sql NO SCROLL CURSOR FOR ${sql}`,
+          queryMode: 'extended',
+        });
+        return (client as unknown as ArrayQuery).query({
+          text: `FETCH FORWARD ${run.rowsMax + 1} FROM labld_sql`,
+          rowMode: 'array',
+        });
+      })().catch((error: unknown) => {
+        throw refusedSql(error, run.timeoutMs);
+      });
+      return {
+        columns: result.fields.map((f) => ({ name: f.name, type: OID_TYPES[f.dataTypeID] ?? 'text' })),
+        rows: result.rows,
+      };
+    } finally {
+      await client.query('ROLLBACK').catch(() => undefined);
+      release();
+    }
   }
 
   async transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T> {

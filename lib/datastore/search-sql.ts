@@ -32,7 +32,7 @@ type Layout = Pick<Table, 'fields' | 'inline'>;
 export type Indexer = (position: number, purpose: 'order' | 'filter') => Promise<void>;
 
 /** A value read back from the database as the contract has it. */
-function fromDb(type: FieldType | '_id', raw: unknown): Value {
+export function fromDb(type: FieldType | '_id', raw: unknown): Value {
   if (raw === null || raw === undefined) return null;
   switch (type) {
     case '_id':
@@ -145,7 +145,9 @@ export async function searchTable(
   const where = whereSql(dialect, layout, params.filters, params.q, values);
   const typeOf = (id: string): FieldType => (id === '_id' ? 'int' : (fields[positionOf(id)] as Field).type);
   const sqlName = (id: string) => (id === '_id' ? '_id' : columnSql(dialect, layout, positionOf(id)));
-  const inRest = (id: string) => id !== '_id' && positionOf(id) >= layout.inline;
+  const distinct = params.distinct === true;
+  // A distinct search compares each chosen field, so those in `rest` are read one by one.
+  const inRest = (id: string) => !distinct && id !== '_id' && positionOf(id) >= layout.inline;
   // The fields in `rest` are read from the object, selected once: a select list of one
   // expression per field would pass the databases' limits (PostgreSQL: 1,664 entries).
   const select = chosen.flatMap((id, i) =>
@@ -157,19 +159,32 @@ export async function searchTable(
   // `_id` in the first key's direction, so one index read backwards or forwards gives the
   // whole order and pages never overlap.
   const first = sort[0];
-  if (first && first.id !== '_id') await index(positionOf(first.id), 'order');
+  if (!distinct && first && first.id !== '_id') await index(positionOf(first.id), 'order');
   for (const id of Object.keys(params.filters ?? {})) {
     if (id !== '_id') await index(positionOf(id), 'filter');
   }
-  const keys = sort.some((k) => k.id === '_id')
-    ? sort
-    : [...sort, { id: '_id', descending: first?.descending ?? false }];
+  const keys =
+    distinct || sort.some((k) => k.id === '_id')
+      ? sort
+      : [...sort, { id: '_id', descending: first?.descending ?? false }];
+  // DISTINCT rows are sorted outside, on their columns `r<i>` (PostgreSQL orders a DISTINCT only
+  // by what it selects).
+  const sortName = (id: string) => {
+    if (!distinct) return sqlName(id);
+    const i = chosen.indexOf(id);
+    if (i < 0)
+      throw invalid(`${JSON.stringify(id)}: a distinct search sorts only by the fields it returns`, 'sort');
+    return `r${i}`;
+  };
   const order = keys.map(({ id, descending }) =>
-    dialect.orderBy(collated(dialect, sqlName(id), typeOf(id)), descending),
+    dialect.orderBy(collated(dialect, sortName(id), typeOf(id)), descending),
   );
   const n = values.length;
+  const from = distinct
+    ? `(SELECT DISTINCT ${select.join(', ')} FROM ${table}${where}) AS d`
+    : `${table}${where}`;
   const rows = await client.query(
-    `SELECT ${select.join(', ')} FROM ${table}${where} ORDER BY ${order.join(', ')} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
+    `SELECT ${distinct ? '*' : select.join(', ')} FROM ${from}${order.length > 0 ? ` ORDER BY ${order.join(', ')}` : ''} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
     [...values, limit, offset],
   );
   const records = rows.map((row) => {
@@ -189,7 +204,7 @@ export async function searchTable(
     offset,
   };
   if (params.include_total !== false) {
-    const [row] = await client.query(`SELECT count(*) AS n FROM ${table}${where}`, values);
+    const [row] = await client.query(`SELECT count(*) AS n FROM ${from}`, values);
     result.total = Number(row?.n ?? 0);
   }
   return result;

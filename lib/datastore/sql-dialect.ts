@@ -13,9 +13,28 @@ export interface SqlClient {
   run(sql: string, params?: unknown[]): Promise<number>;
   /** Statements without parameters (a migration step). */
   exec(sql: string): Promise<void>;
+  /**
+   * A user's SELECT (already admitted by sql-guard.ts) run so that it cannot write: in a
+   * read-only transaction or connection, reading only the tables `run.tables` (our own names),
+   * stopped after `run.timeoutMs` and after `run.rowsMax + 1` rows. Its own failures are
+   * `invalid` errors naming `sql`.
+   */
+  readOnly(sql: string, run: ReadOnlyRun): Promise<ReadOnlyAnswer>;
   /** `fn` on one connection inside BEGIN … COMMIT, rolled back when it throws. */
   transaction<T>(fn: (client: SqlClient) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+export interface ReadOnlyRun {
+  tables: string[];
+  rowsMax: number;
+  timeoutMs: number;
+}
+
+export interface ReadOnlyAnswer {
+  /** The columns in order; `type` when the database says it. */
+  columns: { name: string; type?: FieldType }[];
+  rows: unknown[][];
 }
 
 export interface SqlDialect {
@@ -58,6 +77,11 @@ export interface SqlDialect {
   restValue(key: string, type: FieldType): string;
   /** Whether any of `rest`'s keys listed in `keys` (a parameter: `restKeys`) has a value LIKE `pattern`. */
   restContains(keys: string, pattern: string): string;
+  /**
+   * Appended to each table's CTE in datastore_search_sql: SQLite has no statement timeout, so
+   * a function of the row (registered by its client) stops a query past its time.
+   */
+  liveCheck: string;
   /** The keys `restContains` looks at, as bound. */
   restKeys(keys: string[]): unknown;
 }

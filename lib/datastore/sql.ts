@@ -17,12 +17,18 @@ import type {
   RowBatch,
   SearchParams,
   SearchResult,
+  SqlLimits,
+  SqlResult,
+  UpsertMethod,
+  Value,
 } from './contract.ts';
+import type { GuardedSelect } from './sql-guard.ts';
+import { upsertRows } from './upsert-sql.ts';
 import { bucketRows } from './buckets-sql.ts';
 import { appendRows } from './insert-sql.ts';
 import type { Bucketed } from './plot.ts';
 import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
-import { searchTable, whereSql } from './search-sql.ts';
+import { fromDb, searchTable, whereSql } from './search-sql.ts';
 import {
   collated,
   columnOf,
@@ -36,6 +42,19 @@ import {
 import { checkFields } from './values.ts';
 
 const CATALOGUE = 'datastore_tables';
+
+/** A table as the catalogue row has it, with its primary key. */
+type Keyed = Table & { primaryKey: string[] };
+
+/** CKAN's `primary_key`: fields of the table, each once (a list, or checked by the action). */
+function checkPrimaryKey(primaryKey: string[], fields: Field[]): string[] {
+  const ids = new Set(fields.map((f) => f.id));
+  for (const id of primaryKey) {
+    if (!ids.has(id)) throw invalid(`${JSON.stringify(id)} is not a field of the table`, 'primary_key');
+  }
+  if (new Set(primaryKey).size !== primaryKey.length) throw invalid('a field appears twice', 'primary_key');
+  return primaryKey;
+}
 
 /**
  * Fields stored as columns of their own; the rest go to the JSON column. Below PostgreSQL's
@@ -89,10 +108,10 @@ export class SqlDatastore implements Datastore {
     return `${this.prefix}${quote(name)}`;
   }
 
-  private async find(resourceId: unknown, client = this.client): Promise<Table | undefined> {
+  private async find(resourceId: unknown, client = this.client): Promise<Keyed | undefined> {
     if (typeof resourceId !== 'string' || resourceId === '') throw invalid('a resource id', 'resource_id');
     const rows = await client.query(
-      `SELECT table_name, fields, inline_columns FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
+      `SELECT table_name, fields, inline_columns, primary_key FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
       [resourceId],
     );
     const row = rows[0];
@@ -100,23 +119,37 @@ export class SqlDatastore implements Datastore {
     const fields = JSON.parse(String(row.fields)) as Field[];
     // Null: a table made before wide tables, every field a column.
     const inline = row.inline_columns === null ? fields.length : Number(row.inline_columns);
-    return { name: String(row.table_name), fields, inline };
+    const primaryKey = row.primary_key ? (JSON.parse(String(row.primary_key)) as string[]) : [];
+    return { name: String(row.table_name), fields, inline, primaryKey };
   }
 
-  private async get(resourceId: unknown, client = this.client): Promise<Table> {
+  private async get(resourceId: unknown, client = this.client): Promise<Keyed> {
     const table = await this.find(resourceId, client);
     if (!table)
       throw notFound(`no datastore table for resource ${JSON.stringify(resourceId)}`, 'resource_id');
     return table;
   }
 
-  async create(resourceId: string, fields: Field[], records: InputRecord[] = []): Promise<DatastoreInfo> {
+  async create(
+    resourceId: string,
+    fields: Field[],
+    records: InputRecord[] = [],
+    primaryKey?: string[],
+  ): Promise<DatastoreInfo> {
     const checked = checkFields(fields);
+    const key = primaryKey === undefined ? undefined : checkPrimaryKey(primaryKey, checked);
     await this.client.transaction(async (client) => {
       const existing = await this.find(resourceId, client);
       if (existing) {
         if (JSON.stringify(existing.fields) !== JSON.stringify(checked)) {
           throw conflict(`resource ${JSON.stringify(resourceId)} has a table with other fields`, 'fields');
+        }
+        // Changing a table's key would need its rows checked for duplicates: refused instead.
+        if (key !== undefined && JSON.stringify(key) !== JSON.stringify(existing.primaryKey)) {
+          throw conflict(
+            `the table's primary key is ${JSON.stringify(existing.primaryKey)}; it cannot be changed`,
+            'primary_key',
+          );
         }
       } else {
         const name = `ds_${createHash('sha256').update(resourceId).digest('hex').slice(0, 32)}`;
@@ -130,11 +163,19 @@ export class SqlDatastore implements Datastore {
         );
         const p = (n: number) => this.dialect.placeholder(n);
         await client.run(
-          `INSERT INTO ${this.prefix}${CATALOGUE} (resource_id, table_name, fields, inline_columns) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)})`,
-          [resourceId, name, JSON.stringify(checked), inline],
+          `INSERT INTO ${this.prefix}${CATALOGUE} (resource_id, table_name, fields, inline_columns, primary_key) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)})`,
+          [
+            resourceId,
+            name,
+            JSON.stringify(checked),
+            inline,
+            key && key.length > 0 ? JSON.stringify(key) : null,
+          ],
         );
       }
-      if (records.length > 0) await this.append(client, await this.get(resourceId, client), [records]);
+      if (records.length === 0) return;
+      const table = await this.get(resourceId, client);
+      await this.upsertIn(client, table, records, 'insert');
     });
     return this.info(resourceId);
   }
@@ -150,6 +191,24 @@ export class SqlDatastore implements Datastore {
   async insert(resourceId: string, batches: AsyncIterable<RowBatch> | Iterable<RowBatch>): Promise<number> {
     return this.client.transaction(async (client) =>
       this.append(client, await this.get(resourceId, client), batches),
+    );
+  }
+
+  private upsertIn(
+    client: SqlClient,
+    table: Keyed,
+    records: unknown[],
+    method: UpsertMethod,
+  ): Promise<number> {
+    // Without a key there is nothing to check an insert against: rows go in in bulk.
+    if (method === 'insert' && table.primaryKey.length === 0)
+      return this.append(client, table, [records as InputRecord[]]);
+    return upsertRows(client, this.dialect, this.table(table.name), table, table.primaryKey, records, method);
+  }
+
+  async upsert(resourceId: string, records: unknown[], method: UpsertMethod): Promise<number> {
+    return this.client.transaction(async (client) =>
+      this.upsertIn(client, await this.get(resourceId, client), records, method),
     );
   }
 
@@ -175,7 +234,12 @@ export class SqlDatastore implements Datastore {
   async info(resourceId: string): Promise<DatastoreInfo> {
     const table = await this.get(resourceId);
     const [row] = await this.client.query(`SELECT count(*) AS n FROM ${this.table(table.name)}`);
-    return { resource_id: resourceId, fields: table.fields, count: Number(row?.n ?? 0) };
+    return {
+      resource_id: resourceId,
+      fields: table.fields,
+      primary_key: table.primaryKey,
+      count: Number(row?.n ?? 0),
+    };
   }
 
   async search(params: SearchParams): Promise<SearchResult> {
@@ -188,6 +252,46 @@ export class SqlDatastore implements Datastore {
       params,
       (position, purpose) => this.index(table, position, purpose),
     );
+  }
+
+  /**
+   * Each resource id is a CTE of that name in front of the statement: its table with the
+   * fields' ids as column names (so the statement cannot name our tables, and a wide table's
+   * `rest` reads as columns). NOT MATERIALIZED: read as a view, row by row.
+   */
+  async sql(query: GuardedSelect, limits: SqlLimits): Promise<SqlResult> {
+    const tables = await Promise.all(
+      query.resourceIds.map(async (id) => ({ id, table: await this.get(id) })),
+    );
+    const ctes = tables.map(({ id, table }) => {
+      const columns = table.fields.map(
+        (f, i) => `${this.dialect.select(columnSql(this.dialect, table, i), f.type)} AS ${quote(f.id)}`,
+      );
+      return `${quote(id)} AS NOT MATERIALIZED (SELECT ${['_id', ...columns].join(', ')} FROM ${this.table(table.name)}${this.dialect.liveCheck})`;
+    });
+    const sql = ctes.length > 0 ? `WITH ${ctes.join(', ')} ${query.sql}` : query.sql;
+    const answer = await this.client.readOnly(sql, {
+      tables: tables.map(({ table }) => table.name),
+      rowsMax: limits.rowsMax,
+      timeoutMs: limits.timeoutMs,
+    });
+    const truncated = answer.rows.length > limits.rowsMax;
+    const rows = truncated ? answer.rows.slice(0, limits.rowsMax) : answer.rows;
+    // Without a declared type (an expression in SQLite), the type of the column's first value.
+    const fields = answer.columns.map((c, i) => {
+      const first = rows.find((r) => r[i] !== null && r[i] !== undefined)?.[i];
+      const type = c.type ?? (typeof first === 'number' || typeof first === 'bigint' ? 'numeric' : 'text');
+      return { id: c.name, type };
+    });
+    const records = rows.map((row) => {
+      const record: Record<string, Value> = {};
+      fields.forEach((f, i) => {
+        const raw = row[i];
+        record[f.id] = raw instanceof Date ? raw.toISOString() : fromDb(f.type, raw);
+      });
+      return record;
+    });
+    return { fields, records, records_truncated: truncated };
   }
 
   async buckets(resourceId: string, x: string, y: string, count: number): Promise<Bucketed> {

@@ -237,6 +237,17 @@ export const settings = [
     description: 'most columns in one CSV row (see Limits)',
   },
   {
+    name: 'LABLD_DATASTORE_ROWS_MAX',
+    default: '32000',
+    description:
+      "most rows `datastore_search_sql` returns (CKAN's `ckan.datastore.search.rows_max`); more are cut, with `records_truncated`",
+  },
+  {
+    name: 'LABLD_DATASTORE_SQL_TIMEOUT_MS',
+    default: '10000',
+    description: 'time one `datastore_search_sql` statement may run; then it is stopped and refused (409)',
+  },
+  {
     name: 'LABLD_BUS_FSYNC',
     default: 'false',
     description: 'embedded bus: fsync every append (survives power loss, not only process crashes)',

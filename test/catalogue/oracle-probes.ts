@@ -70,6 +70,9 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   datastore_create: (r) => ({ resource_id: r.resource, fields: [{ id: 'a', type: 'numeric' }], records: [] }),
   datastore_delete: (r) => ({ resource_id: r.resource }),
   datastore_search: (r) => ({ resource_id: r.resource }),
+  datastore_search_sql: (r) => ({ sql: `SELECT * FROM "${r.resource}"` }),
+  datastore_info: (r) => ({ id: r.resource }),
+  datastore_upsert: (r) => ({ resource_id: r.resource, method: 'insert', records: [] }),
   status_show: null, // the site
   user_show: null, // a user
   user_list: null, // the users

@@ -95,7 +95,7 @@ export function datastoreConformance(env: ConformanceEnvironment): void {
     it('creates a table and returns its records with _id, the fields and the total', async () => {
       const s = await withPeople();
       const info = await s.info('people');
-      assert.deepEqual(info, { resource_id: 'people', fields: PEOPLE, count: 6 });
+      assert.deepEqual(info, { resource_id: 'people', fields: PEOPLE, primary_key: [], count: 6 });
       const result = await s.search({ resource_id: 'people' });
       assert.deepEqual(result.fields, [{ id: '_id', type: 'int' }, ...PEOPLE]);
       assert.equal(result.total, 6);

@@ -7,6 +7,7 @@ import { openPostgresDatastore } from '../../lib/datastore/postgres.ts';
 import { datastoreConformance, type ConformanceEnvironment } from './conformance.ts';
 import { datastoreMigrations } from './migrations.ts';
 import { wideTables } from './wide-conformance.ts';
+import { upsertConformance } from './upsert-conformance.ts';
 
 const url = process.env.LABLD_TEST_DATABASE_URL;
 if (!url)
@@ -42,8 +43,9 @@ const postgres: ConformanceEnvironment = {
 };
 datastoreConformance(postgres);
 wideTables(postgres);
+upsertConformance(postgres);
 // Every case again with two fields a table as columns: the others are read from `rest`.
-datastoreConformance({
+const narrow: ConformanceEnvironment = {
   name: 'postgres, 2 columns and rest',
   async fresh() {
     const { schema, dispose } = namespace();
@@ -52,7 +54,9 @@ datastoreConformance({
       dispose: async () => void (await dispose()),
     };
   },
-});
+};
+datastoreConformance(narrow);
+upsertConformance(narrow);
 
 datastoreMigrations({
   name: 'postgres',

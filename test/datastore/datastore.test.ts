@@ -12,6 +12,7 @@ import { DomainError } from '../../lib/process/errors.ts';
 import { datastoreConformance, type ConformanceEnvironment } from './conformance.ts';
 import { datastoreMigrations } from './migrations.ts';
 import { wideTables } from './wide-conformance.ts';
+import { upsertConformance } from './upsert-conformance.ts';
 
 const embedded: ConformanceEnvironment = {
   name: 'embedded',
@@ -25,8 +26,9 @@ const embedded: ConformanceEnvironment = {
 };
 datastoreConformance(embedded);
 wideTables(embedded);
+upsertConformance(embedded);
 // Every case again with two fields a table as columns: the others are read from `rest`.
-datastoreConformance({
+const narrow: ConformanceEnvironment = {
   name: 'embedded, 2 columns and rest',
   async fresh() {
     const dataDir = mkdtempSync(join(tmpdir(), 'labld-datastore-'));
@@ -35,7 +37,9 @@ datastoreConformance({
       dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
   },
-});
+};
+datastoreConformance(narrow);
+upsertConformance(narrow);
 
 it('open: LABLD_DATABASE_URL empty is the embedded file; a server that does not answer is unreachable', async () => {
   assert.deepEqual(datastoreConfigFromEnv({ LABLD_DATA: '/d' }), { databaseUrl: '', dataDir: '/d' });

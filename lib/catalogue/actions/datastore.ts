@@ -6,10 +6,14 @@ import { conflict, invalid, isDomainError } from '../../process/errors.ts';
 import {
   MAX_LIMIT,
   DEFAULT_LIMIT,
+  UPSERT_METHODS,
   type Field,
+  type FieldType,
   type InputRecord,
   type SearchParams,
+  type UpsertMethod,
 } from '../../datastore/contract.ts';
+import { formatRecords, RECORDS_FORMATS, type RecordsFormat } from '../../datastore/records-format.ts';
 import { resourceFor, type Action, type ActionDeps } from './context.ts';
 import type { Viewer } from '../auth/actor.ts';
 import { bool, integer, list, object, optional, required, type Params } from './params.ts';
@@ -47,28 +51,103 @@ async function refuseWhileImporting(deps: ActionDeps, resourceId: string): Promi
   }
 }
 
+/** One of `choices` (the first when absent), named in the error. */
+function oneOf<T extends string>(params: Params, name: string, choices: readonly T[]): T {
+  const value = optional(params, name) ?? choices[0];
+  if (!(choices as readonly string[]).includes(value as string))
+    throw invalid(`must be one of ${choices.join(', ')} (got ${JSON.stringify(value)})`, name);
+  return value as T;
+}
+
+/** CKAN's `primary_key`: a field id, comma-separated ids, or a list of them. */
+function primaryKey(params: Params): string[] | undefined {
+  const value = params.primary_key;
+  if (value === undefined || value === null) return undefined;
+  const ids = typeof value === 'string' ? value.split(',').map((id) => id.trim()) : value;
+  if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string' || id === ''))
+    throw invalid('a field id, or a list of field ids', 'primary_key');
+  return ids as string[];
+}
+
 const datastoreCreate: Action = async (deps, viewer, params) => {
   refuseNewResource(params);
   const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
   await refuseWhileImporting(deps, resource.id);
   const fields = list(params, 'fields') as Field[] | undefined;
   const records = (list(params, 'records') ?? []) as InputRecord[];
+  const key = primaryKey(params);
   let info;
   if (fields !== undefined) {
-    info = await deps.datastore.create(resource.id, fields, records);
+    info = await deps.datastore.create(resource.id, fields, records, key);
   } else {
     // CKAN: fields may be left out when the table exists (records are appended to it).
     info = await deps.datastore.info(resource.id).catch((error: unknown) => {
       if (!(isDomainError(error) && error.kind === 'not-found')) throw error;
       throw invalid('Missing value: the resource has no table yet, so its fields are needed', 'fields');
     });
+    if (key !== undefined) throw invalid('give the fields with the primary key', 'fields');
     if (records.length > 0) {
-      await deps.datastore.insert(resource.id, [records]);
+      // Records of a table with a key are checked against it, as datastore_upsert's insert.
+      await deps.datastore.upsert(resource.id, records, 'insert');
       info = await deps.datastore.info(resource.id);
     }
   }
   // CKAN's answer is the request without its records (they may be megabytes).
-  return { resource_id: resource.id, fields: info.fields, method: 'insert', total: info.count };
+  return {
+    resource_id: resource.id,
+    fields: info.fields,
+    ...(info.primary_key.length > 0 ? { primary_key: info.primary_key } : {}),
+    method: 'insert',
+    total: info.count,
+  };
+};
+
+/** datastore_upsert: CKAN's methods (default `upsert`), by the table's primary key or `_id`. */
+const datastoreUpsert: Action = async (deps, viewer, params) => {
+  const { resource } = await tableOf(deps, viewer, params, 'datastore.write');
+  await refuseWhileImporting(deps, resource.id);
+  const method = oneOf<UpsertMethod>(params, 'method', [
+    'upsert',
+    ...UPSERT_METHODS.filter((m) => m !== 'upsert'),
+  ]);
+  if (bool(params, 'dry_run') === true) throw invalid('dry runs are not supported', 'dry_run');
+  const records = list(params, 'records') ?? [];
+  await deps.datastore.upsert(resource.id, records, method);
+  return { resource_id: resource.id, method, records };
+};
+
+/** Type names as PostgreSQL gives them for CKAN's types (datastore_info's `native_type`). */
+const NATIVE: Record<FieldType, string> = {
+  text: 'text',
+  numeric: 'numeric',
+  int: 'int8',
+  float: 'float8',
+  bool: 'bool',
+  date: 'date',
+  timestamp: 'timestamp',
+};
+
+/** datastore_info as CKAN 2.11 answers it: `meta` of the table, its `fields` with their `schema`. */
+const datastoreInfo: Action = async (deps, viewer, params) => {
+  const id = required(params, 'id', 'resource_id');
+  const { resource } = await resourceFor(deps.store, viewer, 'datastore.read', id, 'id');
+  const info = await deps.datastore.info(resource.id);
+  const key = new Set(info.primary_key);
+  return {
+    meta: { id: resource.id, count: info.count, table_type: 'BASE TABLE', aliases: [] },
+    fields: info.fields.map((f) => ({
+      id: f.id,
+      type: f.type,
+      ...(f.info ? { info: f.info } : {}),
+      schema: {
+        native_type: NATIVE[f.type],
+        notnull: false,
+        is_index: key.has(f.id),
+        uniquekey: key.has(f.id),
+      },
+    })),
+    ...(info.primary_key.length > 0 ? { primary_key: info.primary_key } : {}),
+  };
 };
 
 const datastoreDelete: Action = async (deps, viewer, params) => {
@@ -100,7 +179,8 @@ function link(params: Record<string, unknown>, offset?: number): string {
 
 const datastoreSearch: Action = async (deps, viewer, params) => {
   const { resource } = await tableOf(deps, viewer, params, 'datastore.read');
-  if (bool(params, 'distinct') === true) throw invalid('distinct searches are not supported', 'distinct');
+  const distinct = bool(params, 'distinct') ?? false;
+  const format = oneOf<RecordsFormat>(params, 'records_format', RECORDS_FORMATS);
   const limit = integer(params, 'limit', DEFAULT_LIMIT, 0, MAX_LIMIT);
   const offset = integer(params, 'offset', 0, 0, Number.MAX_SAFE_INTEGER);
   const includeTotal = bool(params, 'include_total') ?? true;
@@ -113,21 +193,36 @@ const datastoreSearch: Action = async (deps, viewer, params) => {
     limit,
     offset,
     include_total: includeTotal,
+    distinct,
     ...(filters ? { filters } : {}),
     ...(q !== undefined ? { q } : {}),
     ...(sort !== undefined ? { sort } : {}),
     ...(fields !== undefined ? { fields } : {}),
   });
-  const asked = { resource_id: resource.id, filters, q, sort, fields, limit: String(limit) };
+  const asked = {
+    resource_id: resource.id,
+    filters,
+    q,
+    sort,
+    fields,
+    limit: String(limit),
+    ...(distinct ? { distinct: 'true' } : {}),
+    ...(format !== 'objects' ? { records_format: format } : {}),
+  };
   return {
     resource_id: resource.id,
     fields: found.fields,
-    records: found.records,
+    records: formatRecords(
+      found.records,
+      found.fields.map((f) => f.id),
+      format,
+    ),
     ...(found.total !== undefined ? { total: found.total, total_was_estimated: false } : {}),
     limit: found.limit,
     offset: found.offset,
     include_total: includeTotal,
-    records_format: 'objects',
+    records_format: format,
+    ...(distinct ? { distinct } : {}),
     ...(filters ? { filters } : {}),
     ...(q !== undefined ? { q } : {}),
     ...(sort !== undefined ? { sort } : {}),
@@ -139,4 +234,6 @@ export const datastoreActions = {
   datastore_create: datastoreCreate,
   datastore_delete: datastoreDelete,
   datastore_search: datastoreSearch,
+  datastore_info: datastoreInfo,
+  datastore_upsert: datastoreUpsert,
 };

@@ -7,6 +7,7 @@ import { resolveViewer, type Viewer } from '../auth/actor.ts';
 import type { Action, ActionDeps, ActionExtras } from './context.ts';
 import { datasetActions } from './datasets.ts';
 import { datastoreActions } from './datastore.ts';
+import { datastoreSqlActions } from './datastore-sql.ts';
 import { groupActions } from './groups.ts';
 import { organizationActions } from './organizations.ts';
 import { plotActions } from './plot.ts';
@@ -28,6 +29,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...groupActions,
   ...organizationActions,
   ...datastoreActions,
+  ...datastoreSqlActions,
   ...plotActions,
   ...userActions,
   ...triplestoreActions,

@@ -1,6 +1,8 @@
 // Shared by the Action API tests: a fresh catalogue (store, datastore, blobs) on the embedded
 // database or on PostgreSQL, and the people of the authorization matrix with their API tokens.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { DatabaseSync } from 'node:sqlite';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -20,6 +22,8 @@ import type { DeadLetter } from '../../../lib/chain/index.ts';
 export interface Catalogue {
   deps: ActionDeps;
   dataDir: string;
+  /** Every table of the catalogue's and the datastore's databases, by name: a checksum of its rows. */
+  tables(): Promise<Record<string, string>>;
   dispose(): Promise<void>;
 }
 
@@ -29,18 +33,51 @@ export const SITE = 'http://labld.test';
 export async function embeddedCatalogue(): Promise<Catalogue> {
   const dataDir = mkdtempSync(join(tmpdir(), 'labld-actions-'));
   const store = await openCatalogueStore({ dataDir });
-  return catalogueOf(dataDir, store, await openDatastore({ dataDir, databaseUrl: '' }), async () => {});
+  const tables = async () => {
+    const sums: Record<string, string> = {};
+    for (const file of readdirSync(dataDir).filter((f) => f.endsWith('.sqlite'))) {
+      const db = new DatabaseSync(join(dataDir, file), { readOnly: true });
+      try {
+        const names = db.prepare("SELECT name FROM sqlite_master WHERE type IN ('table', 'view')").all();
+        for (const { name } of names as { name: string }[]) {
+          sums[`${file}/${name}`] = checksum(
+            db.prepare(`SELECT * FROM "${name.replaceAll('"', '""')}"`).all(),
+          );
+        }
+      } finally {
+        db.close();
+      }
+    }
+    return sums;
+  };
+  return catalogueOf(
+    dataDir,
+    store,
+    await openDatastore({ dataDir, databaseUrl: '' }),
+    tables,
+    async () => {},
+  );
+}
+
+/** A table's rows as one hash, whatever their order. */
+function checksum(rows: unknown[]): string {
+  const lines = rows.map((row) =>
+    JSON.stringify(row, (_, v: unknown) => (typeof v === 'bigint' ? String(v) : v)),
+  );
+  return createHash('sha256').update(lines.sort().join('\n')).digest('hex');
 }
 
 function catalogueOf(
   dataDir: string,
   store: CatalogueStore,
   datastore: Datastore,
+  tables: () => Promise<Record<string, string>>,
   drop: () => Promise<void>,
 ): Catalogue {
   return {
     deps: { store, datastore, blobs: blobStoreIn(dataDir), siteUrl: SITE },
     dataDir,
+    tables,
     async dispose() {
       await store.close();
       await datastore.close();
@@ -59,7 +96,26 @@ export async function postgresCatalogue(): Promise<Catalogue> {
   const dataDir = mkdtempSync(join(tmpdir(), 'labld-actions-pg-'));
   const store = await openCatalogueStore({ dataDir, databaseUrl: url, schema: schemas[0] });
   const datastore = await openPostgresDatastore(url, schemas[1]);
-  return catalogueOf(dataDir, store, datastore, async () => {
+  const tables = async () => {
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const sums: Record<string, string> = {};
+      const { rows } = await client.query<{ schema: string; name: string }>(
+        'SELECT table_schema AS schema, table_name AS name FROM information_schema.tables WHERE table_schema = ANY($1)',
+        [schemas],
+      );
+      for (const { schema, name } of rows) {
+        sums[`${schema}/${name}`] = checksum(
+          (await client.query(`SELECT * FROM "${schema}"."${name}"`)).rows,
+        );
+      }
+      return sums;
+    } finally {
+      await client.end();
+    }
+  };
+  return catalogueOf(dataDir, store, datastore, tables, async () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -68,6 +124,23 @@ export async function postgresCatalogue(): Promise<Catalogue> {
       await client.end();
     }
   });
+}
+
+/** A dataset of `owner`'s named `name` with one resource (no table yet); the resource's id. */
+export async function datasetWithResource(
+  store: CatalogueStore,
+  owner: Person,
+  name: string,
+  visibility: 'public' | 'private' = 'public',
+): Promise<string> {
+  const dataset = await store.createDataset({
+    name,
+    private: visibility === 'private',
+    creator_user_id: owner.user.id,
+  });
+  return (
+    await store.createResource(dataset.id, { name: `${name}.csv`, url: `https://example.org/${name}.csv` })
+  ).id;
 }
 
 export interface Person {

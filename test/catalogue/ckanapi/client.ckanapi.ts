@@ -7,30 +7,18 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
-import { startLabld, type Running } from '../../support/labld.ts';
-import { runClient } from '../../support/python.ts';
-import { person } from '../actions/support.ts';
-
-const python = process.env.LABLD_CKANAPI_PYTHON ?? '';
-const script = new URL('./script.py', import.meta.url).pathname;
+import type { Running } from '../../support/labld.ts';
+import { labldWithScientist, runCkanapiScript } from './run-script.ts';
 
 let labld: Running & { dataDir: string };
 let out: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 before(async () => {
-  if (!python)
-    throw new Error('LABLD_CKANAPI_PYTHON is not set: a python with ckanapi installed (see .ci/run)');
-  labld = await startLabld();
-  const store = await openCatalogueStore({ dataDir: labld.dataDir });
-  const scientist = await person(store, 'scientist');
-  await store.close();
+  const started = await labldWithScientist();
+  labld = started.labld;
   const csv = join(labld.dataDir, 'measurements.csv');
   writeFileSync(csv, 'sample,force\na,1.5\nb,10\nc,2\n');
-  const stdout = await runClient(python, [script, labld.url, scientist.token, csv], {
-    what: 'ckanapi script',
-  });
-  out = JSON.parse(stdout) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  out = await runCkanapiScript('script.py', [labld.url, started.token, csv]);
 });
 
 after(() => labld?.stop());

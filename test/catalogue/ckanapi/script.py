@@ -8,24 +8,12 @@ import sys
 
 import ckanapi
 
+from caught import caught
+
 url, token, csv_file = sys.argv[1:4]
 ckan = ckanapi.RemoteCKAN(url, apikey=token, user_agent="labld-ckanapi-test")
 anonymous = ckanapi.RemoteCKAN(url, user_agent="labld-ckanapi-test")
 out = {}
-
-
-def caught(call):
-    try:
-        return {"returned": call()}
-    except ckanapi.ValidationError as e:
-        return {"raised": "ValidationError", "error": e.error_dict}
-    except ckanapi.NotFound as e:
-        return {"raised": "NotFound", "message": str(e)}
-    except ckanapi.NotAuthorized as e:
-        return {"raised": "NotAuthorized", "message": str(e)}
-    except ckanapi.CKANAPIError as e:
-        return {"raised": "CKANAPIError", "message": str(e)}
-
 
 out["status"] = ckan.action.status_show()
 pkg = ckan.action.package_create(name="tensile-tests", title="Tensile tests", notes="From ckanapi")
