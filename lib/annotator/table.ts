@@ -6,9 +6,12 @@ import { makeId } from './names.ts';
 import { ColumnStats, pandasCell } from './pandas.ts';
 import { SEP_REGEX, splitPandas, splitRaw, type Sep } from './separators.ts';
 import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
+import { numberDatatype } from '../csvw/column-format.ts';
 import { pyStrip, QUOTED_DECIMAL_COMMA, stripChars, valueType, XSD_OF } from './value-type.ts';
 
 const FORMAT_SAMPLE = 20;
+/** How the numbers of a decimal-comma column are written (the import and describe read it so). */
+const DECIMAL_COMMA = { decimalChar: ',', groupChar: null };
 const NOTHING = { chars: 0, lines: 0 };
 const BLOCK_ROWS = 256;
 /** Leading all-text lines kept as header candidates; beyond that the part has no data. */
@@ -245,7 +248,7 @@ export class TableBuilder {
         ...(unit ? { 'qudt:unit': { ...unit } } : {}),
         '@type': ['Column'],
         format: { '@id': format },
-        ...(decimalComma ? { datatype: { base: 'double', format: { decimalChar: ',' } } } : {}),
+        ...(decimalComma ? { datatype: numberDatatype(DECIMAL_COMMA) } : {}),
       };
     });
   }
