@@ -237,8 +237,15 @@ export class TableBuilder {
       const dtype = (this.stats[col] as ColumnStats).dtype();
       const types = this.sample.map((row) => pandasCell(row[col], dtype).typed.type);
       const same = types.every((t) => t === types[0]);
-      // BLANK has no xsd type; the original wrote a null @id there.
-      const format = same && types[0] !== 'BLANK' ? XSD_OF[types[0] ?? 'TEXT'] : XSD_OF.TEXT;
+      // BLANK has no xsd type; the original wrote a null @id there. A decimal-comma column
+      // (text to pandas) with a whole number among its decimals (`1` after `0,93`) is still a
+      // column of numbers, where the original gave up on it as text.
+      const numbers = !same && types.every((t) => t === 'INT' || t === 'FLOAT');
+      const format = numbers
+        ? XSD_OF.FLOAT
+        : same && types[0] !== 'BLANK'
+          ? XSD_OF[types[0] ?? 'TEXT']
+          : XSD_OF.TEXT;
       // Values such as `"0,27211"`: a CSVW number format says how csv2rdf reads them.
       const decimalComma = this.decimalComma[col] === true && format === XSD_OF.FLOAT;
       return {

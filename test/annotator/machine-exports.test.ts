@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lineSeparator } from '../../lib/annotator/separators.ts';
-import { annotateFile } from './support.ts';
+import { annotateBytes, annotateFile } from './support.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const QUDT = 'http://qudt.org/vocab/unit/';
@@ -102,5 +102,20 @@ describe('machine exports', () => {
       ['SEC', 'N', 'MilliM', 'PERCENT', 'MegaPA', 'MilliM', 'DEG_C', 'MilliM', 'MilliM'],
     );
     for (const c of columns) assert.deepEqual(c.format, { '@id': DOUBLE }, c.name);
+  });
+
+  it('a decimal-comma column with a whole number among its decimals is double (the original made it text)', async () => {
+    // As MTS TestSuite writes time: `0,93…` then `1` then `1,05…` (tab, unquoted, decimal comma).
+    const rows = ['0,86', '0,93', '1', '1,06', ...Array.from({ length: 20 }, (_, i) => `${i + 2},5`)];
+    const csv = `_Load \t_Time\nkN\tsec\n${rows.map((t, i) => `${i},25\t${t}`).join('\n')}\n`;
+    const { descriptor } = await annotateBytes(csv);
+    const { columns } = oneTable(descriptor);
+    assert.deepEqual(
+      columns.map((c) => [c.titles[0], c.format?.['@id']]),
+      [
+        ['_Load ', DOUBLE],
+        ['_Time', DOUBLE],
+      ],
+    );
   });
 });
