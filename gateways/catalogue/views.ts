@@ -150,6 +150,8 @@ export interface ResourcePageView {
   resource: ResourceView;
   /** Undefined when the resource has no rows in the datastore. */
   table?: TablePreviewView;
+  /** The chain's steps of this resource (of its source, for a derived one); a failure in words. */
+  steps?: StepStatusView[];
 }
 
 export interface UploadView {
