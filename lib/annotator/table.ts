@@ -4,14 +4,12 @@
 import { scanRow } from './fast-row.ts';
 import { makeId } from './names.ts';
 import { ColumnStats, pandasCell } from './pandas.ts';
-import { SEP_REGEX, splitPandas, splitRaw, type Sep } from './separators.ts';
+import { SEP_REGEX, splitPandas, splitTyped, type Sep } from './separators.ts';
 import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
-import { numberDatatype } from '../csvw/column-format.ts';
-import { pyStrip, QUOTED_DECIMAL_COMMA, stripChars, valueType, XSD_OF } from './value-type.ts';
+import { QuotedNumbers } from './quoted-numbers.ts';
+import { stripChars, valueType, XSD_OF } from './value-type.ts';
 
 const FORMAT_SAMPLE = 20;
-/** How the numbers of a decimal-comma column are written (the import and describe read it so). */
-const DECIMAL_COMMA = { decimalChar: ',', groupChar: null };
 const NOTHING = { chars: 0, lines: 0 };
 const BLOCK_ROWS = 256;
 /** Leading all-text lines kept as header candidates; beyond that the part has no data. */
@@ -40,7 +38,7 @@ function matches(pattern: RegExp, text: string): boolean {
 
 /** A line whose every field is TEXT or BLANK: a header row (the count runs past the part). */
 function isTextLine(line: string, sep: Sep): boolean {
-  return splitRaw(line, sep).every((field) => {
+  return splitTyped(line, sep).every((field) => {
     const type = valueType(field).type;
     return type === 'TEXT' || type === 'BLANK';
   });
@@ -60,8 +58,8 @@ export class TableBuilder {
   private width = -1;
   private stats: ColumnStats[] = [];
   private readonly sample: string[][] = [];
-  /** Per column of the sample: every value a quoted decimal-comma number (Bluehill). */
-  private decimalComma: boolean[] = [];
+  /** Per column of the sample: every value a quoted number (Bluehill), and how it is written. */
+  private readonly quoted = new QuotedNumbers();
   private rows = 0;
   private tooWide = false;
   private fastPattern: QuietRows | null | undefined;
@@ -182,21 +180,11 @@ export class TableBuilder {
     if (fields.length > this.width) this.tooWide = true;
     if (this.rows < FORMAT_SAMPLE) {
       this.sample.push(fields);
-      this.noteDecimalCommas(line);
+      this.quoted.add(line, this.sep, this.width);
     }
     this.rows++;
     const stats = this.stats;
     for (let col = 0; col < stats.length; col++) (stats[col] as ColumnStats).add(fields[col]);
-  }
-
-  private noteDecimalCommas(line: string): void {
-    const raw = splitRaw(line, this.sep).map((field) => pyStrip(field));
-    for (let col = 0; col < this.width; col++) {
-      const field = raw[col] ?? '';
-      const quotedNumber = QUOTED_DECIMAL_COMMA.test(field);
-      if (this.rows === 0) this.decimalComma[col] = quotedNumber;
-      else if (!quotedNumber && field !== '') this.decimalComma[col] = false;
-    }
   }
 
   /** Header row count, once known (0 when the text run reached the end of the file). */
@@ -246,8 +234,6 @@ export class TableBuilder {
         : same && types[0] !== 'BLANK'
           ? XSD_OF[types[0] ?? 'TEXT']
           : XSD_OF.TEXT;
-      // Values such as `"0,27211"`: a CSVW number format says how csv2rdf reads them.
-      const decimalComma = this.decimalComma[col] === true && format === XSD_OF.FLOAT;
       return {
         titles: [...columnTitles, name],
         '@id': `${about}-${name}`,
@@ -255,7 +241,8 @@ export class TableBuilder {
         ...(unit ? { 'qudt:unit': { ...unit } } : {}),
         '@type': ['Column'],
         format: { '@id': format },
-        ...(decimalComma ? { datatype: numberDatatype(DECIMAL_COMMA) } : {}),
+        // Values such as `"0,27211"`: a CSVW number format says how they are read.
+        ...(format === XSD_OF.FLOAT ? this.quoted.datatype(col) : {}),
       };
     });
   }

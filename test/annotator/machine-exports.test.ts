@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { lineSeparator } from '../../lib/annotator/separators.ts';
 import { annotateBytes, annotateFile } from './support.ts';
+import { sharedDir } from '../support/shared.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const QUDT = 'http://qudt.org/vocab/unit/';
@@ -117,5 +118,27 @@ describe('machine exports', () => {
         ['_Time', DOUBLE],
       ],
     );
+  });
+
+  it('English Bluehill, every number quoted with thousands grouped: one table, groupChar ",", the results block notes', async () => {
+    const file = `${sharedDir}fixtures/real-exports/instron-bhq-Specimen_RawData_1.csv`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/bhq.csv');
+    const { d, table, columns } = oneTable(descriptor);
+    // 8 result lines and a blank above the header and the unit row.
+    assert.deepEqual(table.dialect, { delimiter: ',', skipRows: 9, headerRowCount: 2, encoding: 'ascii' });
+    // Each column's header and unit-row titles.
+    const titles = columns.map((c) => `${c.titles[0]} ${c.titles[1]}`);
+    assert.deepEqual(titles, [
+      'Time (s)',
+      'Extension (mm)',
+      'Load (N)',
+      'Tensile strain (Strain 1) (%)',
+      'Tensile stress (MPa)',
+    ]);
+    for (const c of columns) {
+      assert.deepEqual(c.format, { '@id': DOUBLE }, c.name);
+      assert.deepEqual(c.datatype, { base: 'double', format: { decimalChar: '.', groupChar: ',' } }, c.name);
+    }
+    assert.equal(d.notes?.length, 8);
   });
 });

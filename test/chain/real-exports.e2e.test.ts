@@ -53,6 +53,21 @@ const CASES: Expected[] = [
     last: [360.06, -2.04555, 0.28068, 22412, 2],
   },
   {
+    // Instron Bluehill with a results block (`name,"value",unit`), every number quoted, thousands
+    // grouped by commas (`"9,286.44727"`): 1478 lines less 8 results, a blank, header and units.
+    file: `${REAL}instron-bhq-Specimen_RawData_1.csv`,
+    rows: 1467,
+    columns: [
+      ['Time', 'SEC'],
+      ['Extension', 'MilliM'],
+      ['Load', 'N'],
+      ['Tensile strain (Strain 1)', 'PERCENT'],
+      ['Tensile stress', 'MegaPA'],
+    ],
+    first: [0, 0.01731, 462.86465, -0.0002, 22.2708],
+    last: [164.708, 2.4455, 8413.95215, 3.216, 404.8385],
+  },
+  {
     // MTS TestSuite, Italian Windows: tab, decimal comma, BOM; `_Extension ` (a datastore id may
     // not start with `_`: the column's name without it).
     file: `${REAL}mtsts-it-5D.txt`,
