@@ -60,6 +60,8 @@ export interface StepStatusView {
   /** e.g. pending, running, done, failed. */
   status: string;
   detail?: string;
+  /** A failed step's error and what to do, in words (the detail holds both, joined). */
+  failure?: { detail: string; action: string };
   /** A failed step the viewer may run again: its source resource and step. */
   retry?: { resourceId: string; step: string };
   /** What a done step made (the descriptor, the Turtle, the joined graph): its page. */

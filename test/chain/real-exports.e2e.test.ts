@@ -199,6 +199,7 @@ test("a failed import is shown on the resource's own page, in words, with what t
     /line 25 of .*late-point\.csv: &quot;22\.5&quot; in column &quot;Czas&quot; is not numeric/,
   );
   assert.match(alert, /the descriptor(&#39;|&#x27;|')s format: decimal &quot;,&quot;/);
+  assert.match(alert, /<br>What to do: a cell does not fit its column as the descriptor describes it/);
   assert.match(alert, /check that column(&#39;|&#x27;|')s format in the descriptor/);
   assert.match(html, /No table preview: the import failed/);
   // The steps are listed below, the failed one with its state.

@@ -104,10 +104,10 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
     : `<p class="empty">No table preview: ${importFailed ? 'the import failed (see above).' : 'this resource has no rows in the datastore.'}</p>`;
   // A failed step in words at the top, where the user looks first; all steps below.
   const alerts = failed
-    .map(
-      (s) =>
-        `<p class="error" role="alert"><strong>${escapeHtml(s.step.replace(/^.*: /, ''))} failed</strong>${s.detail ? `: ${escapeHtml(s.detail)}` : ''}</p>`,
-    )
+    .map((s) => {
+      const action = s.failure?.action ? `<br>What to do: ${escapeHtml(s.failure.action)}` : '';
+      return `<p class="error" role="alert"><strong>${escapeHtml(s.step.replace(/^.*: /, ''))} failed</strong>: ${escapeHtml(s.failure?.detail ?? 'failed')}${action}</p>`;
+    })
     .join('\n      ');
   const automation =
     steps.length === 0
