@@ -3,6 +3,7 @@
 // blank line, a header and a unit row in parentheses) and a tab-separated `.ASC` export whose
 // rows end in a tab, one field more than the header. Each must give one table.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { lineSeparator } from '../../lib/annotator/separators.ts';
 import { annotateBytes, annotateFile } from './support.ts';
@@ -140,5 +141,24 @@ describe('machine exports', () => {
       assert.deepEqual(c.datatype, { base: 'double', format: { decimalChar: '.', groupChar: ',' } }, c.name);
     }
     assert.equal(d.notes?.length, 8);
+  });
+
+  it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {
+    const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export.TXT`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/bose.TXT');
+    const { table, columns } = oneTable(descriptor);
+    // The data file's path with its NUL, a blank line, then the quoted header and unit rows.
+    assert.deepEqual(table.dialect, { delimiter: ',', skipRows: 2, headerRowCount: 2, encoding: 'ascii' });
+    assert.deepEqual(
+      columns.slice(0, 4).map((c) => [c.titles[0]?.trim(), c.titles[1]?.trim(), c.format?.['@id']]),
+      [
+        ['Elapsed Time', 'Sec', DOUBLE],
+        ['Disp', 'mm', DOUBLE],
+        ['Load', 'N', DOUBLE],
+        ['UserCalc1', 'V', DOUBLE],
+      ],
+    );
+    // Compressed or random bytes (about 1 in 256 a NUL) are still binary.
+    await assert.rejects(annotateBytes(randomBytes(70_000)), /this is a binary file/);
   });
 });
