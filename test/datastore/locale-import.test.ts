@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { numberText } from '../../lib/csvw/column-format.ts';
 import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
+import { importCsv } from '../../lib/datastore/import.ts';
 import { imported, localeImport, type OpenStore } from './locale-import.ts';
 
 const embedded: OpenStore = async () => {
@@ -56,5 +57,37 @@ describe('import and describe read a cell by its column format', () => {
     assert.equal(numberText('..0', null), undefined);
     assert.equal(numberText('1.2.3,4', null), undefined);
     assert.equal(numberText('abc', null), undefined);
+  });
+
+  it('a file large enough to be parsed on a second thread is read by the same formats', async () => {
+    // Past the 4 MB the import reads on one thread: 300,000 rows of two quoted numbers.
+    const descriptor = {
+      url: 'big.csv',
+      dialect: { delimiter: ';' },
+      tableSchema: {
+        columns: [
+          { titles: 'F', datatype: { base: 'double', format: { decimalChar: ',' } } },
+          { titles: 'G', datatype: { base: 'double', format: { decimalChar: '.', groupChar: ',' } } },
+        ],
+      },
+    };
+    const rows = 300_000;
+    const lines = ['F;G'];
+    for (let i = 0; i < rows; i++) lines.push(`"${i},5";"${i.toLocaleString('en-US')}.25"`);
+    const text = `${lines.join('\n')}\n`;
+    assert.ok(text.length > 4 << 20);
+    const { store, dispose } = await embedded();
+    try {
+      const bytes = Buffer.from(text);
+      const body = (async function* () {
+        for (let at = 0; at < bytes.length; at += 1 << 16) yield bytes.subarray(at, at + (1 << 16));
+      })();
+      const info = await importCsv(store, 'big', descriptor, { body }, 'big.csv');
+      assert.equal(info.count, rows);
+      const last = await store.search({ resource_id: 'big', sort: '_id desc', limit: 1 });
+      assert.deepEqual([last.records[0]!['F'], last.records[0]!['G']], [299999.5, 299999.25]);
+    } finally {
+      await dispose();
+    }
   });
 });
