@@ -15,21 +15,22 @@ const embedded: OpenStore = async () => {
 
 localeImport('embedded', embedded);
 
+/** A descriptor of a `;`-separated CSV with these columns. */
+const semicolons = (url: string, columns: unknown[]) => ({
+  url,
+  dialect: { delimiter: ';' },
+  tableSchema: { columns },
+});
+
 describe('import and describe read a cell by its column format', () => {
   it('a column whose descriptor says decimalChar "," refuses a point, naming the format', async () => {
-    const descriptor = {
-      url: 'x.csv',
-      dialect: { delimiter: ';' },
-      tableSchema: {
-        columns: [
-          {
-            titles: 'F',
-            format: { '@id': 'http://www.w3.org/2001/XMLSchema#double' },
-            datatype: { base: 'double', format: { decimalChar: ',' } },
-          },
-        ],
+    const descriptor = semicolons('x.csv', [
+      {
+        titles: 'F',
+        format: { '@id': 'http://www.w3.org/2001/XMLSchema#double' },
+        datatype: { base: 'double', format: { decimalChar: ',' } },
       },
-    };
+    ]);
     await assert.rejects(
       imported(embedded, descriptor, () => ({ text: 'F\n"1,5"\n"2.5"\n' }), 'x.csv'),
       (error: Error) =>
@@ -61,16 +62,10 @@ describe('import and describe read a cell by its column format', () => {
 
   it('a file large enough to be parsed on a second thread is read by the same formats', async () => {
     // Past the 4 MB the import reads on one thread: 300,000 rows of two quoted numbers.
-    const descriptor = {
-      url: 'big.csv',
-      dialect: { delimiter: ';' },
-      tableSchema: {
-        columns: [
-          { titles: 'F', datatype: { base: 'double', format: { decimalChar: ',' } } },
-          { titles: 'G', datatype: { base: 'double', format: { decimalChar: '.', groupChar: ',' } } },
-        ],
-      },
-    };
+    const descriptor = semicolons('big.csv', [
+      { titles: 'F', datatype: { base: 'double', format: { decimalChar: ',' } } },
+      { titles: 'G', datatype: { base: 'double', format: { decimalChar: '.', groupChar: ',' } } },
+    ]);
     const rows = 300_000;
     const lines = ['F;G'];
     for (let i = 0; i < rows; i++) lines.push(`"${i},5";"${i.toLocaleString('en-US')}.25"`);
