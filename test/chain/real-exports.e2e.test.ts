@@ -22,6 +22,8 @@ interface Expected {
   columns: [field: string, unit: string | undefined][];
   first: number[];
   last: number[];
+  /** A last field that every line leaves empty (a trailing separator), as pandas names it. */
+  empty?: string;
 }
 
 const CASES: Expected[] = [
@@ -66,6 +68,21 @@ const CASES: Expected[] = [
     ],
     first: [0, 0.01731, 462.86465, -0.0002, 22.2708],
     last: [164.708, 2.4455, 8413.95215, 3.216, 404.8385],
+  },
+  {
+    // Bose WinTest: line 1 the data file's path and a NUL, a blank line, quoted space-padded
+    // header and unit rows, right-aligned values, a trailing comma on every line; 14446 lines.
+    file: `${REAL}bose-wintest-bose_export.TXT`,
+    rows: 14_442,
+    columns: [
+      ['Elapsed Time ', 'SEC'],
+      ['Disp      ', 'MilliM'],
+      ['Load   ', 'N'],
+      ['UserCalc1', 'V'],
+    ],
+    first: [0, -6.02458, -0.73, 0],
+    last: [72.205, 5.998793, -0.67, 0],
+    empty: 'Unnamed: 4_level_0',
   },
   {
     // MTS TestSuite, Italian Windows: tab, decimal comma, BOM; `_Extension ` (a datastore id may
@@ -139,15 +156,22 @@ test('real exports: annotate → import → describe, tables as the files hold t
     const head = await search({ limit: 1 });
     assert.equal(head.total, expected.rows, name);
     const fields = (head.fields as Dict[]).filter((f) => f.id !== '_id');
+    const empty = expected.empty === undefined ? [] : [[expected.empty, 'text']];
     assert.deepEqual(
       fields.map((f) => [f.id, f.type]),
-      expected.columns.map(([field]) => [field, 'numeric']),
+      [...expected.columns.map(([field]) => [field, 'numeric']), ...empty],
       name,
     );
-    const values = (record: Dict) => expected.columns.map(([field]) => record[field]);
-    assert.deepEqual(values((head.records as Dict[])[0]!), expected.first, name);
+
+    // The empty last field is null in every row shown (first and last).
+    const values = (record: Dict) => [
+      ...expected.columns.map(([field]) => record[field]),
+      ...(expected.empty === undefined ? [] : [record[expected.empty]]),
+    ];
+    const expect = (row: number[]) => (expected.empty === undefined ? row : [...row, null]);
+    assert.deepEqual(values((head.records as Dict[])[0]!), expect(expected.first), name);
     const tail = await search({ limit: 1, offset: expected.rows - 1 });
-    assert.deepEqual(values((tail.records as Dict[])[0]!), expected.last, name);
+    assert.deepEqual(values((tail.records as Dict[])[0]!), expect(expected.last), name);
     // The units, from the descriptor annotate made (what describe and the mapper read).
     const resources = (await call('package_show', { id: 'real-exports' })).resources as Dict[];
     const descriptorId = resources.find(
@@ -163,7 +187,9 @@ test('real exports: annotate → import → describe, tables as the files hold t
     assert.equal(descriptor.tables.length, 1, name);
     const columns = descriptor.tables[0]!.tableSchema.columns.filter((c) => !c.suppressOutput);
     assert.deepEqual(
-      columns.map((c) => (c['qudt:unit']?.['@id'] as string | undefined)?.replace(QUDT, '')),
+      columns
+        .slice(0, expected.columns.length)
+        .map((c) => (c['qudt:unit']?.['@id'] as string | undefined)?.replace(QUDT, '')),
       expected.columns.map(([, unit]) => unit),
       name,
     );
