@@ -348,6 +348,14 @@ export class ActionSource implements CatalogueSource {
     };
     if (r.datastore_active === true)
       view.table = await tablePreview((action, params) => this.#call(asker, action, params), id, table);
+    // The chain's steps of the file (a derived resource shows its source's): a failed one is
+    // seen where the user looks for the table, with what to do.
+    const derivation = r.labld_derivation as { source_resource_id?: unknown } | null | undefined;
+    const source = text(derivation?.source_resource_id) || id;
+    const status = (await this.#call(asker, 'labld_status_show', { resource_id: source })) as Dict;
+    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
+    const steps = this.#automationOf(d, may, status, null).steps;
+    if (steps.length > 0) view.steps = steps;
     return view;
   }
 

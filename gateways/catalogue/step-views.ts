@@ -59,6 +59,10 @@ export function stepViews(
       const again = typeof step.attempt === 'number' && step.attempt > 1 ? `attempt ${step.attempt}` : '';
       const detail = [detailOf(step), again].filter(Boolean).join('; ');
       if (detail) view.detail = detail;
+      if (step.state === 'failed') {
+        const failure = (step.failure as Dict | undefined) ?? {};
+        view.failure = { detail: String(failure.detail ?? 'failed'), action: String(failure.action ?? '') };
+      }
       // A source still there: a removed one has nothing to run again.
       if (step.state === 'failed' && options.canRetry && names.has(resourceId)) {
         view.retry = { resourceId, step: String(step.step) };

@@ -60,6 +60,8 @@ export interface StepStatusView {
   /** e.g. pending, running, done, failed. */
   status: string;
   detail?: string;
+  /** A failed step's error and what to do, in words (the detail holds both, joined). */
+  failure?: { detail: string; action: string };
   /** A failed step the viewer may run again: its source resource and step. */
   retry?: { resourceId: string; step: string };
   /** What a done step made (the descriptor, the Turtle, the joined graph): its page. */
@@ -150,6 +152,8 @@ export interface ResourcePageView {
   resource: ResourceView;
   /** Undefined when the resource has no rows in the datastore. */
   table?: TablePreviewView;
+  /** The chain's steps of this resource (of its source, for a derived one); a failure in words. */
+  steps?: StepStatusView[];
 }
 
 export interface UploadView {

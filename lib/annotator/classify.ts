@@ -1,7 +1,7 @@
 // Meta or data? The original's rule for one part (research §1.4 step C), decided on the
 // type vectors of at most its first 30 lines.
 import type { Sep } from './separators.ts';
-import { splitRaw } from './separators.ts';
+import { splitTyped } from './separators.ts';
 import { classOf } from './value-type.ts';
 
 export const CLASSIFY_SAMPLE = 30;
@@ -13,7 +13,7 @@ export interface Classification {
 }
 
 function typeVector(line: string, sep: Sep): string[] {
-  return splitRaw(line, sep).map(classOf);
+  return splitTyped(line, sep).map(classOf);
 }
 
 export function classify(lines: readonly string[], sep: Sep, partLength: number): Classification {

@@ -116,6 +116,32 @@ export function splitRaw(line: string, sep: Sep): string[] {
   return fields;
 }
 
+/**
+ * `splitRaw`, but a quoted field that holds the separator stays one field, quotes and all
+ * (`"9,286.44727"`), where pandas honours quotes: the original split such a field in two when
+ * typing a line, so a Bluehill results line looked like a header and its block like a table.
+ */
+export function splitTyped(line: string, sep: Sep): string[] {
+  const fields = splitRaw(line, sep);
+  if (!quotesHonoured(sep) || line.indexOf('"') < 0) return fields;
+  const whole: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    let field = fields[i] as string;
+    while (opensQuote(field) && i + 1 < fields.length) field += sep + (fields[++i] as string);
+    whole.push(field);
+  }
+  return whole;
+}
+
+/** A field that starts with a quote and has not closed it (an odd number of quotes). */
+function opensQuote(field: string): boolean {
+  const text = field.trimStart();
+  if (!text.startsWith('"')) return false;
+  let quotes = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 34) quotes++;
+  return quotes % 2 === 1;
+}
+
 /** Whether pandas reads this separator with Python's csv module (quotes honoured). */
 function quotesHonoured(sep: Sep): boolean {
   return sep === ';' || sep === ',';

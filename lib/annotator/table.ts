@@ -4,9 +4,10 @@
 import { scanRow } from './fast-row.ts';
 import { makeId } from './names.ts';
 import { ColumnStats, pandasCell } from './pandas.ts';
-import { SEP_REGEX, splitPandas, splitRaw, type Sep } from './separators.ts';
+import { SEP_REGEX, splitPandas, splitTyped, type Sep } from './separators.ts';
 import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
-import { pyStrip, QUOTED_DECIMAL_COMMA, stripChars, valueType, XSD_OF } from './value-type.ts';
+import { QuotedNumbers } from './quoted-numbers.ts';
+import { stripChars, valueType, XSD_OF } from './value-type.ts';
 
 const FORMAT_SAMPLE = 20;
 const NOTHING = { chars: 0, lines: 0 };
@@ -37,7 +38,7 @@ function matches(pattern: RegExp, text: string): boolean {
 
 /** A line whose every field is TEXT or BLANK: a header row (the count runs past the part). */
 function isTextLine(line: string, sep: Sep): boolean {
-  return splitRaw(line, sep).every((field) => {
+  return splitTyped(line, sep).every((field) => {
     const type = valueType(field).type;
     return type === 'TEXT' || type === 'BLANK';
   });
@@ -57,8 +58,8 @@ export class TableBuilder {
   private width = -1;
   private stats: ColumnStats[] = [];
   private readonly sample: string[][] = [];
-  /** Per column of the sample: every value a quoted decimal-comma number (Bluehill). */
-  private decimalComma: boolean[] = [];
+  /** Per column of the sample: every value a quoted number (Bluehill), and how it is written. */
+  private readonly quoted = new QuotedNumbers();
   private rows = 0;
   private tooWide = false;
   private fastPattern: QuietRows | null | undefined;
@@ -179,21 +180,11 @@ export class TableBuilder {
     if (fields.length > this.width) this.tooWide = true;
     if (this.rows < FORMAT_SAMPLE) {
       this.sample.push(fields);
-      this.noteDecimalCommas(line);
+      this.quoted.add(line, this.sep, this.width);
     }
     this.rows++;
     const stats = this.stats;
     for (let col = 0; col < stats.length; col++) (stats[col] as ColumnStats).add(fields[col]);
-  }
-
-  private noteDecimalCommas(line: string): void {
-    const raw = splitRaw(line, this.sep).map((field) => pyStrip(field));
-    for (let col = 0; col < this.width; col++) {
-      const field = raw[col] ?? '';
-      const quotedNumber = QUOTED_DECIMAL_COMMA.test(field);
-      if (this.rows === 0) this.decimalComma[col] = quotedNumber;
-      else if (!quotedNumber && field !== '') this.decimalComma[col] = false;
-    }
   }
 
   /** Header row count, once known (0 when the text run reached the end of the file). */
@@ -234,10 +225,15 @@ export class TableBuilder {
       const dtype = (this.stats[col] as ColumnStats).dtype();
       const types = this.sample.map((row) => pandasCell(row[col], dtype).typed.type);
       const same = types.every((t) => t === types[0]);
-      // BLANK has no xsd type; the original wrote a null @id there.
-      const format = same && types[0] !== 'BLANK' ? XSD_OF[types[0] ?? 'TEXT'] : XSD_OF.TEXT;
-      // Values such as `"0,27211"`: a CSVW number format says how csv2rdf reads them.
-      const decimalComma = this.decimalComma[col] === true && format === XSD_OF.FLOAT;
+      // BLANK has no xsd type; the original wrote a null @id there. A decimal-comma column
+      // (text to pandas) with a whole number among its decimals (`1` after `0,93`) is still a
+      // column of numbers, where the original gave up on it as text.
+      const numbers = !same && types.every((t) => t === 'INT' || t === 'FLOAT');
+      const format = numbers
+        ? XSD_OF.FLOAT
+        : same && types[0] !== 'BLANK'
+          ? XSD_OF[types[0] ?? 'TEXT']
+          : XSD_OF.TEXT;
       return {
         titles: [...columnTitles, name],
         '@id': `${about}-${name}`,
@@ -245,7 +241,8 @@ export class TableBuilder {
         ...(unit ? { 'qudt:unit': { ...unit } } : {}),
         '@type': ['Column'],
         format: { '@id': format },
-        ...(decimalComma ? { datatype: { base: 'double', format: { decimalChar: ',' } } } : {}),
+        // Values such as `"0,27211"`: a CSVW number format says how they are read.
+        ...(format === XSD_OF.FLOAT ? this.quoted.datatype(col) : {}),
       };
     });
   }

@@ -87,6 +87,9 @@ const REPLACEMENTS: readonly [string, string][] = [
   ['sec', 's'],
 ];
 
+/** Whole unit words machines write that QUDT does not know (Bose WinTest's unit row: `Sec`). */
+const WORDS: ReadonlyMap<string, string> = new Map([['Sec', 's']]);
+
 const NUMBER = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
 
 function refFor(unit: string, units: UnitIndex): UnitRef {
@@ -115,6 +118,7 @@ export function unitSymbol(iri: string): string | undefined {
 /** get_unit: the QUDT unit a header word or cell word names, if any. */
 export function unitOf(token: string): UnitRef | undefined {
   let text = stripChars(token, ' []():');
+  text = WORDS.get(text) ?? text;
   for (const [from, to] of REPLACEMENTS) text = text.split(from).join(to);
   // Bug fix: the original took `1` for the unit NUM (UCUM code "1"); a number is a value.
   if (NUMBER.test(text)) return undefined;

@@ -79,12 +79,24 @@ export function valueType(cell: string): Typed {
 
 /** A decimal-comma number in quotes, as Bluehill exports write every value (`"0,27211"`). */
 export const QUOTED_DECIMAL_COMMA = /^"([+-]?\d+,\d+)"$/;
+/**
+ * A decimal-point number in quotes, its thousands grouped by commas or not, as English Bluehill
+ * exports write every value (`"9,286.44727"`, `"0.01731"`).
+ */
+export const QUOTED_DECIMAL_POINT = /^"([+-]?(?:\d{1,3}(?:,\d{3})+|\d+)\.\d+)"$/;
+/** The same unquoted (`9,286.44727`): its commas group thousands, they are no decimal commas. */
+const GROUPED = /^[+-]?\d{1,3}(?:,\d{3})+\.\d+$/;
 
 function computeType(cell: string): Typed {
   const stripped = pyStrip(cell);
   // The original read `"0,27211"` as a string literal, so a table of them was all text (notes).
   const quotedNumber = QUOTED_DECIMAL_COMMA.exec(stripped);
-  const text = (quotedNumber ? (quotedNumber[1] as string) : stripped).replace(/,/g, '.');
+  const pointNumber = quotedNumber ? null : QUOTED_DECIMAL_POINT.exec(stripped);
+  const number = pointNumber ? (pointNumber[1] as string) : stripped;
+  const text =
+    pointNumber || GROUPED.test(number)
+      ? number.replace(/,/g, '')
+      : (quotedNumber ? (quotedNumber[1] as string) : stripped).replace(/,/g, '.');
   if (text === '') return { type: 'BLANK' };
   const literal = literalEval(text);
   if (literal === 'value-error') return { type: 'TEXT' };

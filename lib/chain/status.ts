@@ -150,6 +150,10 @@ export function failStep(status: StepStatus, run: string, at: string, error: unk
 
 const FIX_MAPPING = 'correct the mapping in the group mappings (the detail names it), then press Retry';
 
+// The file was annotated, but a cell does not read as its column's type says (the import's refusal).
+const FIX_CELL =
+  "a cell does not fit its column as the descriptor describes it (the detail names the line and column): check that column's format in the descriptor (its datatype, decimalChar, groupChar), or upload a corrected file, then press Retry";
+
 /** What the user can do, by the kind of failure and the step. */
 function actionFor(step: StatusStep, failure: Omit<StepFailure, 'action'>): string {
   if (step === LOAD_STEP) return loadActionFor(failure.kind);
@@ -158,6 +162,7 @@ function actionFor(step: StatusStep, failure: Omit<StepFailure, 'action'>): stri
     case 'malformed':
     case 'unsupported':
       if (step === 'select-mapping' || step === 'convert') return FIX_MAPPING;
+      if (step === 'import' && failure.field === 'csv_url') return FIX_CELL;
       return 'the file cannot be read as a table: check that it is a delimited text file (CSV, TSV) and upload a corrected version';
     case 'too-large':
       return 'the file is past the limit the detail names: raise that variable or split the file, then press Retry';

@@ -7,6 +7,7 @@ import { resolveUrl, type MetadataContext } from './common.ts';
 import { compileDatePattern, dateKey, isLexicalDate, type DatePattern } from './date-format.ts';
 import { compilePattern, parseNumber, type NumberFormat, type NumberPattern } from './number-format.ts';
 import { metadataError } from './types.ts';
+import { numberStyle } from './column-format.ts';
 
 export interface Datatype {
   /** Built-in base name (`integer`, `date`, `string`, …). */
@@ -58,9 +59,9 @@ function compileFormat(datatype: Datatype, format: unknown, ctx: MetadataContext
     case 'double': {
       const object = typeof format === 'string' ? { pattern: format } : (format as Record<string, unknown>);
       if (object === null || typeof object !== 'object') return bad();
-      const decimalChar = typeof object['decimalChar'] === 'string' ? object['decimalChar'] : '.';
-      const groupChar = typeof object['groupChar'] === 'string' ? object['groupChar'] : null;
-      datatype.numberFormat = { decimalChar, groupChar };
+      // The same reading of decimalChar and groupChar as the import's and describe's.
+      const style = numberStyle(object['decimalChar'], object['groupChar']);
+      datatype.numberFormat = style ? { ...style } : { decimalChar: '.', groupChar: null };
       if (typeof object['pattern'] === 'string') {
         datatype.numberFormat.pattern = object['pattern'];
         const compiled = compilePattern(object['pattern'], datatype.numberFormat);

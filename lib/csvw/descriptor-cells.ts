@@ -4,6 +4,7 @@
 // request): each column's handling is decided once, and literals keep their parts as fields.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
+import { INTEGRAL_TYPES, NUMERIC_TYPES, numberText, type NumberStyle } from './column-format.ts';
 import { RDF_NS, XSD } from './vocab.ts';
 
 const { namedNode, blankNode, literal, quad } = DataFactory;
@@ -13,27 +14,8 @@ export const QUDT_UNIT = 'http://qudt.org/vocab/unit/';
 export const OA = 'http://www.w3.org/ns/oa#';
 export const DC11 = 'http://purl.org/dc/elements/1.1/';
 
-const NUMERIC = new Set(
-  [
-    'integer',
-    'double',
-    'decimal',
-    'float',
-    'long',
-    'int',
-    'short',
-    'byte',
-    'nonNegativeInteger',
-    'positiveInteger',
-    'unsignedLong',
-    'unsignedInt',
-    'unsignedShort',
-    'unsignedByte',
-    'nonPositiveInteger',
-    'negativeInteger',
-  ].map((name) => XSD + name),
-);
-const INTEGRAL = new Set([...NUMERIC].filter((iri) => !/#(double|decimal|float)$/.test(iri)));
+const NUMERIC = new Set([...NUMERIC_TYPES].map((name) => XSD + name));
+const INTEGRAL = new Set([...INTEGRAL_TYPES].map((name) => XSD + name));
 
 // Terms the cells use, made once.
 const T = {
@@ -66,14 +48,20 @@ export interface Column {
   /** Text cells of a numeric column that is not a number keep xsd:string. */
   textDatatype: RDF.NamedNode;
   unit: RDF.NamedNode | undefined;
+  /** How its numbers are written (the datatype's decimalChar and groupChar). */
+  style: NumberStyle;
 }
 
-/** A column of the descriptor (IRI, csvw:format, qudt:unit, csvw:aboutUrl) as its cells are made. */
+/**
+ * A column of the descriptor (IRI, csvw:format, qudt:unit, csvw:aboutUrl, the number style of
+ * its csvw:datatype) as its cells are made.
+ */
 export function cellColumn(
   iri: string,
   format: string,
   unit: string | undefined,
   aboutUrl: string | undefined,
+  style: NumberStyle = null,
 ): Column {
   const numeric = NUMERIC.has(format);
   return {
@@ -90,6 +78,7 @@ export function cellColumn(
     decimal: format === XSD + 'decimal',
     textDatatype: numeric ? namedNode(XSD + 'string') : namedNode(format),
     unit: unit === undefined ? undefined : namedNode(unit),
+    style,
   };
 }
 
@@ -172,15 +161,19 @@ class CellLiteral implements RDF.Literal {
   }
 }
 
-/** A numeric cell (trimmed, not empty) as the original reads it (German decimals repaired), or undefined. */
+/**
+ * A numeric cell (trimmed, not empty) read as its column writes numbers (column-format.ts: the
+ * descriptor's decimalChar and groupChar, else the original's German decimals repaired), or
+ * undefined.
+ */
 function numericLiteral(trimmed: string, column: Column): RDF.Literal | undefined {
+  const plain = numberText(trimmed, column.style);
+  if (plain === undefined) return undefined;
   if (column.kind === 'number' && !column.decimal) {
-    const lexical = decimalAsDouble(trimmed);
+    const lexical = decimalAsDouble(plain);
     if (lexical !== undefined) return new CellLiteral(lexical, column.datatype);
   }
-  let value = Number(trimmed);
-  if (Number.isNaN(value)) value = Number(trimmed.replace(/\./g, '').replace(/,(?=[^,]*$)/, '.'));
-  if (Number.isNaN(value)) return undefined;
+  const value = Number(plain);
   if (column.kind === 'integral') {
     if (!Number.isInteger(value)) return undefined;
     return new CellLiteral(

@@ -10,6 +10,7 @@ import { AGENT } from '../annotator/descriptor.ts';
 import { invalid } from '../process/errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
+import { describedDialect, numberStyle } from './column-format.ts';
 import { descriptorRows } from './descriptor-rows.ts';
 import { CSV_FIELD, METADATA_FIELD, loadResource, resourceText, type ResourceLoader } from './types.ts';
 import { DC11, OA, QUDT, QUDT_UNIT, cellColumn, cellObject, type Column } from './descriptor-cells.ts';
@@ -96,11 +97,6 @@ function findTables(quads: RDF.Quad[]): RDF.Quad_Subject[] {
     quads.filter((q) => q.predicate.value === CSVW + 'url').map((q) => q.subject.termType + q.subject.value),
   );
   return tables.filter((table) => withUrl.has(table.termType + table.value));
-}
-
-function number(term: RDF.Term | undefined, fallback: number): number {
-  const value = term ? Number(term.value) : NaN;
-  return Number.isInteger(value) && value >= 0 ? value : fallback;
 }
 
 async function loadDescriptor(url: string, load: ResourceLoader): Promise<RDF.Quad[]> {
@@ -245,14 +241,18 @@ function columnsOf(schema: RDF.Term | undefined, graph: Graph): Column[] {
     .list(graph.one(schema, CSVW + 'column'))
     .filter((column) => graph.one(column, CSVW + 'suppressOutput')?.value !== 'true')
     .filter((column) => graph.one(column, CSVW + 'virtual')?.value !== 'true')
-    .map((column) =>
-      cellColumn(
+    .map((column) => {
+      const datatype = graph.one(column, CSVW + 'datatype');
+      const format = datatype && graph.one(datatype, CSVW + 'format');
+      const property = (name: string) => (format ? graph.one(format, CSVW + name)?.value : undefined);
+      return cellColumn(
         column.value,
         graph.one(column, CSVW + 'format')?.value ?? XSD + 'string',
         graph.one(column, QUDT + 'unit')?.value,
         graph.one(column, CSVW + 'aboutUrl')?.value,
-      ),
-    );
+        numberStyle(property('decimalChar'), property('groupChar')),
+      );
+    });
 }
 
 /** Emits the rows of one table into `out`, yielding the length of `out` after each row. */
@@ -265,10 +265,14 @@ async function* emitRows(
 ): AsyncGenerator<number> {
   const dialectNode = graph.one(table, CSVW + 'dialect');
   const schema = graph.one(table, CSVW + 'tableSchema');
-  const skipRows = dialectNode ? number(graph.one(dialectNode, CSVW + 'skipRows'), 0) : 0;
-  const headerRowCount = dialectNode ? number(graph.one(dialectNode, CSVW + 'headerRowCount'), 1) : 1;
-  const delimiter = (dialectNode && graph.one(dialectNode, CSVW + 'delimiter')?.value) || ',';
-  const encoding = (dialectNode && graph.one(dialectNode, CSVW + 'encoding')?.value) || 'utf-8';
+  const property = (name: string) => (dialectNode ? graph.one(dialectNode, CSVW + name)?.value : undefined);
+  const dialect = describedDialect({
+    skipRows: property('skipRows'),
+    headerRowCount: property('headerRowCount'),
+    header: property('header'),
+    delimiter: property('delimiter'),
+    encoding: property('encoding'),
+  });
   const aboutUrl = schema ? graph.one(schema, CSVW + 'aboutUrl')?.value : undefined;
   const columns = columnsOf(schema, graph);
   const resource = await loadResource(load, csvUrl, CSV_FIELD);
@@ -277,13 +281,8 @@ async function* emitRows(
   // The objects' own triples follow the row's, so that a writer groups each subject's.
   const nested: RDF.Quad[] = [];
   const rowBase = `${csvUrl}/row=`;
-  const firstRowNumber = skipRows + headerRowCount;
-  const rows = descriptorRows(
-    resource,
-    csvUrl,
-    { skipRows, headerRowCount, delimiter, encoding },
-    columns.length,
-  );
+  const firstRowNumber = dialect.skipRows + dialect.headerRowCount;
+  const rows = descriptorRows(resource, csvUrl, dialect, columns.length);
   for await (const { index, cells } of rows) {
     const gid = String(index);
     const vars = (name: string): string | undefined => (name === 'GID' ? gid : undefined);

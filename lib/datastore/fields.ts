@@ -1,45 +1,33 @@
 // Datastore fields from a CSVW descriptor: the columns the CSV has (the annotator's GID and
 // other suppressed or virtual columns are not in the file — as /api/rdf reads it), each named
 // by its header (first title) and typed by its datatype — the annotator's `format: {"@id":
-// xsd:…}` or a standard CSVW `datatype` — so that numbers are numbers; the QUDT unit and the
-// other titles go to the field's info.
+// xsd:…}` or a standard CSVW `datatype` — so that numbers are numbers, written as the datatype's
+// format says (decimalChar, groupChar: lib/csvw/column-format.ts reads them, as describe does);
+// the QUDT unit and the other titles go to the field's info.
 import { invalid } from '../process/errors.ts';
 import type { DescriptorDialect } from '../csvw/descriptor-rows.ts';
+import { describedDialect, numberStyleOf, NUMERIC_TYPES, type NumberStyle } from '../csvw/column-format.ts';
 import type { Field, FieldType } from './contract.ts';
 import { isObject } from '../json.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
 
-/** XSD and CSVW datatype names → CKAN types (anything else is text). */
-const TYPE_OF: Record<string, FieldType> = {
-  integer: 'numeric', // sampled from the first rows by the annotator: a later 2.5 must fit
-  int: 'numeric',
-  long: 'numeric',
-  short: 'numeric',
-  byte: 'numeric',
-  nonNegativeInteger: 'numeric',
-  positiveInteger: 'numeric',
-  nonPositiveInteger: 'numeric',
-  negativeInteger: 'numeric',
-  unsignedLong: 'numeric',
-  unsignedInt: 'numeric',
-  unsignedShort: 'numeric',
-  unsignedByte: 'numeric',
-  decimal: 'numeric',
-  double: 'numeric',
-  float: 'numeric',
-  number: 'numeric',
-  boolean: 'bool',
-  date: 'date',
-  dateTime: 'timestamp',
-  datetime: 'timestamp',
-};
+/** A column's type by its XSD name (column-format.ts says which are numbers); anything else is text. */
+function fieldType(name: string): FieldType {
+  // integer too: sampled from the first rows by the annotator, a later 2.5 must fit
+  if (NUMERIC_TYPES.has(name)) return 'numeric';
+  if (name === 'boolean') return 'bool';
+  if (name === 'date') return 'date';
+  return name === 'dateTime' || name === 'datetime' ? 'timestamp' : 'text';
+}
 
 export interface DescriptorTable {
   /** The CSV the table describes (`url`), resolved by the caller. */
   url: string | undefined;
   dialect: DescriptorDialect;
   fields: Field[];
+  /** Per field, how its numbers are written (column-format.ts). */
+  styles: NumberStyle[];
 }
 
 type Json = Record<string, unknown>;
@@ -60,13 +48,7 @@ function idOf(value: unknown): string | undefined {
 
 function typeOf(column: Json): FieldType {
   const datatype = idOf(column.format) ?? idOf(column.datatype) ?? 'string';
-  const name = datatype.startsWith(XSD) ? datatype.slice(XSD.length) : datatype.replace(/^xsd:/, '');
-  return TYPE_OF[name] ?? 'text';
-}
-
-function count(value: unknown, fallback: number): number {
-  const number = typeof value === 'string' ? Number(value) : value;
-  return typeof number === 'number' && Number.isInteger(number) && number >= 0 ? number : fallback;
+  return fieldType(datatype.startsWith(XSD) ? datatype.slice(XSD.length) : datatype.replace(/^xsd:/, ''));
 }
 
 /** The first table of a descriptor (a table group's or a lone table) as datastore fields. */
@@ -83,6 +65,7 @@ export function descriptorTable(descriptor: unknown): DescriptorTable {
       ? descriptor.dialect
       : {};
   const fields: Field[] = [];
+  const styles: NumberStyle[] = [];
   const taken = new Set<string>();
   for (const column of table.tableSchema.columns as unknown[]) {
     if (!isObject(column) || column.virtual === true || column.suppressOutput === true) continue;
@@ -103,16 +86,13 @@ export function descriptorTable(descriptor: unknown): DescriptorTable {
       type: typeOf(column),
       ...(unit || label ? { info: { ...(label ? { label } : {}), ...(unit ? { unit } : {}) } } : {}),
     });
+    styles.push(numberStyleOf(column.datatype));
   }
   if (fields.length === 0) throw fail('the table describes no columns');
   return {
     url: typeof table.url === 'string' ? table.url : undefined,
-    dialect: {
-      skipRows: count(dialect.skipRows, 0),
-      headerRowCount: count(dialect.headerRowCount ?? (dialect.header === false ? 0 : undefined), 1),
-      delimiter: typeof dialect.delimiter === 'string' ? dialect.delimiter : ',',
-      encoding: typeof dialect.encoding === 'string' ? dialect.encoding : 'utf-8',
-    },
+    dialect: describedDialect(dialect),
     fields,
+    styles,
   };
 }

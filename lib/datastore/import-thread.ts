@@ -6,6 +6,7 @@
 // side holds more than a few MB.
 import { Worker } from 'node:worker_threads';
 import type { DescriptorDialect } from '../csvw/descriptor-rows.ts';
+import type { NumberStyle } from '../csvw/column-format.ts';
 import { CSV_FIELD, readError } from '../csvw/types.ts';
 import { DomainError, type ErrorKind } from '../process/errors.ts';
 import { DeterministicFault } from '../process/transient.ts';
@@ -22,6 +23,7 @@ export interface ParseJob {
   csvUrl: string;
   dialect: DescriptorDialect;
   fields: Field[];
+  styles: NumberStyle[];
   batchSize: number | undefined;
   ahead: number;
 }
@@ -53,9 +55,10 @@ export async function* columnBatchesInThread(
   csvUrl: string,
   dialect: DescriptorDialect,
   fields: Field[],
+  styles: NumberStyle[],
   batchSize?: number,
 ): AsyncGenerator<ColumnBatch> {
-  const job: ParseJob = { csvUrl, dialect, fields, batchSize, ahead: AHEAD };
+  const job: ParseJob = { csvUrl, dialect, fields, styles, batchSize, ahead: AHEAD };
   // Its young generation as every worker's (LABLD_SEMI_SPACE_MB; V8's flag caps it anyway).
   const young = youngGenerationMb();
   const worker = new Worker(ENTRY, {

@@ -49,7 +49,7 @@ async function* body(): AsyncGenerator<Uint8Array | string> {
 try {
   const rows = descriptorRowBatches({ body: body() }, job.csvUrl, job.dialect, job.fields.length);
   let unanswered = 0;
-  for await (const batch of columnBatches(rows, job.fields, job.csvUrl, job.batchSize)) {
+  for await (const batch of columnBatches(rows, job.fields, job.csvUrl, job.batchSize, job.styles)) {
     const buffers = batch.columns.flatMap((c) =>
       c instanceof Float64Array ? [c.buffer as ArrayBuffer] : [],
     );

@@ -4,12 +4,13 @@
 // type cannot read refuses the import (nothing is kept: the insert is one transaction). A
 // file past its first few MB is parsed on a second thread while this one inserts
 // (import-thread.ts); a small one is read here, where a thread's start would cost more.
-import { descriptorRowBatches, type DescriptorDialect, type DescriptorRow } from '../csvw/descriptor-rows.ts';
+import type { NumberStyle } from '../csvw/column-format.ts';
+import { descriptorRowBatches, type DescriptorRow } from '../csvw/descriptor-rows.ts';
 import { CSV_FIELD, readError } from '../csvw/types.ts';
 import type { LoadedResource } from '../loader.ts';
 import { invalid, isDomainError } from '../process/errors.ts';
 import type { ColumnBatch, Datastore, DatastoreInfo, Field, RowBatch, Value } from './contract.ts';
-import { descriptorTable } from './fields.ts';
+import { descriptorTable, type DescriptorTable } from './fields.ts';
 import { columnBatchesInThread } from './import-thread.ts';
 import { cellReader, isNumericType } from './values.ts';
 
@@ -51,9 +52,10 @@ export async function* columnBatches(
   fields: Field[],
   csvUrl: string,
   batchSize = 5000,
+  styles: readonly NumberStyle[] = [],
 ): AsyncGenerator<ColumnBatch> {
   const width = fields.length;
-  const readers = fields.map((f) => cellReader(f.type));
+  const readers = fields.map((f, i) => cellReader(f.type, styles[i] ?? null));
   const numeric = fields.map((f) => isNumericType(f.type));
   let packed = numeric.slice();
   let columns = emptyColumns(numeric, batchSize);
@@ -66,7 +68,7 @@ export async function* columnBatches(
         if (value === undefined) {
           const field = fields[i] as Field;
           throw invalid(
-            `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify(field.id)} is not ${field.type}`,
+            `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify(field.id)} is not ${field.type}${styleNote(styles[i] ?? null)}`,
             'csv_url',
           );
         }
@@ -88,6 +90,13 @@ export async function* columnBatches(
     for (const column of columns) if (Array.isArray(column)) column.length = n;
     yield { rows: n, columns };
   }
+}
+
+/** How the descriptor said the column writes numbers, for the refusal. */
+function styleNote(style: NumberStyle): string {
+  if (style === null) return '';
+  const group = style.groupChar === null ? '' : ` and ${JSON.stringify(style.groupChar)} between thousands`;
+  return ` (the descriptor's format: decimal ${JSON.stringify(style.decimalChar)}${group})`;
 }
 
 /** The first chunks of a body up to `bytes`, and whether the body ended within them. */
@@ -115,12 +124,17 @@ async function* joined<T>(first: T[], rest: AsyncIterator<T>): AsyncGenerator<T>
 async function rowBatches(
   csv: LoadedResource,
   csvUrl: string,
-  dialect: DescriptorDialect,
-  fields: Field[],
+  { dialect, fields, styles }: DescriptorTable,
   batchSize: number | undefined,
 ): Promise<AsyncIterable<RowBatch>> {
   const here = (resource: LoadedResource) =>
-    columnBatches(descriptorRowBatches(resource, csvUrl, dialect, fields.length), fields, csvUrl, batchSize);
+    columnBatches(
+      descriptorRowBatches(resource, csvUrl, dialect, fields.length),
+      fields,
+      csvUrl,
+      batchSize,
+      styles,
+    );
   if (!csv.body) return here(csv);
   const body = csv.body[Symbol.asyncIterator]();
   let start: { chunks: (Uint8Array | string)[]; ended: boolean };
@@ -130,7 +144,7 @@ async function rowBatches(
     throw readError(error, csvUrl, CSV_FIELD);
   }
   if (start.ended) return here({ ...csv, body: joined(start.chunks, body) });
-  return columnBatchesInThread(joined(start.chunks, body), csvUrl, dialect, fields, batchSize);
+  return columnBatchesInThread(joined(start.chunks, body), csvUrl, dialect, fields, styles, batchSize);
 }
 
 /**
@@ -153,7 +167,7 @@ export async function importCsv(
   }
   await store.create(resourceId, table.fields);
   try {
-    const batches = await rowBatches(csv, csvUrl, table.dialect, table.fields, options.batchSize);
+    const batches = await rowBatches(csv, csvUrl, table, options.batchSize);
     await store.insert(resourceId, options.onRows ? counted(batches, options.onRows) : batches);
   } catch (error) {
     await store.delete(resourceId).catch(() => undefined); // no half-made table stays behind

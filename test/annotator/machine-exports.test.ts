@@ -3,9 +3,11 @@
 // blank line, a header and a unit row in parentheses) and a tab-separated `.ASC` export whose
 // rows end in a tab, one field more than the header. Each must give one table.
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { lineSeparator } from '../../lib/annotator/separators.ts';
-import { annotateFile } from './support.ts';
+import { annotateBytes, annotateFile } from './support.ts';
+import { sharedDir } from '../support/shared.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const QUDT = 'http://qudt.org/vocab/unit/';
@@ -102,5 +104,61 @@ describe('machine exports', () => {
       ['SEC', 'N', 'MilliM', 'PERCENT', 'MegaPA', 'MilliM', 'DEG_C', 'MilliM', 'MilliM'],
     );
     for (const c of columns) assert.deepEqual(c.format, { '@id': DOUBLE }, c.name);
+  });
+
+  it('a decimal-comma column with a whole number among its decimals is double (the original made it text)', async () => {
+    // As MTS TestSuite writes time: `0,93…` then `1` then `1,05…` (tab, unquoted, decimal comma).
+    const rows = ['0,86', '0,93', '1', '1,06', ...Array.from({ length: 20 }, (_, i) => `${i + 2},5`)];
+    const csv = `_Load \t_Time\nkN\tsec\n${rows.map((t, i) => `${i},25\t${t}`).join('\n')}\n`;
+    const { descriptor } = await annotateBytes(csv);
+    const { columns } = oneTable(descriptor);
+    assert.deepEqual(
+      columns.map((c) => [c.titles[0], c.format?.['@id']]),
+      [
+        ['_Load ', DOUBLE],
+        ['_Time', DOUBLE],
+      ],
+    );
+  });
+
+  it('English Bluehill, every number quoted with thousands grouped: one table, groupChar ",", the results block notes', async () => {
+    const file = `${sharedDir}fixtures/real-exports/instron-bhq-Specimen_RawData_1.csv`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/bhq.csv');
+    const { d, table, columns } = oneTable(descriptor);
+    // 8 result lines and a blank above the header and the unit row.
+    assert.deepEqual(table.dialect, { delimiter: ',', skipRows: 9, headerRowCount: 2, encoding: 'ascii' });
+    // Each column's header and unit-row titles.
+    const titles = columns.map((c) => `${c.titles[0]} ${c.titles[1]}`);
+    assert.deepEqual(titles, [
+      'Time (s)',
+      'Extension (mm)',
+      'Load (N)',
+      'Tensile strain (Strain 1) (%)',
+      'Tensile stress (MPa)',
+    ]);
+    for (const c of columns) {
+      assert.deepEqual(c.format, { '@id': DOUBLE }, c.name);
+      assert.deepEqual(c.datatype, { base: 'double', format: { decimalChar: '.', groupChar: ',' } }, c.name);
+    }
+    assert.equal(d.notes?.length, 8);
+  });
+
+  it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {
+    const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export.TXT`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/bose.TXT');
+    const { table, columns } = oneTable(descriptor);
+    // The data file's path with its NUL, a blank line, then the quoted header and unit rows.
+    assert.deepEqual(table.dialect, { delimiter: ',', skipRows: 2, headerRowCount: 2, encoding: 'ascii' });
+    assert.deepEqual(
+      columns.slice(0, 4).map((c) => [c.titles[0]?.trim(), c.titles[1]?.trim(), c.format?.['@id']]),
+      [
+        ['Elapsed Time', 'Sec', DOUBLE],
+        ['Disp', 'mm', DOUBLE],
+        ['Load', 'N', DOUBLE],
+        ['UserCalc1', 'V', DOUBLE],
+      ],
+    );
+    // Compressed or random bytes (about 1 in 256 a NUL) are still binary.
+    await assert.rejects(annotateBytes(randomBytes(70_000)), /this is a binary file/);
   });
 });

@@ -37,6 +37,11 @@ describe('unit lookup (QUDT symbol, then UCUM code)', () => {
     }
   });
 
+  it('reads Bose WinTest\'s unit word "Sec" as seconds, and no other word so', () => {
+    assert.equal(unitOf('Sec')?.['@id'], 'http://qudt.org/vocab/unit/SEC');
+    assert.equal(unitOf('Section'), undefined);
+  });
+
   it('gives the unit class as @type (first rdf:type in the vocabulary)', () => {
     assert.equal(unitOf('mm')?.['@type'], 'http://qudt.org/schema/qudt/DerivedUnit');
     assert.equal(unitOf('kN')?.['@type'], 'http://qudt.org/schema/qudt/Unit');

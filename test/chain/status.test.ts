@@ -129,3 +129,16 @@ test('a failure is put in words: kind, detail, field, whether retrying helps, an
   );
   assert.match(internal.action, /report it/);
 });
+
+test('an import that refuses a cell says to check the column format in the descriptor', () => {
+  const refused = invalid(
+    'csv_url: line 12 of x.csv: "0,00000" in column "Godzina" is not numeric (the descriptor\'s format: decimal ",")',
+    'csv_url',
+  );
+  assert.match(
+    stepFailure('import', refused).action,
+    /^a cell does not fit its column as the descriptor describes it .*check that column's format in the descriptor \(its datatype, decimalChar, groupChar\), or upload a corrected file, then press Retry$/,
+  );
+  // Other steps' refusals of the file keep their words.
+  assert.match(stepFailure('annotate', invalid('file: empty', 'file')).action, /cannot be read as a table/);
+});

@@ -34,6 +34,8 @@ test('one line per resource and step, with progress, summary or the failure and 
       step: 'a removed resource: annotate',
       status: 'failed',
       detail: 'no table <found> — upload a corrected version',
+      // Apart too, for the resource's own page to put them on lines of their own.
+      failure: { detail: 'no table <found>', action: 'upload a corrected version' },
     },
   ]);
   assert.deepEqual(stepViews({}, new Map()), []);
@@ -70,10 +72,16 @@ test('a failed step offers Retry to editors only, a done one links what it made,
       step: 'a.csv: describe',
       status: 'failed',
       detail: 'x — y',
+      failure: { detail: 'x', action: 'y' },
       retry: { resourceId: 'r1', step: 'describe' },
     },
     // The source is gone: nothing to run again.
-    { step: 'a removed resource: annotate', status: 'failed', detail: 'x — y' },
+    {
+      step: 'a removed resource: annotate',
+      status: 'failed',
+      detail: 'x — y',
+      failure: { detail: 'x', action: 'y' },
+    },
   ]);
   const reader = stepViews(status, names, { outputs });
   assert.ok(reader.every((v) => v.retry === undefined));

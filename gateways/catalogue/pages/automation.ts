@@ -32,6 +32,11 @@ function stepList(context: PageContext, view: AutomationView): string {
   if (view.steps.length === 0) {
     return '<p class="empty">No automation steps have run for this dataset yet.</p>';
   }
+  return renderSteps(context, view);
+}
+
+/** The steps as a list: state, detail (a failure's error and what to do), output, Retry. */
+export function renderSteps(context: PageContext, view: AutomationView): string {
   const items = view.steps.map((s) => {
     const detail = s.detail ? ` — ${escapeHtml(s.detail)}` : '';
     const output = s.output

@@ -1,8 +1,10 @@
-// A resource's page: what it is, who made it, and the table preview of its datastore rows —
+// A resource's page: what it is, who made it, its chain steps (a failed one first, in words with
+// what to do), and the table preview of its datastore rows —
 // sortable by each column header (a link), filtered per column (a GET form), paged. Works
 // without JavaScript: every state is a URL.
 import { escapeHtml, formatDate, formatSize, href, pager, segment } from '../html.ts';
 import type { PageContext, ResourcePageView, TablePreviewView } from '../views.ts';
+import { renderSteps } from './automation.ts';
 import { datasetPath, makerText } from './datasets.ts';
 import { layout } from './layout.ts';
 
@@ -94,9 +96,26 @@ export function renderTablePreview(path: string, table: TablePreviewView): strin
 export function renderResource(context: PageContext, view: ResourcePageView): string {
   const { dataset, resource } = view;
   const path = `${datasetPath(dataset.name)}/resource/${segment(resource.id)}`;
+  const steps = view.steps ?? [];
+  const failed = steps.filter((s) => s.status === 'failed');
+  const importFailed = failed.some((s) => s.step.endsWith(': import'));
   const preview = view.table
     ? renderTablePreview(path, view.table)
-    : '<p class="empty">No table preview: this resource has no rows in the datastore.</p>';
+    : `<p class="empty">No table preview: ${importFailed ? 'the import failed (see above).' : 'this resource has no rows in the datastore.'}</p>`;
+  // A failed step in words at the top, where the user looks first; all steps below.
+  const alerts = failed
+    .map((s) => {
+      const action = s.failure?.action ? `<br>What to do: ${escapeHtml(s.failure.action)}` : '';
+      return `<p class="error" role="alert"><strong>${escapeHtml(s.step.replace(/^.*: /, ''))} failed</strong>: ${escapeHtml(s.failure?.detail ?? 'failed')}${action}</p>`;
+    })
+    .join('\n      ');
+  const automation =
+    steps.length === 0
+      ? ''
+      : `<section aria-labelledby="steps-heading">
+        <h2 id="steps-heading">Automation</h2>
+        ${renderSteps(context, { dataset: dataset.name, steps })}
+      </section>`;
   const main = `      <p class="breadcrumb"><a href="/dataset">Datasets</a> / <a href="${escapeHtml(datasetPath(dataset.name))}">${escapeHtml(dataset.title)}</a> /</p>
       <h1>${escapeHtml(resource.name)}</h1>
       <dl class="facts">
@@ -104,7 +123,9 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
         <dt>Size</dt><dd>${formatSize(resource.size)}</dd>
         <dt>Made</dt><dd>${makerText(resource.madeBy)}, ${formatDate(resource.created)}</dd>
       </dl>
+      ${alerts}
       <p><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a></p>
+      ${automation}
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Table preview</h2>
         ${preview}
