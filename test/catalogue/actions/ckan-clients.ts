@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from '../../support/fc.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
-import { DomainError, isDomainError } from '../../../lib/process/errors.ts';
+import { isDomainError } from '../../../lib/process/errors.ts';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { METADATA_TEXT } from '../../../lib/catalogue/model.ts';
-import { person, type Catalogue, type Person } from './support.ts';
+import { person, refused, type Catalogue, type Person } from './support.ts';
 
 type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -27,18 +27,6 @@ export function ckanClientSuite(label: string, fresh: () => Promise<Catalogue>):
       action,
       params,
     ) as Promise<Dict>;
-
-  /** The CKAN answer of a refused call: its status and error dict. */
-  async function refused(promise: Promise<unknown>): Promise<{ status: number; error: Dict }> {
-    try {
-      await promise;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const { status, body } = ckanError(error);
-      return { status, error: body.error as Dict };
-    }
-    assert.fail('the call succeeded');
-  }
 
   describe(`CKAN clients: ${label}`, () => {
     before(async () => {

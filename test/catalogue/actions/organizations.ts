@@ -5,9 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
-import { DomainError } from '../../../lib/process/errors.ts';
-import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
-import { person, type Catalogue, type Person } from './support.ts';
+import { person, refused, type Catalogue, type Person } from './support.ts';
 
 type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -26,17 +24,6 @@ export function organizationSuite(label: string, fresh: () => Promise<Catalogue>
       action,
       params,
     ) as Promise<Dict>;
-
-  async function refused(promise: Promise<unknown>): Promise<{ status: number; error: Dict }> {
-    try {
-      await promise;
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      const { status, body } = ckanError(error);
-      return { status, error: body.error as Dict };
-    }
-    assert.fail('the call succeeded');
-  }
 
   describe(`organizations: ${label}`, () => {
     before(async () => {

@@ -1,5 +1,6 @@
 // Shared by the Action API tests: a fresh catalogue (store, datastore, blobs) on the embedded
 // database or on PostgreSQL, and the people of the authorization matrix with their API tokens.
+import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { DatabaseSync } from 'node:sqlite';
@@ -18,6 +19,8 @@ import { resolveViewer, type Viewer } from '../../../lib/catalogue/auth/actor.ts
 import type { ActionDeps } from '../../../lib/catalogue/actions/index.ts';
 import type { User } from '../../../lib/catalogue/model.ts';
 import type { DeadLetter } from '../../../lib/chain/index.ts';
+import { DomainError } from '../../../lib/process/errors.ts';
+import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 
 export interface Catalogue {
   deps: ActionDeps;
@@ -239,4 +242,18 @@ export function annotateDeadLetter(
     key: resource.package_id,
     payload: { dataset_id: resource.package_id, resource_id: resource.id, run, name },
   };
+}
+
+type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The CKAN answer of a refused action call: its status and error dict (fails if it succeeded). */
+export async function refused(promise: Promise<unknown>): Promise<{ status: number; error: Dict }> {
+  try {
+    await promise;
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    const { status, body } = ckanError(error);
+    return { status, error: body.error as Dict };
+  }
+  assert.fail('the call succeeded');
 }
