@@ -16,6 +16,7 @@ import { startLabld, type Running } from '../../support/labld.ts';
 import { removeTempDir, tempDir } from '../../support/temp.ts';
 import { sleep } from '../../support/wait.ts';
 import { api, person, type Person } from '../actions/support.ts';
+import { runClient } from '../../support/python.ts';
 
 type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -87,20 +88,12 @@ async function startChild(dataDir: string): Promise<{ url: string; child: ChildP
 }
 
 /** Runs the ckanapi CLI of the venv (its workers are `ckanapi` processes found on PATH). */
-async function ckanapi(args: string[]): Promise<string> {
+function ckanapi(args: string[]): Promise<string> {
   const bin = dirname(python);
-  // Not spawnSync: both labld instances run in this process and must keep serving the CLI.
-  const child = spawn(join(bin, 'ckanapi'), args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runClient(join(bin, 'ckanapi'), args, {
     env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    what: `ckanapi ${args.slice(0, 2).join(' ')}`,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, `ckanapi ${args.slice(0, 2).join(' ')} failed:\n${stderr}\n${stdout}`);
-  return stdout;
 }
 
 before(async () => {

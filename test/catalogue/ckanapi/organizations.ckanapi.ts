@@ -4,13 +4,13 @@
 // load both back: the organization comes back under its id and owns its dataset again). .ci/run
 // sets LABLD_CKANAPI_PYTHON; unset, this fails rather than skips.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
 import { startLabld, type Running } from '../../support/labld.ts';
 import { api, person, type Person } from '../actions/support.ts';
+import { runClient } from '../../support/python.ts';
 
 type Dict = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
@@ -22,20 +22,12 @@ let root: Person;
 let out: Dict;
 
 /** A program of the venv (`python` or `ckanapi`), its stdout once it exits 0. */
-async function run(program: string, args: string[]): Promise<string> {
+function run(program: string, args: string[]): Promise<string> {
   const bin = dirname(python);
-  // Not spawnSync: labld runs in this process, and its event loop must keep serving the client.
-  const child = spawn(program === 'python' ? python : join(bin, program), args, {
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return runClient(program === 'python' ? python : join(bin, program), args, {
     env: { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}` },
+    what: `${program} ${args.slice(0, 2).join(' ')}`,
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
-  assert.equal(code, 0, `${program} ${args.slice(0, 2).join(' ')} failed:\n${stderr}\n${stdout}`);
-  return stdout;
 }
 
 const cli = (...args: string[]) => run('ckanapi', [...args, '-r', labld.url, '-a', root.token]);

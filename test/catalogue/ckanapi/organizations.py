@@ -11,6 +11,8 @@ import sys
 
 import ckanapi
 
+from caught import caught
+
 url, root_token, editor_token, member_token, outsider_token = sys.argv[1:6]
 
 
@@ -22,18 +24,6 @@ root, editor, member, outsider = (client(t) for t in (root_token, editor_token, 
 anonymous = client()
 out = {}
 
-
-def caught(call):
-    try:
-        return {"returned": call()}
-    except ckanapi.ValidationError as e:
-        return {"raised": "ValidationError", "error": e.error_dict}
-    except ckanapi.NotFound as e:
-        return {"raised": "NotFound", "message": str(e)}
-    except ckanapi.NotAuthorized as e:
-        return {"raised": "NotAuthorized", "message": str(e)}
-    except ckanapi.CKANAPIError as e:
-        return {"raised": "CKANAPIError", "message": str(e)}
 
 
 out["created"] = root.action.organization_create(name="lab", title="The Lab", description="Tensile tests")
