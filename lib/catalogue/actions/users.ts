@@ -107,7 +107,8 @@ const statusShow: Action = async (deps) => ({
   site_url: deps.siteUrl,
   ckan_version: '2.10.0',
   locale_default: 'en',
-  extensions: ['datastore'],
+  // The CKAN plugins whose API labld serves: the DataStore's actions, ckanext-dcat's endpoints.
+  extensions: ['datastore', 'dcat'],
 });
 
 /**

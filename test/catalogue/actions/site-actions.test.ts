@@ -68,6 +68,6 @@ describe('user_list, help_show, status_show', () => {
 
   it('status_show lists the CKAN extensions labld serves', async () => {
     const status = await call(undefined, 'status_show');
-    assert.deepEqual([status.ckan_version, status.extensions], ['2.10.0', ['datastore']]);
+    assert.deepEqual([status.ckan_version, status.extensions], ['2.10.0', ['datastore', 'dcat']]);
   });
 });

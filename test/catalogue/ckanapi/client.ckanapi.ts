@@ -25,7 +25,7 @@ after(() => labld?.stop());
 
 test('status_show answers as a CKAN site with the datastore', () => {
   assert.equal(out.status.site_title, 'labld');
-  assert.deepEqual(out.status.extensions, ['datastore']);
+  assert.deepEqual(out.status.extensions, ['datastore', 'dcat']);
 });
 
 test('package_create gives back a CKAN package dict', () => {
