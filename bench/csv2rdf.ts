@@ -5,6 +5,8 @@
 //              into lines (as bench/annotate.ts; best of two reads)
 //   annotate — the annotator's own pass over the file (its descriptor), for scale
 //   csv2rdf  — descriptor + CSV → quads → Turtle streamed into a blob store, as the consumer does
+//   write floor — read the CSV and write as many lines as csv2rdf made triples, as many bytes as
+//              its Turtle, with no RDF logic: describe's floor (issue 29)
 //   http     — the same through the real path, for files up to --http-rows: labld on the embedded
 //              bus, POST /annotator/api/rdf?return_type=turtle with the descriptor's URL, CSV and
 //              descriptor served by `python3 -m http.server` (HTTP/1.0: it closes each connection
@@ -29,7 +31,7 @@ import { storeDownloadStream } from '../lib/blobs/download.ts';
 import { descriptorGraph, type ResourceLoader } from '../lib/csvw/index.ts';
 import { serializeStream } from '../lib/rdf/index.ts';
 import { COLUMNS, annotatorDescriptor, writeNumericCsv } from '../test/support/numeric-table.ts';
-import { readFloor } from './floor.ts';
+import { readFloor, writeFloor } from './floor.ts';
 
 const { values } = parseArgs({
   options: {
@@ -40,6 +42,8 @@ const { values } = parseArgs({
     measure: { type: 'string' },
     file: { type: 'string' },
     metadata: { type: 'string' },
+    triples: { type: 'string' },
+    bytes: { type: 'string' },
   },
 });
 
@@ -164,6 +168,24 @@ async function measure(kind: string, path: string, metadataPath: string): Promis
       triples: 0,
       bytes: (await annotatorDescriptor(path, CSV_URL)).length,
     }));
+  } else if (kind === 'write-floor') {
+    // As many lines as csv2rdf's triples, as many bytes as its output: the volume, no RDF.
+    const triples = Number(values.triples);
+    const rows = (await readFloor(path)) - 1;
+    const out = `${path}.floor.nt`;
+    try {
+      pass = await timed(async () => ({
+        triples: await writeFloor(
+          path,
+          out,
+          Math.max(1, Math.round(triples / rows)),
+          Math.round(Number(values.bytes) / triples),
+        ),
+        bytes: 0,
+      }));
+    } finally {
+      rmSync(out, { force: true });
+    }
   } else if (kind === 'http') {
     pass = await httpCsv2rdf(path);
   } else {
@@ -172,10 +194,10 @@ async function measure(kind: string, path: string, metadataPath: string): Promis
   console.log(JSON.stringify(pass));
 }
 
-function pass(kind: string, path: string, metadataPath: string): Pass {
+function pass(kind: string, path: string, metadataPath: string, extra: string[] = []): Pass {
   const out = execFileSync(
     process.execPath,
-    [fileURLToPath(import.meta.url), '--measure', kind, '--file', path, '--metadata', metadataPath],
+    [fileURLToPath(import.meta.url), '--measure', kind, '--file', path, '--metadata', metadataPath, ...extra],
     { maxBuffer: 1 << 20 },
   );
   return JSON.parse(out.toString('utf8').trim().split('\n').pop() as string) as Pass;
@@ -211,6 +233,18 @@ if (values.measure) {
       );
       console.log(
         `ratio csv2rdf/floor: ${(run.seconds / floor.seconds).toFixed(0)}x wall, ${(run.cpuSeconds / floor.cpuSeconds).toFixed(0)}x by CPU time (floor ${floor.cpuSeconds.toFixed(2)} s, csv2rdf ${run.cpuSeconds.toFixed(2)} s); csv2rdf/annotate ${(run.seconds / annotate.seconds).toFixed(1)}x`,
+      );
+      const written = pass('write-floor', file, metadataPath, [
+        '--triples',
+        String(run.triples),
+        '--bytes',
+        String(run.bytes),
+      ]);
+      console.log(
+        `write floor (read the CSV, write as many lines as triples, as many bytes as the Turtle, no RDF): ${written.seconds.toFixed(2)} s, ${count(written.triples / written.seconds)} lines/s`,
+      );
+      console.log(
+        `ratio describe/write floor: ${(run.triples / run.seconds / (written.triples / written.seconds)).toFixed(2)}x the floor's lines/s in triples/s by wall time, ${(run.triples / run.cpuSeconds / (written.triples / written.cpuSeconds)).toFixed(2)}x by CPU time (goal ≥ 0.5x)`,
       );
       if (rows <= Number(values['http-rows'])) {
         // Interleaved pairs (domain, then HTTP), the ratio their median: a machine whose load
