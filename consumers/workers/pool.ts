@@ -13,9 +13,10 @@
 // between two looks. A worker collects its garbage before it takes a request (worker.ts), so
 // what is counted is the request's own, not what the one before it left.
 //
-// Workers start on demand: one is kept loaded (LABLD_WORKERS_WARM), more are started while
-// requests wait, up to LABLD_WORKERS, and one idle for LABLD_WORKER_IDLE_MS beyond the warm ones
-// is closed — an idle process holds one worker's memory, not one per core.
+// Workers start on demand: one is kept loaded (LABLD_WORKERS_WARM); while every worker is busy
+// a spare is started, and one more for each waiting request, up to LABLD_WORKERS; one beyond
+// the warm ones idle for LABLD_WORKER_IDLE_MS is closed — an idle process holds one worker's
+// memory, not one per core.
 //
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
@@ -365,7 +366,13 @@ export class WorkerPool {
     }
     if (this.#closed || !this.#started) return;
     const loading = [...this.#slots].filter((slot) => !slot.ready).length;
-    for (let more = this.#queue.length - loading; more > 0 && this.#slots.size < this.size; more -= 1) {
+    const free = [...this.#slots].filter(
+      (slot) => slot.ready && !slot.job && !slot.collecting && !slot.ending,
+    );
+    // One spare is kept while any worker is busy, so that the next request does not wait for a
+    // worker to load behind a long one; and one more per waiting request.
+    const wanted = this.#queue.length + (this.#slots.size > 0 && free.length === 0 ? 1 : 0);
+    for (let more = wanted - loading; more > 0 && this.#slots.size < this.size; more -= 1) {
       this.#spawn();
     }
   }

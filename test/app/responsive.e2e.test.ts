@@ -66,7 +66,8 @@ describe(`labld stays responsive during a heavy request (${testTransport()})`, (
       },
     );
     const latencies: number[] = [];
-    // At least one round, even if a nesting limit refused the document at once.
+    // At least ten rounds, even if a nesting limit refused the document at once: the median of
+    // one or two probes is the machine's noise, not labld's.
     do {
       const started = performance.now();
       const health = await fetch(`${labld.url}/healthz`);
@@ -74,7 +75,7 @@ describe(`labld stays responsive during a heavy request (${testTransport()})`, (
       latencies.push(performance.now() - started);
       assert.equal(health.status, 200);
       await sleep(50);
-    } while (!done && latencies.length < 400);
+    } while ((!done || latencies.length < 10) && latencies.length < 400);
     const answer = await heavy;
     await ordinary;
     t.diagnostic(
