@@ -73,7 +73,7 @@ before(async () => {
   alice = await person(store, 'alice', true);
   bob = await person(store, 'bob');
   await store.close();
-  await call(alice, 'group_create', { name: 'mappings' });
+  // The mapping library's group `mappings` is made at first start.
 });
 after(async () => {
   await labld?.stop();
