@@ -188,6 +188,8 @@ function loadActionFor(kind: StepFailure['kind']): string {
     case 'malformed':
     case 'unsupported':
       return 'a graph of the dataset is not valid RDF (the detail names it): correct or delete that resource, then press Load';
+    case 'too-large':
+      return 'the rows are past the limit the detail names: press Load without the rows, or raise that limit';
     case 'unreachable':
     case 'upstream-timeout':
     case 'timeout':
