@@ -67,6 +67,11 @@ after(async () => {
 });
 
 test('Load without the rows: the joined graph only, and no measurement is reached', async () => {
+  // Not loaded yet: the query page's Load form offers the rows too.
+  const query = await fetch(`${seeded.labld.url}/dataset/rows/query`, {
+    headers: { authorization: seeded.admin.token },
+  });
+  assert.match(await query.text(), /<input id="query-load-rows" name="rows" type="checkbox">/);
   await loadAndWait(seeded.labld.url, seeded.admin, 'rows', 120_000);
   assert.equal((await loadState()).state, 'done');
   await graphsBecome([joinedResource.url]);
@@ -102,24 +107,28 @@ test('past LABLD_LOAD_ROWS_MAX_BYTES: the action and the Load form answer 413 na
     const [detail] = refused.body.error.rows as string[];
     assert.match(detail!, /example\.ttl \d+\.\d MB/);
     assert.match(detail!, /more than LABLD_LOAD_ROWS_MAX_BYTES \(1\.0 MB\)/);
-    const form = await fetch(`${seeded.labld.url}/dataset/rows/triplestore/load`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: {
-        authorization: seeded.admin.token,
-        'content-type': 'application/x-www-form-urlencoded',
-      },
-      body: 'rows=on',
-    });
-    assert.equal(form.status, 413);
-    assert.match(await form.text(), /LABLD_LOAD_ROWS_MAX_BYTES/);
+    // The Load forms of the dataset page and of the query page, the box ticked.
+    for (const path of ['triplestore/load', 'query/load']) {
+      const form = await fetch(`${seeded.labld.url}/dataset/rows/${path}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: {
+          authorization: seeded.admin.token,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
+        body: 'rows=on',
+      });
+      assert.equal(form.status, 413, path);
+      assert.match(await form.text(), /LABLD_LOAD_ROWS_MAX_BYTES/);
+    }
+    assert.deepEqual(await loadState(), before, 'the refusals queued no load');
     // Without the rows the same limit does not apply.
     const joinedOnly = await api(seeded.labld.url, 'triplestore_load', {
       body: { id: 'rows' },
       headers: { authorization: seeded.admin.token },
     });
     assert.equal(joinedOnly.status, 200);
-    assert.notEqual(joinedOnly.body.result.run, before.run);
+    assert.notEqual(joinedOnly.body.result.run, before?.run);
   } finally {
     delete process.env[LIMIT];
   }
