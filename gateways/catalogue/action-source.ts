@@ -106,6 +106,7 @@ function tripleStoreViewOf(load: unknown, resources: Dict[], canLoad: boolean): 
     const summary = (status.summary ?? {}) as Dict;
     if (typeof summary.note === 'string') view.note = summary.note;
     if (typeof summary.triples === 'number') view.triples = summary.triples;
+    if (summary.withRows === true) view.withRows = true;
     if (typeof status.finishedAt === 'string') view.when = status.finishedAt;
   } else if (state === 'failed') {
     const failure = (status.failure ?? {}) as Dict;

@@ -46,6 +46,8 @@ export interface StepSummary extends Progress {
   ranking?: RankedMapping[];
   /** select-mapping: the mapping it chose, convert's input (a Retry of convert sends it again). */
   mapping?: { name: string; url: string; resource_id: string };
+  /** load: the sources' rows were loaded too (the Load form then keeps them ticked). */
+  withRows?: boolean;
 }
 
 /** A failure in words: what went wrong and what the user can do about it. */

@@ -59,7 +59,7 @@ export function loadSummary(outcome: LoadOutcome, durationMs: number): StepSumma
     ...rowsNote(outcome),
     ...outcome.failed.map((f) => `not loaded: ${f.error}`),
   ];
-  return { durationMs, triples, note: parts.join('; ') };
+  return { durationMs, triples, note: parts.join('; '), ...(outcome.rows ? { withRows: true } : {}) };
 }
 
 /**

@@ -174,6 +174,11 @@ describe('catalogue pages', () => {
     );
     assert.match(done, /SPARQL endpoint: <a href="http:\/\/x\/dataset\/i\/triplestore\/sparql"/);
     assert.match(done, />Load again</);
+    assert.match(done, /name="rows" type="checkbox">/, 'the rows unticked after a load without them');
+    assert.match(
+      page({ state: 'done', withRows: true, canLoad: true }),
+      /name="rows" type="checkbox" checked>/,
+    );
     assert.match(page({ state: 'running', canLoad: true }), /<button type="submit" disabled>/);
   });
 

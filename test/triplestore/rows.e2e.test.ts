@@ -86,13 +86,13 @@ test('Load with the rows: the describe graph in a named graph of its own; the qu
   await graphsBecome([joinedResource.url, rowsResource.url]);
   assert.deepEqual(await above(86.52), [{ time: 382.95, force: 86.5222 }]);
   assert.equal((await above(86.5)).length, 12);
-  // The page says what was loaded, and offers the choice again.
+  // The page says what was loaded, and offers the choice again, ticked as it was.
   const page = await fetch(`${seeded.labld.url}/dataset/rows`, {
     headers: { authorization: seeded.admin.token },
   });
   const html = await page.text();
   assert.match(html, /loaded<\/span> 2 graphs; with the rows of 1 source/);
-  assert.match(html, /<input id="load-rows" name="rows" type="checkbox">/);
+  assert.match(html, /<input id="load-rows" name="rows" type="checkbox" checked>/);
 });
 
 test('past LABLD_LOAD_ROWS_MAX_BYTES: the action and the Load form answer 413 naming it; nothing is queued', async () => {

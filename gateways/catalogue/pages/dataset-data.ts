@@ -33,10 +33,10 @@ function stateLine(view: TripleStoreView): string {
 
 /**
  * The Load forms' choice (`rows`, as triplestore_load's): the rows of each source (describe's
- * graph) besides the joined graphs. Unticked by default, as the spec loads.
+ * graph) besides the joined graphs. Unticked unless they are loaded now, as the spec loads.
  */
-export function rowsChoice(id: string): string {
-  return `<p class="check"><input id="${id}" name="rows" type="checkbox"> <label for="${id}">with the measurements (rows): each table's values, so that queries reach them</label></p>`;
+export function rowsChoice(id: string, ticked = false): string {
+  return `<p class="check"><input id="${id}" name="rows" type="checkbox"${ticked ? ' checked' : ''}> <label for="${id}">with the measurements (rows): each table's values, so that queries reach them</label></p>`;
 }
 
 export function tripleStoreSection(context: PageContext, datasetPath: string, view: TripleStoreView): string {
@@ -47,7 +47,7 @@ export function tripleStoreSection(context: PageContext, datasetPath: string, vi
   const button = view.canLoad
     ? `<form method="post" action="${escapeHtml(datasetPath)}/triplestore/load" class="action-form">
           ${csrfField(context)}
-          ${rowsChoice('load-rows')}
+          ${rowsChoice('load-rows', view.state === 'done' && view.withRows === true)}
           <button type="submit"${busy ? ' disabled' : ''}>${view.state === 'done' ? 'Load again' : 'Load into the triple store'}</button>
         </form>`
     : '';
