@@ -11,11 +11,15 @@
 //   large — one --large-mb file (default 1024 MB) through the chain in a fresh labld, with
 //           each step's time and the peak RSS (VmHWM) of every process: labld and this client,
 //           which streams the upload from disk (goal < 512 MB each).
+//   rows  — the --small-mb file through the chain in a fresh labld, then Load with its rows
+//           (triplestore_load rows: true): triples loaded per second of the load, and labld's
+//           RSS while it ran (sampled) beside its peak (VmHWM, the chain's steps included).
 //
 // The mapping library (the seed mapping and a decoy) is served as the e2e test serves it;
 // the seed mapping's template comes from a local stand-in for GitHub.
 //
-// Usage: node bench/chain.ts [--runs 10] [--small-mb 1] [--large-mb 1024] [--skip-small] [--skip-large] [--keep]
+// Usage: node bench/chain.ts [--runs 10] [--small-mb 1] [--large-mb 1024] [--skip-small] [--skip-rows]
+//                            [--skip-large] [--keep]
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync, statSync } from 'node:fs';
@@ -50,6 +54,7 @@ const { values } = parseArgs({
     'small-mb': { type: 'string', default: '1' },
     'large-mb': { type: 'string', default: '1024' },
     'skip-small': { type: 'boolean' },
+    'skip-rows': { type: 'boolean' },
     'skip-large': { type: 'boolean' },
     keep: { type: 'boolean' },
   },
@@ -225,6 +230,47 @@ async function small(): Promise<void> {
   }
 }
 
+/** Load with rows of the small file: triples per second of the load, labld's RSS meanwhile. */
+async function rows(): Promise<void> {
+  const path = join(workDir, 'rows.csv');
+  const size = await generate(path, Number(values['small-mb']) * MB);
+  const labld = await startChild(join(workDir, 'rows-labld'));
+  try {
+    await library(labld, seedMapping);
+    await action(labld, 'package_create', { name: 'rows' });
+    await joined(labld, await upload(labld, 'rows', await openAsBlob(path), 'rows.csv'), 50);
+    const before = labld.rss();
+    const pressed = performance.now();
+    const { run } = await action(labld, 'triplestore_load', { id: 'rows', rows: true });
+    let highest = before;
+    const finished = async (): Promise<Dict> => {
+      for (const end = Date.now() + 600_000; ;) {
+        highest = Math.max(highest, labld.rss());
+        const load = (await action(labld, 'labld_status_show', { id: 'rows' })).triplestore as Dict | null;
+        if (load && load.run === run && load.state === 'done') return load;
+        if (load && load.run === run && load.state === 'failed')
+          throw new Error(`load failed: ${JSON.stringify(load)}`);
+        if (Date.now() > end) throw new Error('the load with rows did not finish in 600 s');
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    };
+    const load = await finished();
+    const wall = performance.now() - pressed;
+    const { triples, durationMs, note } = load.summary as {
+      triples: number;
+      durationMs: number;
+      note: string;
+    };
+    console.log(
+      `rows: Load with rows of the ${mb(size)} seed-like CSV: ${triples} triples (${note}) in ${ms(durationMs)} ` +
+        `(${Math.round(triples / (durationMs / 1000))} triples/s; ${ms(wall)} from the press to done); labld RSS ` +
+        `before ${mb(before)}, highest sample during the load ${mb(highest)}, peak (VmHWM, chain included) ${mb(labld.peakRss())}`,
+    );
+  } finally {
+    await labld.stop();
+  }
+}
+
 async function large(): Promise<void> {
   const path = join(workDir, 'large.csv');
   const size = await generate(path, Number(values['large-mb']) * MB);
@@ -267,10 +313,17 @@ async function large(): Promise<void> {
 
 try {
   if (!values['skip-small']) await small();
+  if (!values['skip-rows']) await rows();
   // The large file in a process of its own, so that this client's peak RSS is the uploader's.
   if (!values['skip-large'] && values['skip-small']) await large();
   else if (!values['skip-large']) {
-    const args = ['--skip-small', '--large-mb', values['large-mb']!, ...(values.keep ? ['--keep'] : [])];
+    const args = [
+      '--skip-small',
+      '--skip-rows',
+      '--large-mb',
+      values['large-mb']!,
+      ...(values.keep ? ['--keep'] : []),
+    ];
     const child = spawn(process.execPath, [fileURLToPath(import.meta.url), ...args], { stdio: 'inherit' });
     const [code] = (await once(child, 'exit')) as [number | null];
     if (code !== 0) throw new Error(`the large run exited with ${code}`);

@@ -140,9 +140,11 @@ export async function upload(labld: Target, dataset: string, file: Blob, name: s
   return answerOf('resource_create', response.statusCode ?? 0, await readText(response)).id as string;
 }
 
-/** The group `mappings` with the library dataset: a decoy mapping and `seedMapping` (its template URL made local). */
+/**
+ * The library dataset in the group `mappings` (labld makes the group at first start): a decoy
+ * mapping and `seedMapping` (its template URL made local).
+ */
 export async function library(labld: Target, seedMapping: string): Promise<void> {
-  await action(labld, 'group_create', { name: 'mappings' });
   await action(labld, 'package_create', { name: 'mapping-library' });
   await action(labld, 'member_create', { id: 'mappings', object: 'mapping-library', object_type: 'package' });
   await upload(labld, 'mapping-library', new Blob([HARDNESS_MAPPING_TEXT]), 'hardness-map.yaml');

@@ -41,13 +41,14 @@ export const loadConsumer: MainThreadConsumer = {
     const stores = storesOf(runtime);
     const topic = runtime.catalog.topicReadBy(LOAD_GROUP);
     return runtime.bus.subscribe<LoadEvent>(topic.name, LOAD_GROUP, async (message) => {
-      const { dataset_id: id, reason } = message.value;
+      const { dataset_id: id, reason, rows } = message.value;
       const deps = { ...(await stores()), blobs: runtime.blobs, siteUrl: baseUrl() };
-      const outcome = await withLoadStatus(deps.store, id, reason, () => loadDataset(deps, id, reason));
+      const outcome = await withLoadStatus(deps.store, id, reason, () => loadDataset(deps, id, reason, rows));
       log.info(
         {
           dataset: id,
           reason,
+          rows: outcome.rows,
           graphs: outcome.loaded.length,
           triples: outcome.loaded.reduce((n, g) => n + g.triples, 0),
           failed: outcome.failed,

@@ -106,6 +106,7 @@ function tripleStoreViewOf(load: unknown, resources: Dict[], canLoad: boolean): 
     const summary = (status.summary ?? {}) as Dict;
     if (typeof summary.note === 'string') view.note = summary.note;
     if (typeof summary.triples === 'number') view.triples = summary.triples;
+    if (summary.withRows === true) view.withRows = true;
     if (typeof status.finishedAt === 'string') view.when = status.finishedAt;
   } else if (state === 'failed') {
     const failure = (status.failure ?? {}) as Dict;
@@ -275,10 +276,10 @@ export class ActionSource implements CatalogueSource {
     await this.#call(asker, 'labld_dead_letter_replay', { id });
   }
 
-  async loadTripleStore(asker: Asker, name: string): Promise<void> {
+  async loadTripleStore(asker: Asker, name: string, rows: boolean): Promise<void> {
     if (asker.userName === undefined) throw unauthorized('Log in to load the dataset.', 'user');
     const d = await this.#package(asker, name);
-    const result = await this.#call(asker, 'triplestore_load', { id: text(d.id) });
+    const result = await this.#call(asker, 'triplestore_load', { id: text(d.id), rows });
     // As the Action API does after triplestore_load: the load-triplestore consumer's event.
     await afterAction(this.#runtime, 'triplestore_load', result, undefined, randomUUID());
   }

@@ -194,9 +194,9 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       visitor,
       a,
       '/dataset/{name}/triplestore/load',
-      'Load the dataset into the triple store (form: `_csrf`; editors), as the action triplestore_load',
-      async ({ asker }, _form, params) => {
-        await source.loadTripleStore(asker, params.name);
+      'Load the dataset into the triple store (form: `_csrf`, `rows` checkbox: the measurements too; editors), as the action triplestore_load',
+      async ({ asker }, form, params) => {
+        await source.loadTripleStore(asker, params.name, checkbox(form.rows));
         return { redirect: `${datasetPath(params.name)}#triplestore` };
       },
     ),
@@ -333,9 +333,9 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       visitor,
       a,
       '/dataset/{name}/query/load',
-      'The Load button of the query page (triplestore_load; form: `_csrf`); back to the query page',
-      async ({ asker }, _form, params) => {
-        await source.loadTripleStore(asker, params.name);
+      'The Load button of the query page (triplestore_load; form: `_csrf`, `rows` checkbox); back to the query page',
+      async ({ asker }, form, params) => {
+        await source.loadTripleStore(asker, params.name, checkbox(form.rows));
         return { redirect: `${queryPagePath(params.name)}?loading=1` };
       },
     ),

@@ -65,8 +65,8 @@ export interface CatalogueSource {
   datasets(asker: Asker, query: string, page: number): Maybe<DatasetListView>;
   /** Throws not-found for a dataset the viewer cannot see. */
   dataset(asker: Asker, name: string, plot?: PlotQuery): Maybe<DatasetView>;
-  /** Presses Load: the dataset's graphs into the triple store (editors). */
-  loadTripleStore(asker: Asker, name: string): Maybe<void>;
+  /** Presses Load: the dataset's graphs into the triple store (editors), with its rows if asked. */
+  loadTripleStore(asker: Asker, name: string, rows: boolean): Maybe<void>;
   /** A plot's points (labld_datastore_plot's answer) of a resource of the dataset. */
   plot(asker: Asker, name: string, id: string, params: Record<string, string>): Maybe<unknown>;
   /** Answers the new dataset's name. */

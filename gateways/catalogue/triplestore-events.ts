@@ -48,8 +48,11 @@ export async function afterAction(
   let event: LoadEvent | undefined;
   const reason = (id: unknown, r: LoadReason) =>
     typeof id === 'string' ? { dataset_id: id, reason: r } : undefined;
-  if (name === 'triplestore_load') event = reason((result as { dataset_id?: unknown }).dataset_id, 'load');
-  else if (SYNCED_BY_RESULT.has(name))
+  if (name === 'triplestore_load') {
+    const load = result as { dataset_id?: unknown; rows?: unknown };
+    event = reason(load.dataset_id, 'load');
+    if (event) event.rows = load.rows === true;
+  } else if (SYNCED_BY_RESULT.has(name))
     event = reason((result as { package_id?: unknown }).package_id, 'sync');
   else if (before !== undefined) event = reason(before, 'sync');
   if (!event) return;

@@ -94,6 +94,8 @@ export interface TripleStoreView {
   endpoint?: string;
   /** Whether the viewer may press Load. */
   canLoad: boolean;
+  /** done: the rows were loaded too, so Load again offers them ticked. */
+  withRows?: boolean;
 }
 
 /** The plot of one numeric column over another of a resource's datastore table. */

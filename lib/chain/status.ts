@@ -46,6 +46,8 @@ export interface StepSummary extends Progress {
   ranking?: RankedMapping[];
   /** select-mapping: the mapping it chose, convert's input (a Retry of convert sends it again). */
   mapping?: { name: string; url: string; resource_id: string };
+  /** load: the sources' rows were loaded too (the Load form then keeps them ticked). */
+  withRows?: boolean;
 }
 
 /** A failure in words: what went wrong and what the user can do about it. */
@@ -188,6 +190,8 @@ function loadActionFor(kind: StepFailure['kind']): string {
     case 'malformed':
     case 'unsupported':
       return 'a graph of the dataset is not valid RDF (the detail names it): correct or delete that resource, then press Load';
+    case 'too-large':
+      return 'the rows are past the limit the detail names: press Load without the rows, or raise that limit';
     case 'unreachable':
     case 'upstream-timeout':
     case 'timeout':

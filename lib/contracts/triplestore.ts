@@ -23,6 +23,11 @@ export type LoadReason = 'load' | 'sync';
 export interface LoadEvent {
   dataset_id: string;
   reason: LoadReason;
+  /**
+   * Load the rows too (each source's describe graph, `<base>.ttl`) or not; absent (a sync, an
+   * autoload): as the dataset is loaded now, so that a change does not drop rows asked for.
+   */
+  rows?: boolean;
 }
 
 /** Longest query or update text the endpoint takes (its request travels inline on the bus). */
@@ -56,6 +61,7 @@ export function loadEventSchema(): Record<string, unknown> {
     properties: {
       dataset_id: { type: 'string', minLength: 1, maxLength: 100 },
       reason: { enum: ['load', 'sync'] },
+      rows: { type: 'boolean' },
     },
   };
 }

@@ -130,6 +130,12 @@ export const settings = [
     description: "how long an upload's `Idempotency-Key` answers its retries with the first result",
   },
   {
+    name: 'LABLD_LOAD_ROWS_MAX_BYTES',
+    default: '64mb',
+    description:
+      "triple store: most Turtle of the rows (describe's `<base>.ttl`, all sources together) one dataset's Load with rows takes (about 1.8 million triples); more: refused (413), nothing loaded",
+  },
+  {
     name: 'LABLD_TRIPLESTORE_AUTOLOAD',
     default: 'false',
     description:

@@ -37,17 +37,29 @@ export async function queueLoad(store: CatalogueStore, datasetId: string): Promi
   return queued;
 }
 
-/** What a finished load says: graphs and triples, and the resources that could not be loaded. */
+const count = (n: number, what: string) => `${n.toLocaleString('en')} ${what}${n === 1 ? '' : 's'}`;
+
+/** The rows' part of the note, when they were asked for: how many sources, how many triples. */
+function rowsNote(outcome: LoadOutcome): string[] {
+  if (!outcome.rows) return [];
+  const rows = outcome.loaded.filter((g) => g.rows);
+  if (rows.length === 0) return ['no rows yet (no source has been through the describe step)'];
+  const triples = rows.reduce((n, g) => n + g.triples, 0);
+  return [`with the rows of ${count(rows.length, 'source')} (${count(triples, 'triple')})`];
+}
+
+/** What a finished load says: graphs and triples, the rows, and the resources that could not be loaded. */
 export function loadSummary(outcome: LoadOutcome, durationMs: number): StepSummary {
   const triples = outcome.loaded.reduce((n, g) => n + g.triples, 0);
   const graphs = outcome.loaded.length;
   const parts = [
     graphs === 0
       ? 'nothing to load: the dataset has no joined graph (*-joined.ttl) or Turtle file yet'
-      : `${graphs} graph${graphs === 1 ? '' : 's'}`,
+      : count(graphs, 'graph'),
+    ...rowsNote(outcome),
     ...outcome.failed.map((f) => `not loaded: ${f.error}`),
   ];
-  return { durationMs, triples, note: parts.join('; ') };
+  return { durationMs, triples, note: parts.join('; '), ...(outcome.rows ? { withRows: true } : {}) };
 }
 
 /**

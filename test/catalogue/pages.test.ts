@@ -154,6 +154,12 @@ describe('catalogue pages', () => {
     const failed = page({ state: 'failed', error: 'b.ttl: bad', action: 'press Load', canLoad: true });
     assert.match(failed, /loading failed<\/span> <span class="error-text">b\.ttl: bad<\/span> — press Load/);
     assert.match(failed, /<form method="post" action="\/dataset\/d\/triplestore\/load"/);
+    // The rows are a choice of the same form, unticked as the spec loads.
+    assert.match(
+      failed,
+      /<input id="load-rows" name="rows" type="checkbox"> <label for="load-rows">with the measurements \(rows\)/,
+    );
+    assert.ok(!none.includes('name="rows"'), 'no choice for a reader');
     const done = page({
       state: 'done',
       note: '1 graph',
@@ -168,6 +174,11 @@ describe('catalogue pages', () => {
     );
     assert.match(done, /SPARQL endpoint: <a href="http:\/\/x\/dataset\/i\/triplestore\/sparql"/);
     assert.match(done, />Load again</);
+    assert.match(done, /name="rows" type="checkbox">/, 'the rows unticked after a load without them');
+    assert.match(
+      page({ state: 'done', withRows: true, canLoad: true }),
+      /name="rows" type="checkbox" checked>/,
+    );
     assert.match(page({ state: 'running', canLoad: true }), /<button type="submit" disabled>/);
   });
 

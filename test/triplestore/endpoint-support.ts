@@ -44,12 +44,16 @@ export async function openAndClosed(url: string, owner: Person): Promise<{ open:
   return graphs;
 }
 
-/** Presses the load button and waits until its load has run (its run is over, the endpoint resource newer than before). */
+/**
+ * Presses the load button and waits until its load has run (its run is over, the endpoint
+ * resource newer than before); `params`: more of triplestore_load's (`rows`).
+ */
 export async function loadAndWait(
   url: string,
   who: Person,
   dataset: string,
   timeoutMs = 15_000,
+  params: Record<string, unknown> = {},
 ): Promise<{ url: string; package_id: string; last_modified: string }> {
   const endpointOf = async () => {
     const shown = await api(url, 'package_show', {
@@ -67,7 +71,7 @@ export async function loadAndWait(
   };
   const before = (await endpointOf())?.last_modified;
   const pressed = await api(url, 'triplestore_load', {
-    body: { id: dataset },
+    body: { ...params, id: dataset },
     headers: { authorization: who.token },
   });
   assert.equal(pressed.status, 200, JSON.stringify(pressed.body));

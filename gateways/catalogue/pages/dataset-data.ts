@@ -31,6 +31,14 @@ function stateLine(view: TripleStoreView): string {
   }
 }
 
+/**
+ * The Load forms' choice (`rows`, as triplestore_load's): the rows of each source (describe's
+ * graph) besides the joined graphs. Unticked unless they are loaded now, as the spec loads.
+ */
+export function rowsChoice(id: string, ticked = false): string {
+  return `<p class="check"><input id="${id}" name="rows" type="checkbox"${ticked ? ' checked' : ''}> <label for="${id}">with the measurements (rows): each table's values, so that queries reach them</label></p>`;
+}
+
 export function tripleStoreSection(context: PageContext, datasetPath: string, view: TripleStoreView): string {
   const endpoint = view.endpoint
     ? `<p>SPARQL endpoint: <a href="${escapeHtml(view.endpoint)}" class="endpoint">${escapeHtml(view.endpoint)}</a></p>`
@@ -39,6 +47,7 @@ export function tripleStoreSection(context: PageContext, datasetPath: string, vi
   const button = view.canLoad
     ? `<form method="post" action="${escapeHtml(datasetPath)}/triplestore/load" class="action-form">
           ${csrfField(context)}
+          ${rowsChoice('load-rows', view.state === 'done' && view.withRows === true)}
           <button type="submit"${busy ? ' disabled' : ''}>${view.state === 'done' ? 'Load again' : 'Load into the triple store'}</button>
         </form>`
     : '';

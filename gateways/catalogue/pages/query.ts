@@ -9,6 +9,7 @@ import { escapeHtml, href } from '../html.ts';
 import { queryPagePath, sentenceHref, sentenceParams } from '../query-params.ts';
 import { PAGE_CSP } from '../respond.ts';
 import type { BuilderChoice, BuilderView, PageContext, QueryPageView } from '../views.ts';
+import { rowsChoice } from './dataset-data.ts';
 import { datasetPath } from './datasets.ts';
 import { csrfField, layout } from './layout.ts';
 
@@ -33,6 +34,7 @@ function notLoaded(context: PageContext, view: QueryPageView, loading: boolean):
   const load = view.canLoad
     ? `<form method="post" action="${escapeHtml(queryLoadPath(view.dataset.name))}">
           ${csrfField(context)}
+          ${rowsChoice('query-load-rows')}
           <p><button type="submit">Load</button> <span class="hint">the dataset's joined graphs (or its Turtle resources) into the triple store</span></p>
         </form>`
     : '<p>An editor of this dataset can load it.</p>';
