@@ -141,6 +141,10 @@ describe('the Load button', () => {
     assert.doesNotMatch(html, /Not loaded yet/);
     assert.match(html, />Measurement<\/a> <span class="count">3<\/span>/);
     assert.match(html, />Specimen<\/a> <span class="count">1<\/span>/);
+    // The empty sentence has no results yet (it used to show "1 row" of one "—").
+    assert.doesNotMatch(html, /<table class="data"/);
+    assert.doesNotMatch(html, /\d+ rows?</);
+    assert.match(html, /Pick a class or a property to see results/);
 
     // "Every Measurement whose unit is kN and whose force is greater than 2", from the address.
     const params = new URLSearchParams({

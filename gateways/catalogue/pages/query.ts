@@ -109,7 +109,12 @@ function valuesPart(name: string, b: BuilderView): string {
 function results(b: BuilderView): string {
   const error = b.error ? `<p class="error" role="alert">${escapeHtml(b.error)}</p>` : '';
   const r = b.results;
-  if (!r) return error;
+  if (!r) {
+    const start = b.sentence.class === undefined && b.sentence.steps.length === 0;
+    return start
+      ? `${error}<p class="hint" id="results-count">Pick a class or a property to see results.</p>`
+      : error;
+  }
   const shown = r.rows.length < r.total ? ` (the first ${r.rows.length} shown)` : '';
   const count = `${error}<p class="count" id="results-count">${r.total} row${r.total === 1 ? '' : 's'}${shown}</p>`;
   if (r.rows.length === 0) return count;
