@@ -36,30 +36,25 @@ export async function plotView(
   const tables = resources
     .filter((r) => r.datastore_active === true)
     .map((r) => ({ id: text(r.id), name: text(r.name) || text(r.id) }));
-  if (tables.length === 0) {
-    if (q.resource !== undefined) throw invalid('plot: this dataset has no table to plot', 'plot');
-    return {};
-  }
-  const resource = q.resource ?? tables[0]!.id;
-  if (!tables.some((t) => t.id === resource)) {
-    throw invalid(`plot: ${JSON.stringify(resource)} is not a table of this dataset`, 'plot');
-  }
+  if (tables.length === 0) return {};
+  // A table or column the form no longer offers (the table was switched with the old table's
+  // columns still in the form, or an edited address) is told in the plot section, never a
+  // page of its own: the page shows the first table, or the table's first columns.
+  const known = q.resource === undefined || tables.some((t) => t.id === q.resource);
+  const resource = known ? (q.resource ?? tables[0]!.id) : tables[0]!.id;
   const found = (await call('labld_datastore_plot', { resource_id: resource })) as Dict;
   const columns = (Array.isArray(found.columns) ? (found.columns as Dict[]) : []).map((c) => ({
     id: text(c.id),
     label: text(c.label),
   }));
   const view: PlotView = { resources: tables, resource, columns };
-  const x = q.x ?? columns[0]?.id;
-  const y = q.y ?? (columns[1] ?? columns[0])?.id;
-  for (const [param, id] of [
-    ['x', x],
-    ['y', y],
-  ] as const) {
-    if (id !== undefined && !columns.some((c) => c.id === id)) {
-      throw invalid(`${param}: ${JSON.stringify(id)} is not a numeric column of that table`, param);
-    }
+  if (!known) {
+    view.refused = `plot: ${JSON.stringify(q.resource)} is not a table of this dataset; showing ${tables[0]!.name}`;
   }
+  const column = (id: string | undefined) =>
+    id !== undefined && columns.some((c) => c.id === id) ? id : undefined;
+  const x = column(q.x) ?? columns[0]?.id;
+  const y = column(q.y) ?? (columns[1] ?? columns[0])?.id;
   if (x !== undefined && y !== undefined) {
     view.x = x;
     view.y = y;

@@ -75,7 +75,9 @@ function pathParams(path: string): Record<string, unknown> {
   return names.length > 0 ? { params: paramsSchema(names) } : {};
 }
 
-type Render<P> = (visit: PageVisit, input: { params: P; query: Query }) => Promise<string> | string;
+/** A page's HTML; with a status when the page itself tells a refusal (e.g. the plot's table). */
+type Rendered = string | { html: string; status: number };
+type Render<P> = (visit: PageVisit, input: { params: P; query: Query }) => Promise<Rendered> | Rendered;
 
 /** A GET page: the visit and the request → HTML. Path parameters are names (1–200 characters). */
 function pageRoute<P = Record<string, string>>(
@@ -95,7 +97,9 @@ function pageRoute<P = Record<string, string>>(
     handler: async ({ params, query }, ctx) => {
       const v = await visitor(ctx);
       try {
-        return page(await render(v, { params, query }), { ...own, ...v.headers });
+        const made = await render(v, { params, query });
+        const [html, status] = typeof made === 'string' ? [made, undefined] : [made.html, made.status];
+        return page(html, { ...own, ...v.headers }, status);
       } catch (error) {
         // A person in a browser gets the page's frame with the reason; API clients the usual {"detail"}.
         return errorPage(ctx, v.context, error);
@@ -187,8 +191,11 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       visitor,
       '/dataset/{name}',
       'A dataset: its resources, who made each, the automation steps, the triple store, a plot (`plot`, `x`, `y`)',
-      async ({ context, asker }, { params, query }) =>
-        renderDataset(context, await source.dataset(asker, params.name, parsePlotQuery(query))),
+      async ({ context, asker }, { params, query }) => {
+        const view = await source.dataset(asker, params.name, parsePlotQuery(query));
+        const html = renderDataset(context, view);
+        return view.plot?.refused ? { html, status: 422 } : html;
+      },
     ),
     formRoute<Named>(
       visitor,

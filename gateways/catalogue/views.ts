@@ -108,6 +108,8 @@ export interface PlotView {
   y?: string;
   /** Same-site URL of the points as JSON, when x and y are chosen. */
   pointsUrl?: string;
+  /** Why the asked table was not shown (the page then answers 422, with this in the plot section). */
+  refused?: string;
 }
 
 export interface DatasetView {

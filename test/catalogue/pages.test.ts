@@ -81,6 +81,7 @@ function allPages(s: string): string[] {
           x: s,
           y: s,
           pointsUrl: s,
+          refused: s,
         },
       }),
     ),
