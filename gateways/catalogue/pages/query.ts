@@ -125,13 +125,13 @@ function results(b: BuilderView): string {
     )
     .join('\n            ');
   return `${count}
-        <table class="data" aria-describedby="results-count">
+        <div class="table-scroll"><table class="data" aria-describedby="results-count">
           <caption class="visually-hidden">Results of: ${escapeHtml(b.words)}</caption>
           <thead><tr>${head}</tr></thead>
           <tbody>
             ${rows}
           </tbody>
-        </table>`;
+        </table></div>`;
 }
 
 function builder(view: QueryPageView, b: BuilderView): string {
