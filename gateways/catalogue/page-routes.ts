@@ -61,11 +61,11 @@ export function visitorOf(a: Accounts): Visitor {
   return async (ctx) => pageVisitOf(await visit(ctx, a));
 }
 
-type Query = Record<string, string | string[] | undefined>;
-type Named = { name: string };
-type NamedId = { name: string; id: string };
+export type Query = Record<string, string | string[] | undefined>;
+export type Named = { name: string };
+export type NamedId = { name: string; id: string };
 
-function paramsSchema(names: string[]): Record<string, unknown> {
+export function paramsSchema(names: string[]): Record<string, unknown> {
   const properties = Object.fromEntries(names.map((n) => [n, n === 'file' ? FILE : NAME]));
   return { type: 'object', properties, required: names };
 }
@@ -80,7 +80,7 @@ type Rendered = string | { html: string; status: number };
 type Render<P> = (visit: PageVisit, input: { params: P; query: Query }) => Promise<Rendered> | Rendered;
 
 /** A GET page: the visit and the request → HTML. Path parameters are names (1–200 characters). */
-function pageRoute<P = Record<string, string>>(
+export function pageRoute<P = Record<string, string>>(
   visitor: Visitor,
   path: string,
   summary: string,
@@ -111,7 +111,7 @@ function pageRoute<P = Record<string, string>>(
 type Act<P> = (visit: PageVisit, form: Record<string, string>, params: P) => Promise<Result>;
 
 /** A form post (urlencoded): read, CSRF-checked, then `act`; a refusal is a page. */
-function formRoute<P = Record<string, string>>(
+export function formRoute<P = Record<string, string>>(
   visitor: Visitor,
   a: Accounts,
   path: string,
@@ -142,13 +142,13 @@ function formRoute<P = Record<string, string>>(
 }
 
 /** A form field that must be given. */
-function required(form: Record<string, string>, name: string): string {
+export function required(form: Record<string, string>, name: string): string {
   const value = (form[name] ?? '').trim();
   if (value === '') throw invalid(`${name}: missing`, name);
   return value;
 }
 
-function checkbox(value: string | undefined): boolean {
+export function checkbox(value: string | undefined): boolean {
   return value === 'on' || value === 'true' || value === '1';
 }
 

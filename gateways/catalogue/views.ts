@@ -128,6 +128,8 @@ export interface DatasetView {
   triplestore?: TripleStoreView;
   /** Undefined when no resource of the dataset has rows in the datastore. */
   plot?: PlotView;
+  /** Whether the viewer may change the dataset or its members (the Edit link). */
+  canEdit?: boolean;
 }
 
 /** A dataset page's Resources section: also served alone, for the page's script to refresh. */
@@ -156,6 +158,8 @@ export interface ResourcePageView {
   table?: TablePreviewView;
   /** The chain's steps of this resource (of its source, for a derived one); a failure in words. */
   steps?: StepStatusView[];
+  /** Whether the viewer may change, replace or delete it (the Edit link). */
+  canEdit?: boolean;
 }
 
 export interface UploadView {

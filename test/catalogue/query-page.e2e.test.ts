@@ -24,6 +24,7 @@ ex:s1 a ex:Specimen ; ex:width 10 .
 
 let labld: Running & { dataDir: string };
 let owner: Person;
+let people = new Map<string, Person>();
 let jars = new Map<Who, CookieJar>();
 
 const readStatus = (who: Who, v: Visibility) =>
@@ -36,7 +37,8 @@ function loadStatus(who: Who, v: Visibility): number {
 
 before(async () => {
   labld = await startLabld();
-  owner = await seedPeople(labld.dataDir, WHO, PASSWORD);
+  people = await seedPeople(labld.dataDir, WHO, PASSWORD);
+  owner = people.get('owner')!;
   for (const v of ['public', 'private'] as const) {
     const made = await api(labld.url, 'package_create', {
       body: { name: `${v}-q`, title: `The ${v} one`, private: v === 'private' },

@@ -6,7 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { seedPeople } from './support/people.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { api, type Person } from './actions/support.ts';
-import { getPage, jarsOf, type CookieJar } from './support/login.ts';
+import { csrfOf, getPage, jarsOf, postForm, type CookieJar } from './support/login.ts';
 
 const PASSWORD = 'the verbs have long passwords';
 const WHO = ['anonymous', 'reader', 'editor', 'admin', 'other'] as const;
@@ -14,6 +14,7 @@ type Who = (typeof WHO)[number];
 
 let labld: Running & { dataDir: string };
 let owner: Person;
+let people = new Map<string, Person>();
 let jars = new Map<Who, CookieJar>();
 /** The two tables of dataset `verbs`: resource ids. */
 const tables: Record<'forces' | 'widths', string> = { forces: '', widths: '' };
@@ -26,7 +27,8 @@ async function call(action: string, body: Record<string, unknown>): Promise<Reco
 
 before(async () => {
   labld = await startLabld();
-  owner = await seedPeople(labld.dataDir, WHO, PASSWORD);
+  people = await seedPeople(labld.dataDir, WHO, PASSWORD);
+  owner = people.get('owner')!;
   await call('package_create', { name: 'verbs', title: 'Verbs' });
   for (const [who, capacity] of [
     ['reader', 'member'],
@@ -86,5 +88,178 @@ describe("the plot's table", () => {
       /<p class="error" role="alert" id="plot-error">plot: &quot;nothing-here&quot; is not a table/,
     );
     assert.match(bad.html, /id="resources-heading"|<h2[^>]*>Resources<\/h2>/);
+  });
+});
+
+/** An Action API call as `who` (its token; none for anonymous): the status and result. */
+async function asWho(who: Who, action: string, body: Record<string, unknown>) {
+  const headers: Record<string, string> =
+    who === 'anonymous' ? {} : { authorization: people.get(who)!.token };
+  return api(labld.url, action, { body, headers });
+}
+
+/** A form of `path`'s page posted as `who`, with the CSRF field of a page they can open. */
+async function post(who: Who, path: string, fields: Record<string, string>): Promise<Response> {
+  const jar = jars.get(who)!;
+  const csrf = csrfOf((await getPage(`${labld.url}/user/tokens`, jar)).html);
+  return postForm(`${labld.url}${path}`, jar, { ...fields, _csrf: csrf });
+}
+
+describe('who sees the edit forms', () => {
+  for (const who of WHO) {
+    test(`${who}: the Edit links and pages as the dataset's permissions say`, async () => {
+      const dataset = await page(who, '/dataset/verbs');
+      const resource = await page(who, `/dataset/verbs/resource/${tables.forces}`);
+      const edit = await page(who, '/dataset/verbs/edit');
+      const resourceEdit = await page(who, `/dataset/verbs/resource/${tables.forces}/edit`);
+      const editor = who === 'editor' || who === 'admin';
+      assert.equal(dataset.html.includes('href="/dataset/verbs/edit"'), editor);
+      assert.equal(resource.html.includes(`/resource/${tables.forces}/edit"`), editor);
+      assert.equal(edit.status, editor ? 200 : who === 'anonymous' ? 401 : 403);
+      assert.equal(resourceEdit.status, editor ? 200 : who === 'anonymous' ? 401 : 403);
+      assert.equal(edit.html.includes('id="dataset-edit"'), editor);
+      // Members are the admins'; Delete is the editors' too (CKAN's package_delete).
+      assert.equal(edit.html.includes('id="member-add"'), who === 'admin');
+      assert.equal(edit.html.includes('action="/dataset/verbs/delete"'), editor);
+    });
+  }
+
+  test('a private dataset: its edit page is not found for an outsider', async () => {
+    await call('package_create', { name: 'hidden', private: true });
+    assert.equal((await page('other', '/dataset/hidden/edit')).status, 404);
+    assert.equal((await page('anonymous', '/dataset/hidden/edit')).status, 401);
+  });
+});
+
+describe('a refused post answers what the Action API answers', () => {
+  for (const who of ['reader', 'other'] as const) {
+    test(`${who}: edit, delete, members as package_patch, package_delete, package_collaborator_create`, async () => {
+      for (const [path, action, body, fields] of [
+        ['/dataset/verbs/edit', 'package_patch', { id: 'verbs', title: 'Mine' }, { title: 'Mine' }],
+        ['/dataset/verbs/delete', 'package_delete', { id: 'verbs' }, {}],
+        [
+          '/dataset/verbs/members',
+          'package_collaborator_create',
+          { id: 'verbs', user_id: who, capacity: 'admin' },
+          { user: who, capacity: 'admin' },
+        ],
+        ['/dataset/hidden/edit', 'package_patch', { id: 'hidden', title: 'Mine' }, { title: 'Mine' }],
+        [`/dataset/verbs/resource/${tables.forces}/delete`, 'resource_delete', { id: tables.forces }, {}],
+      ] as const) {
+        const byApi = await asWho(who, action, body);
+        assert.ok(byApi.status === 403 || byApi.status === 404, `${action}: ${byApi.status}`);
+        const byPage = await post(who, path, fields);
+        assert.equal(byPage.status, byApi.status, `${path} as ${who}`);
+      }
+      const shown = await call('package_show', { id: 'verbs' });
+      assert.equal(shown.title, 'Verbs');
+      assert.equal(shown.state, 'active');
+    });
+  }
+});
+
+describe('the verbs done', () => {
+  test("an editor changes the dataset's title, description, tags, licence and visibility", async () => {
+    const posted = await post('editor', '/dataset/verbs/edit', {
+      title: 'Verbs, edited',
+      notes: 'Forces and widths.',
+      tags: 'steel, tensile ,',
+      license: 'cc-by',
+      private: 'on',
+    });
+    assert.equal(posted.status, 303);
+    assert.equal(posted.headers.get('location'), '/dataset/verbs');
+    const shown = await call('package_show', { id: 'verbs' });
+    assert.deepEqual(
+      [
+        shown.title,
+        shown.notes,
+        (shown.tags as { name: string }[]).map((t) => t.name).sort(),
+        shown.license_id,
+        shown.private,
+      ],
+      ['Verbs, edited', 'Forces and widths.', ['steel', 'tensile'], 'cc-by', true],
+    );
+    assert.equal((await page('anonymous', '/dataset/verbs')).status, 404, 'now private');
+    const form = await page('editor', '/dataset/verbs/edit');
+    assert.match(form.html, /<input id="dataset-tags" name="tags" type="text" value="steel, tensile">/);
+    assert.match(form.html, /<option value="cc-by" selected>/);
+    assert.equal((await post('editor', '/dataset/verbs/edit', { title: 'Verbs' })).status, 303);
+    assert.equal((await call('package_show', { id: 'verbs' })).private, false);
+  });
+
+  test('an admin adds a member, changes their role and removes them', async () => {
+    const role = async () => {
+      const list = (await call('package_collaborator_list', { id: 'verbs' })) as unknown as {
+        user_id: string;
+        capacity: string;
+      }[];
+      return list.find((m) => m.user_id === people.get('other')!.user.id)?.capacity;
+    };
+    assert.equal(
+      (await post('admin', '/dataset/verbs/members', { user: 'other', capacity: 'editor' })).status,
+      303,
+    );
+    assert.equal(await role(), 'editor');
+    assert.match((await page('admin', '/dataset/verbs/edit')).html, /<th scope="row">other<\/th>/);
+    assert.equal(
+      (await post('admin', '/dataset/verbs/members', { user: 'other', capacity: 'member' })).status,
+      303,
+    );
+    assert.equal(await role(), 'member');
+    const bad = await post('admin', '/dataset/verbs/members', { user: 'other', capacity: 'owner' });
+    assert.equal(bad.status, 422);
+    assert.equal((await post('admin', '/dataset/verbs/members/remove', { user: 'other' })).status, 303);
+    assert.equal(await role(), undefined);
+    // An editor is no admin: the API's 403.
+    assert.equal(
+      (await post('editor', '/dataset/verbs/members', { user: 'other', capacity: 'member' })).status,
+      403,
+    );
+  });
+
+  test('an editor renames, replaces and deletes a resource', async () => {
+    const form = new FormData();
+    form.set('package_id', 'verbs');
+    form.set('upload', new Blob(['a,b\n1,2\n'], { type: 'text/csv' }), 'first.csv');
+    const made = await api(labld.url, 'resource_create', { form, headers: { authorization: owner.token } });
+    assert.equal(made.status, 200, JSON.stringify(made.body));
+    const id = String((made.body as { result: { id: string } }).result.id);
+    const path = `/dataset/verbs/resource/${id}`;
+    const renamed = await post('editor', `${path}/edit`, { name: 'run 1', description: 'The first run' });
+    assert.equal(renamed.status, 303);
+    let shown = await call('resource_show', { id });
+    assert.deepEqual([shown.name, shown.description], ['run 1', 'The first run']);
+    const hash = shown.hash;
+
+    // The new file, as the page's multipart form sends it.
+    const jar = jars.get('editor')!;
+    const replace = new FormData();
+    replace.set('_csrf', csrfOf((await getPage(`${labld.url}${path}/edit`, jar)).html));
+    replace.set('file', new Blob(['a,b\n1,2\n3,4\n'], { type: 'text/csv' }), 'second.csv');
+    const replaced = await fetch(`${labld.url}${path}/replace`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), accept: 'text/html', origin: labld.url },
+      body: replace,
+    });
+    assert.equal(replaced.status, 303, await replaced.text());
+    shown = await call('resource_show', { id });
+    assert.notEqual(shown.hash, hash);
+    assert.equal(shown.size, 12);
+
+    const deleted = await post('editor', `${path}/delete`, {});
+    assert.equal(deleted.status, 303);
+    assert.equal(deleted.headers.get('location'), '/dataset/verbs');
+    assert.equal((await asWho('editor', 'resource_show', { id })).status, 404);
+  });
+
+  test('an admin deletes the dataset', async () => {
+    await call('package_create', { name: 'doomed' });
+    await call('package_collaborator_create', { id: 'doomed', user_id: 'admin', capacity: 'admin' });
+    const deleted = await post('admin', '/dataset/doomed/delete', {});
+    assert.equal(deleted.status, 303);
+    assert.equal(deleted.headers.get('location'), '/dataset');
+    assert.equal((await page('anonymous', '/dataset/doomed')).status, 404);
   });
 });

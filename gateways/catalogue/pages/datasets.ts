@@ -126,7 +126,7 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
       <h1>${escapeHtml(view.title)}${view.private ? ' <span class="badge">Private</span>' : ''}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
       ${view.organization ? `<p class="meta">Organization: ${escapeHtml(view.organization)}</p>` : ''}
-      <p><a class="button" href="${escapeHtml(datasetPath(view.name))}/query">Query</a></p>
+      <p class="button-row"><a class="button" href="${escapeHtml(datasetPath(view.name))}/query">Query</a>${view.canEdit ? ` <a class="button secondary" href="${escapeHtml(datasetPath(view.name))}/edit">Edit</a>` : ''}</p>
       <section id="resources" aria-labelledby="resources-heading" data-live="${escapeHtml(resourcesPath(view.name))}" data-live-follows="automation">
         ${renderResources(view)}
       </section>

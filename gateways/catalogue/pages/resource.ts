@@ -124,7 +124,7 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
         <dt>Made</dt><dd>${makerText(resource.madeBy)}, ${formatDate(resource.created)}</dd>
       </dl>
       ${alerts}
-      <p><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a></p>
+      <p class="button-row"><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a>${view.canEdit ? ` <a class="button secondary" href="${escapeHtml(path)}/edit">Edit, replace or delete</a>` : ''}</p>
       ${automation}
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Table preview</h2>
