@@ -21,6 +21,8 @@ function pages(): [string, string][] {
     ['resource', run],
     ['resource-sorted', `${run}?sort=temperature&order=desc`],
     ['upload', '/dataset/plate-reader-01/upload'],
+    ['edit', '/dataset/plate-reader-01/edit'],
+    ['resource-edit', `${run}/edit`],
     ['new-dataset', '/dataset/new'],
     ['query', '/dataset/plate-reader-01/query'],
     ['tokens', '/user/tokens'],
