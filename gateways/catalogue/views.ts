@@ -139,11 +139,16 @@ export type ColumnType = 'number' | 'text';
 
 /** One page of the datastore rows of a resource, as requested by sort/filter/page parameters. */
 export interface TablePreviewView {
-  columns: { name: string; type: ColumnType }[];
+  /** `unit`: the unit's symbol (or its IRI's last part), from the descriptor the import read. */
+  columns: { name: string; type: ColumnType; unit?: string }[];
   rows: (string | number | null)[][];
   sort?: { column: string; order: 'asc' | 'desc' };
   /** Column name → filter text (only non-empty ones). */
   filters: Record<string, string>;
+  /** Number column name → its bounds as typed. */
+  ranges: Record<string, { min?: string; max?: string }>;
+  /** The free-text search. */
+  q?: string;
   /** 1-based. */
   page: number;
   pageSize: number;

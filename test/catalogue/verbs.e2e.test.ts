@@ -42,7 +42,7 @@ before(async () => {
       'forces',
       [
         { id: 'Zeit', type: 'float' },
-        { id: 'Kraft', type: 'float' },
+        { id: 'Kraft', type: 'float', info: { unit: 'http://qudt.org/vocab/unit/KiloN' } },
         { id: 'Probe', type: 'text' },
       ],
       [
@@ -261,5 +261,46 @@ describe('the verbs done', () => {
     assert.equal(deleted.status, 303);
     assert.equal(deleted.headers.get('location'), '/dataset');
     assert.equal((await page('anonymous', '/dataset/doomed')).status, 404);
+  });
+});
+
+describe('the table preview', () => {
+  const preview = async (query: string) => {
+    const shown = await page('anonymous', `/dataset/verbs/resource/${tables.forces}?${query}`);
+    const probes = [...shown.html.matchAll(/<td>(P\d) [A-Za-z]+<\/td>/g)].map((m) => m[1]);
+    return { ...shown, probes };
+  };
+
+  test("a column's unit in its header, from the table's fields", async () => {
+    const { html } = await preview('');
+    assert.match(html, />Kraft <span class="unit">\[kN\]<\/span>/);
+    assert.match(html, />Zeit<span aria-hidden="true">/);
+  });
+
+  test('words searched in every text column (q)', async () => {
+    assert.deepEqual((await preview('q=stahl')).probes, ['P1', 'P2']);
+    assert.deepEqual((await preview('q=kupfer+P3')).probes, ['P3']);
+    assert.match(
+      (await preview('q=stahl')).html,
+      /<input id="preview-q" name="q" type="search" value="stahl">/,
+    );
+  });
+
+  test('a number column between a lowest and a highest value, bounds included', async () => {
+    assert.deepEqual((await preview('min.Kraft=250&max.Kraft=410')).probes, ['P2', 'P3']);
+    assert.deepEqual((await preview('min.Kraft=100')).probes, ['P2', 'P3']);
+    assert.deepEqual((await preview('max.Zeit=1.5&q=stahl')).probes, ['P1', 'P2']);
+    const shown = await preview('min.Kraft=100&sort=Zeit&order=desc');
+    assert.deepEqual(shown.probes, ['P3', 'P2']);
+    assert.match(shown.html, /name="min.Kraft" type="search" inputmode="decimal" value="100"/);
+  });
+
+  test('a bound that is no number, or on a text column, is a 422 naming the parameter', async () => {
+    const word = await preview('min.Kraft=lots');
+    assert.equal(word.status, 422);
+    assert.match(word.html, /min\.Kraft: column &quot;Kraft&quot; holds numbers/);
+    const text = await preview('max.Probe=3');
+    assert.equal(text.status, 422);
+    assert.match(text.html, /max\.Probe: column &quot;Probe&quot; holds text/);
   });
 });
