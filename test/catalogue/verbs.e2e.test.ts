@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seedPeople } from './support/people.ts';
 import { startLabld, type Running } from '../support/labld.ts';
-import { api, type Person } from './actions/support.ts';
+import { api, importedTable, type Person } from './actions/support.ts';
 import { csrfOf, getPage, jarsOf, postForm, type CookieJar } from './support/login.ts';
 
 const PASSWORD = 'the verbs have long passwords';
@@ -226,6 +226,8 @@ describe('the verbs done', () => {
     assert.equal(made.status, 200, JSON.stringify(made.body));
     const id = String((made.body as { result: { id: string } }).result.id);
     const path = `/dataset/verbs/resource/${id}`;
+    // The chain imports the first file (one row) before the file is replaced.
+    assert.equal((await importedTable(labld.url, id)).total, 1);
     const renamed = await post('editor', `${path}/edit`, { name: 'run 1', description: 'The first run' });
     assert.equal(renamed.status, 303);
     let shown = await call('resource_show', { id });
@@ -247,6 +249,11 @@ describe('the verbs done', () => {
     shown = await call('resource_show', { id });
     assert.notEqual(shown.hash, hash);
     assert.equal(shown.size, 12);
+    // The chain ran again on the new file: its two rows in the table.
+    const until = Date.now() + 60_000;
+    while ((await importedTable(labld.url, id)).total !== 2 && Date.now() < until)
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal((await importedTable(labld.url, id)).total, 2);
 
     const deleted = await post('editor', `${path}/delete`, {});
     assert.equal(deleted.status, 303);
