@@ -11,6 +11,7 @@ import {
   renderUpload,
 } from '../../gateways/catalogue/pages/datasets.ts';
 import { renderError } from '../../gateways/catalogue/pages/layout.ts';
+import { renderDatasetEdit, renderResourceEdit } from '../../gateways/catalogue/pages/edit.ts';
 import { renderResource, renderTablePreview, sortHref } from '../../gateways/catalogue/pages/resource.ts';
 import { parseTableQuery } from '../../gateways/catalogue/source.ts';
 import type { PageContext, TablePreviewView } from '../../gateways/catalogue/views.ts';
@@ -96,6 +97,17 @@ function allPages(s: string): string[] {
       newToken: { name: s, secret: s },
     }),
     renderError(context, { status: 404, detail: s }),
+    renderDatasetEdit(context, {
+      dataset: { name: s, title: s, notes: s, tags: [s, s], license: s, private: true },
+      licenses: [{ id: s, title: s }],
+      canUpdate: true,
+      canDelete: true,
+      members: [{ name: s, capacity: s }],
+    }),
+    renderResourceEdit(context, {
+      dataset: { name: s, title: s },
+      resource: { id: s, name: s, description: s, stored: true },
+    }),
   ];
 }
 

@@ -1,6 +1,6 @@
 // The edit pages: a dataset's fields, its deletion and (for its admins) its members and their
 // roles; a resource's fields, a new file for it and its deletion. Plain forms with the CSRF
-// field, so they work without JavaScript; a deletion says what goes with it.
+// field, so they work without JavaScript; a deletion says what goes with it and is ticked first.
 import { escapeHtml } from '../html.ts';
 import type { DatasetEditView, ResourceEditView } from '../edit-source.ts';
 import { CAPACITIES } from '../edit-source.ts';
@@ -88,6 +88,7 @@ function deleteForm(context: PageContext, action: string, what: string, conseque
         <p>${escapeHtml(consequence)}</p>
         <form method="post" action="${escapeHtml(action)}">
           ${csrfField(context)}
+          <p class="check"><input id="delete-confirm" type="checkbox" required> <label for="delete-confirm">Yes, delete ${escapeHtml(what)}</label></p>
           <button type="submit" class="danger">Delete ${escapeHtml(what)}</button>
         </form>
       </section>`;

@@ -72,6 +72,10 @@ describe('edit, replace, delete in Chromium', () => {
     await shot('resource-replaced');
 
     await page.getByRole('link', { name: 'Edit, replace or delete' }).click();
+    // The browser asks for the tick first: nothing is deleted by the button alone.
+    await page.getByRole('button', { name: 'Delete this resource' }).click();
+    assert.equal(page.url(), `${resource}/edit`);
+    await page.getByLabel('Yes, delete this resource').check();
     await page.getByRole('button', { name: 'Delete this resource' }).click();
     await page.waitForURL(dataset);
     assert.equal(await page.locator(`a[href$="/resource/${catalogue.runId}"]`).count(), 0);
