@@ -311,3 +311,29 @@ describe('the table preview', () => {
     assert.match(text.html, /max\.Probe: column &quot;Probe&quot; holds text/);
   });
 });
+
+describe('the forms need their CSRF field', () => {
+  test("an admin's post without it changes nothing: 403", async () => {
+    const jar = jars.get('admin')!;
+    for (const path of ['/dataset/verbs/edit', '/dataset/verbs/delete', '/dataset/verbs/members']) {
+      const posted = await postForm(`${labld.url}${path}`, jar, {
+        title: 'Forged',
+        user: 'other',
+        capacity: 'admin',
+      });
+      assert.equal(posted.status, 403, path);
+    }
+    const replace = new FormData();
+    replace.set('file', new Blob(['x,y\n1,2\n'], { type: 'text/csv' }), 'forged.csv');
+    const replaced = await fetch(`${labld.url}/dataset/verbs/resource/${tables.widths}/replace`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: jar.header(), accept: 'text/html', origin: labld.url },
+      body: replace,
+    });
+    assert.equal(replaced.status, 403);
+    const shown = await call('package_show', { id: 'verbs' });
+    assert.notEqual(shown.title, 'Forged');
+    assert.equal(shown.state, 'active');
+  });
+});
