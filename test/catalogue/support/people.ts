@@ -11,7 +11,8 @@ export async function seedPeople(
   names: readonly string[],
   password: string,
 ): Promise<Map<string, Person>> {
-  const store = await openCatalogueStore({ dataDir });
+  // The store the labld under test runs on (PostgreSQL when LABLD_DATABASE_URL is set).
+  const store = await openCatalogueStore({ dataDir, databaseUrl: process.env['LABLD_DATABASE_URL'] ?? '' });
   const hash = await hashPassword(password);
   const people = new Map<string, Person>();
   for (const who of [...names.filter((n) => n !== 'anonymous'), 'owner']) {
