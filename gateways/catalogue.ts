@@ -3,6 +3,8 @@
 // Action API (gateways/catalogue/actions.ts). What `labld start` gives it — the runtime and
 // Accounts — makes it the real catalogue: pages from the actions (ActionSource), authentication
 // on the catalogue store. Without them, `/` is a placeholder linking the services.
+import { editRoutes } from './catalogue/edit-routes.ts';
+import { EditSource } from './catalogue/edit-source.ts';
 import { notFound } from '../lib/process/errors.ts';
 import type { Runtime } from '../lib/process/runtime.ts';
 import { SERVICES, services } from '../lib/services.ts';
@@ -79,6 +81,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
     options.runtime && a && visitor
       ? [
           ...pageRoutes(new ActionSource(options.runtime), visitor, a).map(negotiated(options.runtime)),
+          ...editRoutes(new EditSource(options.runtime), visitor, a),
           ...login,
           assetRoute,
         ]

@@ -180,6 +180,7 @@ export class ActionSource implements CatalogueSource {
       ...(optionalText(d.notes) ? { description: text(d.notes) } : {}),
       ...organizationOf(d),
       private: d.private === true,
+      canEdit: may.update === true || may.manage_members === true,
       steps: automation.steps,
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
       triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
@@ -357,6 +358,7 @@ export class ActionSource implements CatalogueSource {
     const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
     const steps = this.#automationOf(d, may, status, null).steps;
     if (steps.length > 0) view.steps = steps;
+    if (may.upload === true) view.canEdit = true;
     return view;
   }
 

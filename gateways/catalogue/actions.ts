@@ -66,6 +66,26 @@ export async function callAction(
   return checkOut(runtime.blobs, reply);
 }
 
+/**
+ * An action as the Action API runs it, whatever door it came in by (the API or a page's form):
+ * the call, then the triple store's event for what it changed (a resource replaced or deleted,
+ * a dataset deleted), so that a page's Delete leaves the store as the API's does.
+ */
+export async function actWithEffects(
+  runtime: Runtime,
+  name: ActionName,
+  params: Record<string, unknown>,
+  credential: Credential,
+  options: CallOptions & { correlationId: string },
+): Promise<unknown> {
+  const call = (n: ActionName, p: Record<string, unknown>, c: Credential) =>
+    callAction(runtime, n, p, c, { correlationId: options.correlationId });
+  const before = await datasetBefore(call, name, params, credential);
+  const result = await callAction(runtime, name, params, credential, options);
+  await afterAction(runtime, name, result, before, options.correlationId);
+  return result;
+}
+
 /** CKAN's answers that come before an action runs: 400 "Bad request - …". */
 class BadRequest extends Error {}
 
@@ -186,8 +206,6 @@ export function actionRoutes(runtime: Runtime): Route[] {
   ) => {
     const caller = credential(ctx, ctx.method === 'GET' ? 'GET' : 'POST');
     const correlationId = input.correlationId;
-    const call = (n: ActionName, p: Record<string, unknown>, c: Credential) =>
-      callAction(runtime, n, p, c, { correlationId });
     const idempotency = idempotencyOf({
       key: ctx.get(IDEMPOTENCY_HEADER) || undefined,
       action: name,
@@ -195,15 +213,13 @@ export function actionRoutes(runtime: Runtime): Route[] {
       params,
       upload,
     });
-    const before = await datasetBefore(call, name, params, caller);
-    const result = await callAction(runtime, name, params, caller, {
+    const result = await actWithEffects(runtime, name, params, caller, {
       correlationId,
       idempotency,
       ...(upload ? { upload } : {}),
     });
     // The consumer resolved the token to a user (an unknown one is refused): it is counted apart from now on.
     if (caller.kind === 'token') tokenAccepted(ctx);
-    await afterAction(runtime, name, result, before, correlationId);
     return { json: { help: helpUrl(name), success: true, result } };
   };
   // CKAN's API roots answer the API's version (`/api` is version 3 since CKAN 2.9).

@@ -61,11 +61,11 @@ export function visitorOf(a: Accounts): Visitor {
   return async (ctx) => pageVisitOf(await visit(ctx, a));
 }
 
-type Query = Record<string, string | string[] | undefined>;
-type Named = { name: string };
-type NamedId = { name: string; id: string };
+export type Query = Record<string, string | string[] | undefined>;
+export type Named = { name: string };
+export type NamedId = { name: string; id: string };
 
-function paramsSchema(names: string[]): Record<string, unknown> {
+export function paramsSchema(names: string[]): Record<string, unknown> {
   const properties = Object.fromEntries(names.map((n) => [n, n === 'file' ? FILE : NAME]));
   return { type: 'object', properties, required: names };
 }
@@ -75,10 +75,12 @@ function pathParams(path: string): Record<string, unknown> {
   return names.length > 0 ? { params: paramsSchema(names) } : {};
 }
 
-type Render<P> = (visit: PageVisit, input: { params: P; query: Query }) => Promise<string> | string;
+/** A page's HTML; with a status when the page itself tells a refusal (e.g. the plot's table). */
+type Rendered = string | { html: string; status: number };
+type Render<P> = (visit: PageVisit, input: { params: P; query: Query }) => Promise<Rendered> | Rendered;
 
 /** A GET page: the visit and the request → HTML. Path parameters are names (1–200 characters). */
-function pageRoute<P = Record<string, string>>(
+export function pageRoute<P = Record<string, string>>(
   visitor: Visitor,
   path: string,
   summary: string,
@@ -95,7 +97,9 @@ function pageRoute<P = Record<string, string>>(
     handler: async ({ params, query }, ctx) => {
       const v = await visitor(ctx);
       try {
-        return page(await render(v, { params, query }), { ...own, ...v.headers });
+        const made = await render(v, { params, query });
+        const [html, status] = typeof made === 'string' ? [made, undefined] : [made.html, made.status];
+        return page(html, { ...own, ...v.headers }, status);
       } catch (error) {
         // A person in a browser gets the page's frame with the reason; API clients the usual {"detail"}.
         return errorPage(ctx, v.context, error);
@@ -107,7 +111,7 @@ function pageRoute<P = Record<string, string>>(
 type Act<P> = (visit: PageVisit, form: Record<string, string>, params: P) => Promise<Result>;
 
 /** A form post (urlencoded): read, CSRF-checked, then `act`; a refusal is a page. */
-function formRoute<P = Record<string, string>>(
+export function formRoute<P = Record<string, string>>(
   visitor: Visitor,
   a: Accounts,
   path: string,
@@ -138,13 +142,13 @@ function formRoute<P = Record<string, string>>(
 }
 
 /** A form field that must be given. */
-function required(form: Record<string, string>, name: string): string {
+export function required(form: Record<string, string>, name: string): string {
   const value = (form[name] ?? '').trim();
   if (value === '') throw invalid(`${name}: missing`, name);
   return value;
 }
 
-function checkbox(value: string | undefined): boolean {
+export function checkbox(value: string | undefined): boolean {
   return value === 'on' || value === 'true' || value === '1';
 }
 
@@ -187,8 +191,11 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
       visitor,
       '/dataset/{name}',
       'A dataset: its resources, who made each, the automation steps, the triple store, a plot (`plot`, `x`, `y`)',
-      async ({ context, asker }, { params, query }) =>
-        renderDataset(context, await source.dataset(asker, params.name, parsePlotQuery(query))),
+      async ({ context, asker }, { params, query }) => {
+        const view = await source.dataset(asker, params.name, parsePlotQuery(query));
+        const html = renderDataset(context, view);
+        return view.plot?.refused ? { html, status: 422 } : html;
+      },
     ),
     formRoute<Named>(
       visitor,

@@ -118,6 +118,9 @@ export class QuerySource {
     const sparql = resultsQuery(sentence, RESULT_ROWS);
     const last = sentence.steps.at(-1);
     const open = last !== undefined && !last.filter;
+    // An empty sentence selects nothing (its one solution binds no variable): no results until a
+    // class or property is picked, rather than a row of "—".
+    const empty = sentence.class === undefined && sentence.steps.length === 0;
     const [classes, properties, pointing, values, range, rows, total] = await Promise.all([
       ask(classesQuery(CHOICES)),
       ask(propertiesQuery(sentence, CHOICES)),
@@ -125,8 +128,8 @@ export class QuerySource {
       open ? ask(valuesQuery(sentence, CHOICES)) : [],
       // What points at a thing is never a number.
       open && !last.inverse ? ask(rangeQuery(sentence)) : [],
-      part(async () => rowsOf(await this.#query(asker, id, sparql)), undefined),
-      ask(countQuery(sentence)),
+      empty ? undefined : part(async () => rowsOf(await this.#query(asker, id, sparql)), undefined),
+      empty ? [] : ask(countQuery(sentence)),
     ]);
     const view: BuilderView = {
       sentence,

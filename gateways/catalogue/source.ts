@@ -14,7 +14,9 @@ import type {
   TokenView,
   UploadView,
 } from './views.ts';
-import { FILTER_PREFIX } from './pages/resource.ts';
+import { FILTER_PREFIX, MAX_PREFIX, MIN_PREFIX } from './pages/resource.ts';
+
+const RANGE_PREFIXES = [MIN_PREFIX, MAX_PREFIX];
 import type { AutomationView } from './pages/automation.ts';
 
 /** Sort, filter and page of a table preview, as asked in the query string. */
@@ -22,7 +24,17 @@ export interface TableQuery {
   sort?: { column: string; order: 'asc' | 'desc' };
   /** Column name → non-empty filter text. */
   filters: Record<string, string>;
+  /** Column name → the bounds given (`min.<column>`, `max.<column>`), as typed. */
+  ranges: Record<string, Range>;
+  /** Words searched in every text column (datastore_search's `q`). */
+  q?: string;
   page: number;
+}
+
+/** A numeric column's bounds as typed in the preview (either may be missing). */
+export interface Range {
+  min?: string;
+  max?: string;
 }
 
 export interface UploadedResource {
@@ -140,15 +152,23 @@ export function parsePlotParams(raw: Raw): Record<string, string> {
 }
 
 export function parseTableQuery(raw: Raw): TableQuery {
-  const table: TableQuery = { filters: {}, page: parsePage(raw) };
+  const table: TableQuery = { filters: {}, ranges: {}, page: parsePage(raw) };
   const sort = one(raw, 'sort');
   const order = one(raw, 'order') ?? 'asc';
   if (order !== 'asc' && order !== 'desc') throw invalid('order: must be asc or desc', 'order');
   if (sort !== undefined && sort !== '') table.sort = { column: sort, order };
+  const q = one(raw, 'q')?.trim() ?? '';
+  if (q !== '') table.q = q;
   for (const key of Object.keys(raw)) {
-    if (!key.startsWith(FILTER_PREFIX)) continue;
-    const text = one(raw, key)?.trim() ?? '';
-    if (text !== '') table.filters[key.slice(FILTER_PREFIX.length)] = text;
+    const text = () => one(raw, key)?.trim() ?? '';
+    if (key.startsWith(FILTER_PREFIX)) {
+      if (text() !== '') table.filters[key.slice(FILTER_PREFIX.length)] = text();
+      continue;
+    }
+    const bound = RANGE_PREFIXES.find((prefix) => key.startsWith(prefix));
+    if (bound === undefined || text() === '') continue;
+    const column = key.slice(bound.length);
+    table.ranges[column] = { ...table.ranges[column], [bound === MIN_PREFIX ? 'min' : 'max']: text() };
   }
   return table;
 }

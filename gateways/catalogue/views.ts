@@ -110,6 +110,8 @@ export interface PlotView {
   y?: string;
   /** Same-site URL of the points as JSON, when x and y are chosen. */
   pointsUrl?: string;
+  /** Why the asked table was not shown (the page then answers 422, with this in the plot section). */
+  refused?: string;
 }
 
 export interface DatasetView {
@@ -128,6 +130,8 @@ export interface DatasetView {
   triplestore?: TripleStoreView;
   /** Undefined when no resource of the dataset has rows in the datastore. */
   plot?: PlotView;
+  /** Whether the viewer may change the dataset or its members (the Edit link). */
+  canEdit?: boolean;
 }
 
 /** A dataset page's Resources section: also served alone, for the page's script to refresh. */
@@ -137,11 +141,16 @@ export type ColumnType = 'number' | 'text';
 
 /** One page of the datastore rows of a resource, as requested by sort/filter/page parameters. */
 export interface TablePreviewView {
-  columns: { name: string; type: ColumnType }[];
+  /** `unit`: the unit's symbol (or its IRI's last part), from the descriptor the import read. */
+  columns: { name: string; type: ColumnType; unit?: string }[];
   rows: (string | number | null)[][];
   sort?: { column: string; order: 'asc' | 'desc' };
   /** Column name → filter text (only non-empty ones). */
   filters: Record<string, string>;
+  /** Number column name → its bounds as typed. */
+  ranges: Record<string, { min?: string; max?: string }>;
+  /** The free-text search. */
+  q?: string;
   /** 1-based. */
   page: number;
   pageSize: number;
@@ -156,6 +165,8 @@ export interface ResourcePageView {
   table?: TablePreviewView;
   /** The chain's steps of this resource (of its source, for a derived one); a failure in words. */
   steps?: StepStatusView[];
+  /** Whether the viewer may change, replace or delete it (the Edit link). */
+  canEdit?: boolean;
 }
 
 export interface UploadView {

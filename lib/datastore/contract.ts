@@ -44,7 +44,7 @@ export type RowBatch = InputRecord[] | ColumnBatch;
 
 export interface SearchParams {
   resource_id: string;
-  /** Column → value (equal) or values (any of them). */
+  /** Column → value (equal), values (any of them), or labld's range `{gte, lte}` (either alone). */
   filters?: Record<string, unknown>;
   /** Words that must all occur (case-insensitively) in a text column; or per column. */
   q?: string | Record<string, string>;

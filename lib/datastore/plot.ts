@@ -106,7 +106,10 @@ export function plotPoints(value: unknown): number {
  */
 export function axisLabel(field: Field, symbol: (unit: string) => string | undefined): string {
   const unit = field.info?.unit;
-  if (!unit) return field.id;
-  const shown = symbol(unit) ?? unit.replace(/\/+$/, '').split(/[/#]/).pop() ?? unit;
-  return `${field.id} [${shown}]`;
+  return unit ? `${field.id} [${unitShown(unit, symbol)}]` : field.id;
+}
+
+/** A unit as the pages show it: its symbol, else its IRI's last part. */
+export function unitShown(unit: string, symbol: (unit: string) => string | undefined): string {
+  return symbol(unit) ?? unit.replace(/\/+$/, '').split(/[/#]/).pop() ?? unit;
 }

@@ -55,6 +55,39 @@ function restOf(raw: unknown): Record<string, unknown> {
   return (typeof raw === 'string' ? JSON.parse(raw) : raw) as Record<string, unknown>;
 }
 
+/** labld's range filter (CKAN has none): `{"gte": low, "lte": high}`, either bound alone. */
+const RANGE_KEYS = new Set(['gte', 'lte']);
+
+function isRange(raw: unknown): raw is Record<string, unknown> {
+  return (
+    raw !== null &&
+    typeof raw === 'object' &&
+    !Array.isArray(raw) &&
+    Object.keys(raw).length > 0 &&
+    Object.keys(raw).every((k) => RANGE_KEYS.has(k))
+  );
+}
+
+/** `low <= column AND column <= high` on a column whose values are ordered (numbers, dates). */
+function rangeSql(
+  sql: string,
+  field: Field,
+  range: Record<string, unknown>,
+  bind: (value: Value) => string,
+): string {
+  if (field.type === 'text' || field.type === 'bool')
+    throw invalid(
+      `column ${JSON.stringify(field.id)} is ${field.type}: a range needs numbers or dates`,
+      'filters',
+    );
+  const bounds = Object.entries(range).map(([key, raw]) => {
+    const value = raw === null ? null : valueOf(field, raw, 'filters');
+    if (value === null) throw invalid(`column ${JSON.stringify(field.id)}: ${key} needs a value`, 'filters');
+    return `${sql} ${key === 'gte' ? '>=' : '<='} ${bind(value)}`;
+  });
+  return `(${bounds.join(' AND ')})`;
+}
+
 /** ` WHERE …` for filters and q (empty when neither), its values pushed onto params. */
 export function whereSql(
   dialect: SqlDialect,
@@ -80,6 +113,10 @@ export function whereSql(
       throw invalid('an object of column: value', 'filters');
     for (const [id, raw] of Object.entries(filters)) {
       const { sql, field } = column(id, 'filters');
+      if (isRange(raw)) {
+        conditions.push(rangeSql(sql, field, raw, (v) => p(dialect.bind(v))));
+        continue;
+      }
       const values = (Array.isArray(raw) ? raw : [raw]).map((v) => {
         if (v !== null && typeof v === 'object')
           throw invalid(`column ${JSON.stringify(id)}: a value or a list of values`, 'filters');

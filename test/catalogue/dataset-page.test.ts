@@ -159,16 +159,27 @@ describe('the dataset page', () => {
     assert.equal(page.canUpload, false);
   });
 
-  it('takes the table to plot from the page (`plot`), in the same request; refuses one not of the dataset', async () => {
+  it('takes the table to plot from the page (`plot`), in the same request; tells one not of the dataset in place', async () => {
     const table = (await view(undefined)).plot!.resource;
     calls.length = 0;
     requests = 0;
     const page = await source.dataset({ credential: { kind: 'anonymous' } }, 'tensile', { resource: table });
     assert.deepEqual([requests, page.plot?.resource], [1, table]);
-    await assert.rejects(
-      source.dataset({ credential: { kind: 'anonymous' } }, 'tensile', { resource: 'not-a-table' }),
-      (error: Error & { field?: string }) => error.field === 'plot',
-    );
+    const refused = await source.dataset({ credential: { kind: 'anonymous' } }, 'tensile', {
+      resource: 'not-a-table',
+    });
+    assert.equal(refused.plot?.resource, table);
+    assert.match(refused.plot?.refused ?? '', /^plot: "not-a-table" is not a table of this dataset/);
+  });
+
+  it("switching the table keeps no column of the other table: that table's first columns", async () => {
+    // The form sends the old table's x and y with the new table (issue 28: a full-page 422).
+    const page = await source.dataset({ credential: { kind: 'anonymous' } }, 'tensile', {
+      resource: (await view(undefined)).plot!.resource,
+      x: 'Zeit',
+      y: 'Kraft',
+    });
+    assert.deepEqual([page.plot?.x, page.plot?.y, page.plot?.refused], ['time', 'force', undefined]);
   });
 
   it('shows an editor no dead letters', async () => {

@@ -11,6 +11,7 @@ import {
   renderUpload,
 } from '../../gateways/catalogue/pages/datasets.ts';
 import { renderError } from '../../gateways/catalogue/pages/layout.ts';
+import { renderDatasetEdit, renderResourceEdit } from '../../gateways/catalogue/pages/edit.ts';
 import { renderResource, renderTablePreview, sortHref } from '../../gateways/catalogue/pages/resource.ts';
 import { parseTableQuery } from '../../gateways/catalogue/source.ts';
 import type { PageContext, TablePreviewView } from '../../gateways/catalogue/views.ts';
@@ -41,7 +42,7 @@ function allPages(s: string): string[] {
   const table: TablePreviewView = {
     columns: [
       { name: s, type: 'text' },
-      { name: `${s}2`, type: 'number' },
+      { name: `${s}2`, type: 'number', unit: s },
     ],
     rows: [
       [s, 1],
@@ -49,6 +50,8 @@ function allPages(s: string): string[] {
     ],
     sort: { column: s, order: 'asc' },
     filters: { [s]: s },
+    ranges: { [`${s}2`]: { min: s, max: s } },
+    q: s,
     page: 2,
     pageSize: 1,
     total: 3,
@@ -81,6 +84,7 @@ function allPages(s: string): string[] {
           x: s,
           y: s,
           pointsUrl: s,
+          refused: s,
         },
       }),
     ),
@@ -93,6 +97,17 @@ function allPages(s: string): string[] {
       newToken: { name: s, secret: s },
     }),
     renderError(context, { status: 404, detail: s }),
+    renderDatasetEdit(context, {
+      dataset: { name: s, title: s, notes: s, tags: [s, s], license: s, private: true },
+      licenses: [{ id: s, title: s }],
+      canUpdate: true,
+      canDelete: true,
+      members: [{ name: s, capacity: s }],
+    }),
+    renderResourceEdit(context, {
+      dataset: { name: s, title: s },
+      resource: { id: s, name: s, description: s, stored: true },
+    }),
   ];
 }
 
@@ -185,31 +200,45 @@ describe('catalogue pages', () => {
   const table: TablePreviewView = {
     columns: [
       { name: 'sample id', type: 'text' },
-      { name: 'temp', type: 'number' },
+      { name: 'temp', type: 'number', unit: '°C' },
     ],
     rows: [['S&1', 3]],
     sort: { column: 'temp', order: 'asc' },
     filters: { 'sample id': 'S 1' },
+    ranges: { temp: { max: '30' } },
     page: 2,
     pageSize: 10,
     total: 35,
   };
 
   test('sort links: ascending first, the other way on the sorted column, filters kept, page restarted', () => {
-    assert.equal(sortHref('/d/r', table, 'temp'), '/d/r?sort=temp&amp;order=desc&amp;f.sample+id=S+1');
     assert.equal(
-      sortHref('/d/r', table, 'sample id'),
-      '/d/r?sort=sample+id&amp;order=asc&amp;f.sample+id=S+1',
+      sortHref('/d/r', table, 'temp'),
+      '/d/r?sort=temp&amp;order=desc&amp;f.sample+id=S+1&amp;max.temp=30',
+    );
+    assert.equal(
+      sortHref('/d/r', { ...table, q: 'steel  P1' }, 'sample id'),
+      '/d/r?sort=sample+id&amp;order=asc&amp;q=steel++P1&amp;f.sample+id=S+1&amp;max.temp=30',
     );
     const { sort: _sort, ...unsorted } = table;
-    assert.equal(sortHref('/d/r', { ...unsorted, filters: {} }, 'temp'), '/d/r?sort=temp&amp;order=asc');
+    assert.equal(
+      sortHref('/d/r', { ...unsorted, filters: {}, ranges: {} }, 'temp'),
+      '/d/r?sort=temp&amp;order=asc',
+    );
   });
 
-  test('the table: aria-sort on the sorted column, filter inputs named f.<column> with their values, pager keeping the state', () => {
+  test('the table: aria-sort on the sorted column, units in the headers, words for text, min and max for numbers, a search box, pager keeping the state', () => {
     const html = renderTablePreview('/d/r', table);
-    assert.match(html, /<th scope="col" aria-sort="ascending" class="num"><a href="[^"]*">temp/);
+    assert.match(
+      html,
+      /<th scope="col" aria-sort="ascending" class="num"><a href="[^"]*">temp <span class="unit">\[°C\]<\/span>/,
+    );
     assert.match(html, /<input id="filter-0" name="f.sample id" type="search" value="S 1"/);
-    assert.match(html, /<input id="filter-1" name="f.temp" type="search" value=""/);
+    assert.doesNotMatch(html, /name="f.temp"/);
+    assert.match(html, /<input id="min-1" name="min.temp" type="search" inputmode="decimal" value=""/);
+    assert.match(html, /<input id="max-1" name="max.temp" type="search" inputmode="decimal" value="30"/);
+    assert.match(html, /<label class="visually-hidden" for="max-1">Highest temp<\/label>/);
+    assert.match(html, /<input id="preview-q" name="q" type="search" value="">/);
     assert.ok(
       html.includes(
         '<input type="hidden" name="sort" value="temp"><input type="hidden" name="order" value="asc">',
@@ -217,8 +246,16 @@ describe('catalogue pages', () => {
     );
     assert.ok(html.includes('<td>S&amp;1</td><td class="num">3</td>'));
     assert.ok(html.includes('<caption>Rows 11–20 of 35</caption>'));
-    assert.ok(html.includes('href="/d/r?sort=temp&amp;order=asc&amp;f.sample+id=S+1&amp;page=1" rel="prev"'));
-    assert.ok(html.includes('href="/d/r?sort=temp&amp;order=asc&amp;f.sample+id=S+1&amp;page=3" rel="next"'));
+    assert.ok(
+      html.includes(
+        'href="/d/r?sort=temp&amp;order=asc&amp;f.sample+id=S+1&amp;max.temp=30&amp;page=1" rel="prev"',
+      ),
+    );
+    assert.ok(
+      html.includes(
+        'href="/d/r?sort=temp&amp;order=asc&amp;f.sample+id=S+1&amp;max.temp=30&amp;page=3" rel="next"',
+      ),
+    );
     assert.ok(html.includes('<span>Page 2 of 4</span>'));
   });
 
@@ -238,14 +275,26 @@ describe('catalogue pages', () => {
 describe('table query parameters', () => {
   test('sort, order, filters and page', () => {
     assert.deepEqual(
-      parseTableQuery({ sort: 'temp', order: 'desc', 'f.sample id': ' S 1 ', 'f.temp': '', page: '3' }),
+      parseTableQuery({
+        sort: 'temp',
+        order: 'desc',
+        'f.sample id': ' S 1 ',
+        'f.temp': '',
+        'min.force': ' 2.5 ',
+        'max.force': '10',
+        'max.width': '',
+        q: ' steel ',
+        page: '3',
+      }),
       {
         sort: { column: 'temp', order: 'desc' },
         filters: { 'sample id': 'S 1' },
+        ranges: { force: { min: '2.5', max: '10' } },
+        q: 'steel',
         page: 3,
       },
     );
-    assert.deepEqual(parseTableQuery({}), { filters: {}, page: 1 });
+    assert.deepEqual(parseTableQuery({}), { filters: {}, ranges: {}, page: 1 });
   });
 
   for (const [query, field] of [

@@ -4,13 +4,11 @@
 // the address, checked against a hand-written SPARQL query on the endpoint.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { hashPassword } from '../../lib/catalogue/auth/passwords.ts';
-import { createToken } from '../../lib/catalogue/auth/tokens.ts';
-import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
+import { seedPeople } from './support/people.ts';
 import { startLabld, type Running } from '../support/labld.ts';
 import { sparql, uploadTurtle } from '../triplestore/endpoint-support.ts';
 import { api, type Person } from './actions/support.ts';
-import { CookieJar, csrfOf, getPage, logIn, postForm } from './support/login.ts';
+import { csrfOf, getPage, jarsOf, postForm, type CookieJar } from './support/login.ts';
 
 const PASSWORD = 'the query page has long passwords';
 const WHO = ['anonymous', 'reader', 'editor', 'other'] as const;
@@ -26,7 +24,8 @@ ex:s1 a ex:Specimen ; ex:width 10 .
 
 let labld: Running & { dataDir: string };
 let owner: Person;
-const jars = new Map<Who, CookieJar>();
+let people = new Map<string, Person>();
+let jars = new Map<Who, CookieJar>();
 
 const readStatus = (who: Who, v: Visibility) =>
   v === 'private' && (who === 'anonymous' || who === 'other') ? 404 : 200;
@@ -38,14 +37,8 @@ function loadStatus(who: Who, v: Visibility): number {
 
 before(async () => {
   labld = await startLabld();
-  const store = await openCatalogueStore({ dataDir: labld.dataDir });
-  const hash = await hashPassword(PASSWORD);
-  for (const who of WHO) if (who !== 'anonymous') await store.createUser({ name: who, password_hash: hash });
-  const user = await store.createUser({ name: 'owner', password_hash: hash });
-  const token = createToken();
-  await store.createToken({ user_id: user.id, name: 'seed', token_hash: token.hash });
-  await store.close();
-  owner = { user, token: token.token, tokenHash: token.hash };
+  people = await seedPeople(labld.dataDir, WHO, PASSWORD);
+  owner = people.get('owner')!;
   for (const v of ['public', 'private'] as const) {
     const made = await api(labld.url, 'package_create', {
       body: { name: `${v}-q`, title: `The ${v} one`, private: v === 'private' },
@@ -64,14 +57,7 @@ before(async () => {
     }
     await uploadTurtle(labld.url, owner, `${v}-q`, 'forces-joined.ttl', TTL);
   }
-  for (const who of WHO) {
-    if (who === 'anonymous') jars.set(who, new CookieJar());
-    else {
-      const { response, jar } = await logIn(labld.url, who, PASSWORD);
-      assert.equal(response.status, 303);
-      jars.set(who, jar);
-    }
-  }
+  jars = await jarsOf(labld.url, WHO, PASSWORD);
 });
 after(() => labld?.stop());
 
@@ -141,6 +127,10 @@ describe('the Load button', () => {
     assert.doesNotMatch(html, /Not loaded yet/);
     assert.match(html, />Measurement<\/a> <span class="count">3<\/span>/);
     assert.match(html, />Specimen<\/a> <span class="count">1<\/span>/);
+    // The empty sentence has no results yet (it used to show "1 row" of one "—").
+    assert.doesNotMatch(html, /<table class="data"/);
+    assert.doesNotMatch(html, /\d+ rows?</);
+    assert.match(html, /Pick a class or a property to see results/);
 
     // "Every Measurement whose unit is kN and whose force is greater than 2", from the address.
     const params = new URLSearchParams({

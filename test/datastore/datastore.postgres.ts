@@ -8,6 +8,7 @@ import { datastoreConformance, type ConformanceEnvironment } from './conformance
 import { datastoreMigrations } from './migrations.ts';
 import { wideTables } from './wide-conformance.ts';
 import { upsertConformance } from './upsert-conformance.ts';
+import { rangeConformance } from './range-conformance.ts';
 
 const url = process.env.LABLD_TEST_DATABASE_URL;
 if (!url)
@@ -42,6 +43,7 @@ const postgres: ConformanceEnvironment = {
   },
 };
 datastoreConformance(postgres);
+rangeConformance(postgres);
 wideTables(postgres);
 upsertConformance(postgres);
 // Every case again with two fields a table as columns: the others are read from `rest`.
@@ -56,6 +58,7 @@ const narrow: ConformanceEnvironment = {
   },
 };
 datastoreConformance(narrow);
+rangeConformance(narrow);
 upsertConformance(narrow);
 
 datastoreMigrations({

@@ -13,6 +13,7 @@ import { datastoreConformance, type ConformanceEnvironment } from './conformance
 import { datastoreMigrations } from './migrations.ts';
 import { wideTables } from './wide-conformance.ts';
 import { upsertConformance } from './upsert-conformance.ts';
+import { rangeConformance } from './range-conformance.ts';
 
 const embedded: ConformanceEnvironment = {
   name: 'embedded',
@@ -25,6 +26,7 @@ const embedded: ConformanceEnvironment = {
   },
 };
 datastoreConformance(embedded);
+rangeConformance(embedded);
 wideTables(embedded);
 upsertConformance(embedded);
 // Every case again with two fields a table as columns: the others are read from `rest`.
@@ -39,6 +41,7 @@ const narrow: ConformanceEnvironment = {
   },
 };
 datastoreConformance(narrow);
+rangeConformance(narrow);
 upsertConformance(narrow);
 
 it('open: LABLD_DATABASE_URL empty is the embedded file; a server that does not answer is unreachable', async () => {

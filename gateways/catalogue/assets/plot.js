@@ -75,6 +75,9 @@
   form.addEventListener('change', function (event) {
     var name = event.target.name;
     if (name === 'plot') {
+      // The other table's columns are not this one's: let the server pick the new table's.
+      if (form.elements.x) form.elements.x.disabled = true;
+      if (form.elements.y) form.elements.y.disabled = true;
       form.submit();
       return;
     }

@@ -38,13 +38,13 @@ export function renderTokens(context: PageContext, view: TokenView): string {
   const list =
     view.tokens.length === 0
       ? '<p class="empty">You have no API tokens.</p>'
-      : `<table class="data">
+      : `<div class="table-scroll"><table class="data">
           <caption class="visually-hidden">Your API tokens</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
           <tbody>
             ${rows}
           </tbody>
-        </table>`;
+        </table></div>`;
   const main = `      <h1>API tokens</h1>
       <p class="lead">A token lets scripts use the API as you: send it as <code>Authorization: &lt;token&gt;</code>.</p>
       ${created}

@@ -69,12 +69,12 @@ function deadLetters(context: PageContext, view: AutomationView): string {
   );
   return `${heading}
         <p class="hint">Messages the chain gave up on after its retries. Replay sends one again to its step, once its cause is fixed.</p>
-        <table class="data dead-letters" aria-labelledby="dead-letters-heading">
+        <div class="table-scroll"><table class="data dead-letters" aria-labelledby="dead-letters-heading">
           <thead><tr><th scope="col">Step</th><th scope="col">Error</th><th scope="col" class="num">Attempts</th><th scope="col">Failed (UTC)</th><th scope="col"><span class="visually-hidden">Replay</span></th></tr></thead>
           <tbody>
           ${rows.join('\n          ')}
           </tbody>
-        </table>`;
+        </table></div>`;
 }
 
 /** The section's content; `data-active` while a step is queued or running (automation.js polls faster). */

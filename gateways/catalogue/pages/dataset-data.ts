@@ -88,6 +88,7 @@ export function plotSection(datasetPath: string, view: PlotView): string {
           </div>`;
   return `<section aria-labelledby="plot-heading" id="plot" class="steps-area">
         <h2 id="plot-heading">Plot</h2>
+        ${view.refused ? `<p class="error" role="alert" id="plot-error">${escapeHtml(view.refused)}</p>` : ''}
         <form method="get" action="${escapeHtml(datasetPath)}#plot" class="plot-form" id="plot-form">
           <label for="plot-resource">Table</label>
           <select id="plot-resource" name="plot">${resources}</select>

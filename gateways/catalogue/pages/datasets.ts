@@ -101,13 +101,13 @@ export function renderResources(view: ResourcesView): string {
   const resources =
     view.resources.length === 0
       ? '<p class="empty">This dataset has no resources yet.</p>'
-      : `<table class="data">
+      : `<div class="table-scroll"><table class="data">
           <caption class="visually-hidden">Resources of ${escapeHtml(view.title)}</caption>
           <thead><tr><th scope="col">Name</th><th scope="col">Format</th><th scope="col" class="num">Size</th><th scope="col">Made</th><th scope="col"><span class="visually-hidden">Download</span></th></tr></thead>
           <tbody>
           ${resourceRows(view.name, view.resources)}
           </tbody>
-        </table>`;
+        </table></div>`;
   return `<h2 id="resources-heading" tabindex="-1">Resources</h2>
         ${resources}
         ${upload}`;
@@ -126,7 +126,7 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
       <h1>${escapeHtml(view.title)}${view.private ? ' <span class="badge">Private</span>' : ''}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
       ${view.organization ? `<p class="meta">Organization: ${escapeHtml(view.organization)}</p>` : ''}
-      <p><a class="button" href="${escapeHtml(datasetPath(view.name))}/query">Query</a></p>
+      <p class="button-row"><a class="button" href="${escapeHtml(datasetPath(view.name))}/query">Query</a>${view.canEdit ? ` <a class="button secondary" href="${escapeHtml(datasetPath(view.name))}/edit">Edit</a>` : ''}</p>
       <section id="resources" aria-labelledby="resources-heading" data-live="${escapeHtml(resourcesPath(view.name))}" data-live-follows="automation">
         ${renderResources(view)}
       </section>

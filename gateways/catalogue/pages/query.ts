@@ -111,7 +111,12 @@ function valuesPart(name: string, b: BuilderView): string {
 function results(b: BuilderView): string {
   const error = b.error ? `<p class="error" role="alert">${escapeHtml(b.error)}</p>` : '';
   const r = b.results;
-  if (!r) return error;
+  if (!r) {
+    const start = b.sentence.class === undefined && b.sentence.steps.length === 0;
+    return start
+      ? `${error}<p class="hint" id="results-count">Pick a class or a property to see results.</p>`
+      : error;
+  }
   const shown = r.rows.length < r.total ? ` (the first ${r.rows.length} shown)` : '';
   const count = `${error}<p class="count" id="results-count">${r.total} row${r.total === 1 ? '' : 's'}${shown}</p>`;
   if (r.rows.length === 0) return count;
@@ -122,13 +127,13 @@ function results(b: BuilderView): string {
     )
     .join('\n            ');
   return `${count}
-        <table class="data" aria-describedby="results-count">
+        <div class="table-scroll"><table class="data" aria-describedby="results-count">
           <caption class="visually-hidden">Results of: ${escapeHtml(b.words)}</caption>
           <thead><tr>${head}</tr></thead>
           <tbody>
             ${rows}
           </tbody>
-        </table>`;
+        </table></div>`;
 }
 
 function builder(view: QueryPageView, b: BuilderView): string {

@@ -10,6 +10,9 @@ import { layout } from './layout.ts';
 
 /** Query parameter of a column's filter: `f.<column name>`. */
 export const FILTER_PREFIX = 'f.';
+/** Query parameters of a number column's bounds: `min.<column name>`, `max.<column name>`. */
+export const MIN_PREFIX = 'min.';
+export const MAX_PREFIX = 'max.';
 
 /** The query parameters that reproduce a table state (page left out: it restarts at 1). */
 export function tableParams(table: TablePreviewView): Record<string, string> {
@@ -18,8 +21,13 @@ export function tableParams(table: TablePreviewView): Record<string, string> {
     params.sort = table.sort.column;
     params.order = table.sort.order;
   }
+  if (table.q) params.q = table.q;
   for (const [column, text] of Object.entries(table.filters)) {
     if (text !== '') params[`${FILTER_PREFIX}${column}`] = text;
+  }
+  for (const [column, range] of Object.entries(table.ranges)) {
+    if (range.min !== undefined) params[`${MIN_PREFIX}${column}`] = range.min;
+    if (range.max !== undefined) params[`${MAX_PREFIX}${column}`] = range.max;
   }
   return params;
 }
@@ -32,22 +40,38 @@ export function sortHref(path: string, table: TablePreviewView, column: string):
 
 function header(path: string, table: TablePreviewView): string {
   return table.columns
-    .map(({ name, type }) => {
+    .map(({ name, type, unit }) => {
       const sorted = table.sort?.column === name ? table.sort.order : undefined;
       const ariaSort = sorted ? ` aria-sort="${sorted === 'asc' ? 'ascending' : 'descending'}"` : '';
       const arrow = sorted === 'asc' ? ' ▲' : sorted === 'desc' ? ' ▼' : '';
       const next = sorted === 'asc' ? 'descending' : 'ascending';
-      return `<th scope="col"${ariaSort}${type === 'number' ? ' class="num"' : ''}><a href="${sortHref(path, table, name)}">${escapeHtml(name)}<span aria-hidden="true">${arrow}</span><span class="visually-hidden"> (sort ${next})</span></a></th>`;
+      return `<th scope="col"${ariaSort}${type === 'number' ? ' class="num"' : ''}><a href="${sortHref(path, table, name)}">${escapeHtml(name)}${unit ? ` <span class="unit">[${escapeHtml(unit)}]</span>` : ''}<span aria-hidden="true">${arrow}</span><span class="visually-hidden"> (sort ${next})</span></a></th>`;
     })
     .join('');
 }
 
+function input(
+  id: string,
+  name: string,
+  label: string,
+  value: string,
+  placeholder: string,
+  numeric: boolean,
+) {
+  const kind = numeric ? ' inputmode="decimal"' : '';
+  return `<label class="visually-hidden" for="${id}">${escapeHtml(label)}</label><input id="${id}" name="${escapeHtml(name)}" type="search"${kind} value="${escapeHtml(value)}" placeholder="${placeholder}">`;
+}
+
+/** Per column: words for a text column; for a number column, its lowest and highest value. */
 function filters(table: TablePreviewView): string {
   return table.columns
-    .map(({ name }, index) => {
-      const id = `filter-${index}`;
-      const value = table.filters[name] ?? '';
-      return `<td><label class="visually-hidden" for="${id}">Filter ${escapeHtml(name)}</label><input id="${id}" name="${escapeHtml(FILTER_PREFIX + name)}" type="search" value="${escapeHtml(value)}" placeholder="Filter"></td>`;
+    .map(({ name, type }, index) => {
+      if (type === 'text') {
+        const value = table.filters[name] ?? '';
+        return `<td>${input(`filter-${index}`, FILTER_PREFIX + name, `Filter ${name}`, value, 'Filter', false)}</td>`;
+      }
+      const range = table.ranges[name] ?? {};
+      return `<td><div class="range">${input(`min-${index}`, MIN_PREFIX + name, `Lowest ${name}`, range.min ?? '', 'min', true)}${input(`max-${index}`, MAX_PREFIX + name, `Highest ${name}`, range.max ?? '', 'max', true)}</div></td>`;
     })
     .join('');
 }
@@ -71,12 +95,13 @@ export function renderTablePreview(path: string, table: TablePreviewView): strin
   const hidden = table.sort
     ? `<input type="hidden" name="sort" value="${escapeHtml(table.sort.column)}"><input type="hidden" name="order" value="${table.sort.order}">`
     : '';
-  const clear = Object.keys(table.filters).length
+  const narrowed = Object.keys(table.filters).length + Object.keys(table.ranges).length > 0 || table.q;
+  const clear = narrowed
     ? ` <a href="${href(path, table.sort ? { sort: table.sort.column, order: table.sort.order } : {})}">Clear filters</a>`
     : '';
   return `<form class="table-preview" method="get" action="${escapeHtml(path)}">
         ${hidden}
-        <p class="table-actions"><button type="submit">Apply filters</button>${clear}</p>
+        <p class="table-actions table-search"><label for="preview-q">Search the table</label> <input id="preview-q" name="q" type="search" value="${escapeHtml(table.q ?? '')}"> <button type="submit">Apply filters</button>${clear}</p>
         <div class="table-scroll">
         <table class="data" id="preview">
           <caption>Rows ${first}–${last} of ${table.total}</caption>
@@ -124,7 +149,7 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
         <dt>Made</dt><dd>${makerText(resource.madeBy)}, ${formatDate(resource.created)}</dd>
       </dl>
       ${alerts}
-      <p><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a></p>
+      <p class="button-row"><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a>${view.canEdit ? ` <a class="button secondary" href="${escapeHtml(path)}/edit">Edit, replace or delete</a>` : ''}</p>
       ${automation}
       <section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Table preview</h2>

@@ -15,7 +15,7 @@ import {
   startSeededLabld,
   type SeededLabld,
 } from '../support/seed.ts';
-import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, launchChromium, signIn, type Browser } from './launch.ts';
 
 const PASSWORD = 'ada has a long password';
 const DATASETS = PLATE_READER_RUNS + CALORIMETRY_RUNS;
@@ -44,12 +44,7 @@ describe('catalogue pages in Chromium', () => {
       if (m.type() === 'error') problems.push(m.text());
     });
     browser.page.on('pageerror', (e) => problems.push(e.message));
-    const { page } = browser;
-    await page.goto(`${catalogue.url}/user/login`);
-    await page.getByLabel('User name').fill('ada');
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Log in' }).click();
-    await page.waitForURL(`${catalogue.url}/`);
+    await signIn(browser.page, catalogue.url, 'ada', PASSWORD);
   });
   after(async () => {
     await browser?.close();

@@ -42,3 +42,12 @@ export async function launchChromium(): Promise<Browser> {
     },
   };
 }
+
+/** Signs in through the login form, as a person does; on the dataset list after. */
+export async function signIn(page: Page, base: string, name: string, password: string): Promise<void> {
+  await page.goto(`${base}/user/login`);
+  await page.getByLabel('User name').fill(name);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Log in' }).click();
+  await page.waitForURL(`${base}/`);
+}

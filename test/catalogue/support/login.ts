@@ -73,3 +73,21 @@ export async function logIn(
   });
   return { response, jar };
 }
+
+/** A cookie jar per name, each logged in with `password`; `anonymous` gets an empty jar. */
+export async function jarsOf<W extends string>(
+  base: string,
+  names: readonly W[],
+  password: string,
+): Promise<Map<W, CookieJar>> {
+  const jars = new Map<W, CookieJar>();
+  for (const who of names) {
+    if (who === 'anonymous') jars.set(who, new CookieJar());
+    else {
+      const { response, jar } = await logIn(base, who, password);
+      if (response.status !== 303) throw new Error(`${who} could not log in: ${response.status}`);
+      jars.set(who, jar);
+    }
+  }
+  return jars;
+}
