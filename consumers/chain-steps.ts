@@ -8,6 +8,7 @@ import {
   convertStep,
   describeStep,
   derivedNames,
+  NEEDS_MAPPING,
   selectMapping,
   type ChainFile,
   type ChainStep,
@@ -189,7 +190,8 @@ const select = async ({ deps, event, source, signal }: StepWork) => {
   );
   const ranked = { ...summary, ranking: selection.ranking };
   const winner = selection.selected && entries.find((e) => e.url === selection.selected!.url);
-  if (!winner) return { summary: ranked };
+  // Nothing fits: the source waits for the library (a mapping saved there selects again).
+  if (!winner) return { summary: ranked, ends: NEEDS_MAPPING };
   const mapping = { name: winner.name, url: winner.url, resource_id: winner.resource_id };
   return {
     summary: { ...ranked, mapping },

@@ -37,6 +37,8 @@ import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
 import { searchBoxQuery } from '../../lib/catalogue/search-query.ts';
+import { mappingGroup } from '../../lib/catalogue/mapping-library.ts';
+import { segment } from './html.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 
@@ -249,7 +251,11 @@ export class ActionSource implements CatalogueSource {
     }
     const view: AutomationView = {
       dataset: text(d.name),
-      steps: stepViews(status, names, { canRetry: may.retry_steps === true, outputs }),
+      steps: stepViews(status, names, {
+        canRetry: may.retry_steps === true,
+        outputs,
+        libraryHref: `/group/${segment(mappingGroup())}`,
+      }),
     };
     if (letters !== null) view.deadLetters = deadLetterViews({ dead_letters: letters }, names);
     return view;

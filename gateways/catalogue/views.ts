@@ -66,6 +66,8 @@ export interface StepStatusView {
   retry?: { resourceId: string; step: string };
   /** What a done step made (the descriptor, the Turtle, the joined graph): its page. */
   output?: { name: string; href: string };
+  /** Where the user can act on a waiting step (needs a mapping: the mapping library). */
+  help?: { text: string; href: string };
 }
 
 /** A message of the chain that failed for good, for the dataset's admins to replay. */

@@ -6,6 +6,7 @@
 import {
   eventStarting,
   groupOf,
+  NEEDS_MAPPING,
   queueStep,
   replayOf,
   type ChainStep,
@@ -40,15 +41,16 @@ async function startingEvent(
 }
 
 /**
- * Queues the failed `step` of `resource` again in its run and keeps the event that starts it;
+ * Queues the failed (or needs-mapping) `step` of `resource` again in its run and keeps the event that starts it;
  * that step's dead letters go (this is their replay). Answers the run.
  */
 export async function retryStep(tx: CatalogueStore, resource: Resource, step: ChainStep): Promise<string> {
   const current = (await tx.getStepStatus(resource.id, step))?.status;
   if (!current) throw notFound(`step: ${resource.name} has no ${step} step to retry`, 'step');
-  if (current.state !== 'failed') {
+  // A source waiting for a mapping selects again (the library may have one now).
+  if (current.state !== 'failed' && current.state !== NEEDS_MAPPING) {
     throw conflict(
-      `step: the ${step} step of ${resource.name} is ${current.state}; only a failed step is retried`,
+      `step: the ${step} step of ${resource.name} is ${current.state}; only a failed or waiting step is retried`,
       'step',
     );
   }

@@ -1,7 +1,7 @@
 // The chain's tables of the catalogue store: the outbox of events waiting to be published, and
 // the status of each step per source resource (migration 3). Plain rows; what the states mean
 // and which transitions are allowed is lib/chain/status.ts's business.
-import type { StatusStep, StepStatus } from '../../../chain/status.ts';
+import { NEEDS_MAPPING, type EndState, type StatusStep, type StepStatus } from '../../../chain/status.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import type { OutboxEvent, SourceStepStatus, StoredEvent } from '../contract.ts';
 import { num, optStr, str } from './rows.ts';
@@ -84,9 +84,10 @@ function statusOf(r: Row): SourceStepStatus {
       break;
     }
     case 'done':
+    case NEEDS_MAPPING:
       status = {
         ...common,
-        state: 'done',
+        state: str(r.state) as EndState,
         startedAt: str(startedAt),
         finishedAt,
         summary: parsed(r.summary) as never,
