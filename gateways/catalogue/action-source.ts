@@ -31,6 +31,7 @@ import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { plotView, tablePreview } from './data-views.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
+import { libraryView } from './library-view.ts';
 import { QuerySource } from './query-source.ts';
 import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
@@ -385,12 +386,16 @@ export class ActionSource implements CatalogueSource {
       rows: 1000,
       include_private: true,
     })) as { results: Dict[] };
-    return {
+    const view: GroupView = {
       name: text(g.name),
       title: text(g.title) || text(g.name),
       ...(optionalText(g.description) ? { description: text(g.description) } : {}),
       datasets: found.results.map(summaryOf),
     };
+    if (view.name === mappingGroup()) {
+      view.library = libraryView((await this.#call(asker, 'labld_mapping_library_show', {})) as Dict);
+    }
+    return view;
   }
 
   async tokens(asker: Asker, created?: { name: string; secret: string }): Promise<TokenView> {

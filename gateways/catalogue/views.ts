@@ -184,6 +184,40 @@ export interface GroupView {
   title: string;
   description?: string;
   datasets: DatasetSummary[];
+  /** The mapping library's group: its mappings, and where the viewer may add one. */
+  library?: LibraryView;
+}
+
+/** A source whose selection chose a mapping, and the joined graph made with it. */
+export interface MappingUseView {
+  dataset: string;
+  name: string;
+  href: string;
+  joined?: { name: string; href: string };
+}
+
+/** One mapping of the library: what it maps (or why it cannot be read), who used it. */
+export interface MappingView {
+  name: string;
+  href: string;
+  download: string;
+  datasetTitle: string;
+  template?: string;
+  sources: string[];
+  rules: number;
+  classes: string[];
+  predicates: string[];
+  targets: string[];
+  error?: string;
+  usedBy: MappingUseView[];
+}
+
+export interface LibraryView {
+  mappings: MappingView[];
+  /** The library's datasets the viewer may add a mapping to (the upload forms). */
+  shelves: { name: string; title: string }[];
+  /** Sources the viewer can see that wait for a mapping. */
+  waiting: number;
 }
 
 export interface TokenSummary {

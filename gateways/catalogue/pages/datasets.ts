@@ -18,6 +18,7 @@ import { csrfField, layout } from './layout.ts';
 import { mappingGroup } from '../../../lib/catalogue/mapping-library.ts';
 import { automationPath, renderAutomation } from './automation.ts';
 import { plotSection, tripleStoreSection } from './dataset-data.ts';
+import { librarySection } from './library.ts';
 
 export function datasetPath(name: string): string {
   return `/dataset/${segment(name)}`;
@@ -204,6 +205,7 @@ export function renderUpload(context: PageContext, view: UploadView): string {
 export function renderGroup(context: PageContext, view: GroupView): string {
   const main = `      <h1>${escapeHtml(view.title)}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
+      ${view.library ? librarySection(context, view.library) : ''}
       ${summaries(view.datasets, 'No datasets in this group yet.')}`;
   const current = view.name === mappingGroup() ? 'mappings' : undefined;
   return layout({ ...context, current: context.current ?? current }, { title: view.title }, main);
