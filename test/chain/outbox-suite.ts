@@ -119,6 +119,14 @@ export function outboxSuite(
       );
       await store.putStepStatus({ ...key, status: waiting });
       assert.deepEqual((await store.getStepStatus(csv.id, 'select-mapping'))?.status, waiting);
+      // Across the catalogue, by step and state: the sources a new mapping selects again.
+      const needing = await store.listStepStatus({ step: 'select-mapping', state: 'needs-mapping' });
+      assert.deepEqual(
+        needing.map((r) => r.source_resource_id),
+        [csv.id],
+      );
+      assert.deepEqual(await store.listStepStatus({ step: 'select-mapping', state: 'done' }), []);
+      assert.deepEqual(await store.listStepStatus({}), [], 'a filter naming nothing lists nothing');
       await store.putStepStatus({ ...key, status: failed });
       assert.deepEqual((await store.getStepStatus(csv.id, 'describe'))?.status, failed);
       assert.equal(failed.state === 'failed' && failed.failure.detail, 'csv_url: bad cell');

@@ -14,7 +14,8 @@ import {
 } from '../../chain/index.ts';
 import type { ChainStepEvent, ResourceEvent } from '../../contracts/chain.ts';
 import { conflict, isDomainError, notFound } from '../../process/errors.ts';
-import type { Resource } from '../model.ts';
+import type { Dataset, Resource } from '../model.ts';
+import { isMappingFile, mappingGroup } from '../mapping-library.ts';
 import type { CatalogueStore } from '../store/contract.ts';
 import { resourceEvent } from './chain-events.ts';
 import { datasetFor, type Action } from './context.ts';
@@ -72,6 +73,31 @@ export async function retryStep(tx: CatalogueStore, resource: Resource, step: Ch
   await tx.deleteDeadLetters({ source_resource_id: resource.id, group: groupOf(step) });
   return current.run;
 }
+
+/**
+ * The library has a new mapping: every source whose selection found none has select-mapping
+ * queued again in its run, its event kept in the outbox of the caller's transaction (the
+ * change that brought the mapping), as Retry does. Answers how many were queued.
+ */
+export async function reselectWaiting(tx: CatalogueStore): Promise<number> {
+  let queued = 0;
+  for (const row of await tx.listStepStatus({ step: 'select-mapping', state: NEEDS_MAPPING })) {
+    const source = await tx.getResource(row.source_resource_id);
+    if (!source) continue;
+    try {
+      await retryStep(tx, source, 'select-mapping');
+      queued += 1;
+    } catch (error) {
+      // A selection of an older run: the source's newer run selects by itself.
+      if (!(isDomainError(error) && error.kind === 'conflict')) throw error;
+    }
+  }
+  return queued;
+}
+
+/** Whether `resource` of `dataset` is a mapping of the library (a YAML file of one of its datasets). */
+export const inLibrary = (dataset: Dataset, resource: Resource): boolean =>
+  isMappingFile(resource) && dataset.groups.some((g) => g.name === mappingGroup());
 
 /** A dead letter as the API shows it. */
 export const deadLetterDict = (d: DeadLetter) => ({
