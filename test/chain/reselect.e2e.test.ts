@@ -74,3 +74,24 @@ test('a CSV with no library mapping needs one; uploading a fitting mapping conve
   assert.ok(names.includes('example-joined.ttl'), `the joined graph appears: ${names.join(', ')}`);
   assert.deepEqual((await lab.call('labld_mapping_library_show', {})).waiting, []);
 });
+
+test('a dataset of mappings joining the library converts the uploads waiting for one', async () => {
+  const library = (await lab.call('package_show', { id: 'library' })).resources as Dict[];
+  const fitting = library.find((r) => r.name === 'tensile-map.yaml')!;
+  const yaml = await (await fetch(String(fitting.url))).text();
+  await lab.call('resource_delete', { id: fitting.id });
+  await lab.call('package_create', { name: 'waiting-too' });
+  const csv = await uploadTo(
+    'waiting-too',
+    new Blob([readFileSync(seedFixture('csvtocsvw/example.csv'))]),
+    'example.csv',
+  );
+  await stepsWhen(csv, (s) => stateOf(s, 'select-mapping') === 'needs-mapping');
+  // Outside the library, the mapping changes nothing; joining it, it is selected.
+  await lab.call('package_create', { name: 'more-mappings' });
+  await uploadTo('more-mappings', new Blob([yaml]), 'joined-later.yaml');
+  await lab.call('member_create', { id: 'mappings', object: 'more-mappings', object_type: 'package' });
+  const converted = await stepsWhen(csv, (s) => stateOf(s, 'convert') === 'done');
+  const select = converted.find((s) => s.step === 'select-mapping')!;
+  assert.equal((select.summary!.mapping as Dict).name, 'joined-later.yaml');
+});
