@@ -300,6 +300,12 @@ export class ActionSource implements CatalogueSource {
     return text(d.name);
   }
 
+  async createGroupDataset(asker: Asker, group: string, fields: NewDataset): Promise<string> {
+    const name = await this.createDataset(asker, fields);
+    await this.#call(asker, 'member_create', { id: group, object: name, object_type: 'package' });
+    return name;
+  }
+
   /** The upload form only for those who may upload: a visitor is asked to log in, a reader told no. */
   async upload(asker: Asker, name: string) {
     // A visitor first, whatever the dataset: as for every write, the answer must not tell

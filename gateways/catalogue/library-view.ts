@@ -46,6 +46,7 @@ export function libraryView(answer: Dict): LibraryView {
     };
   });
   return {
+    group: text((answer.group as Dict | undefined)?.name),
     mappings,
     shelves: datasets
       .filter((d) => d.can_add === true)

@@ -213,6 +213,8 @@ export interface MappingView {
 }
 
 export interface LibraryView {
+  /** The library's group name (the form that starts a dataset in it). */
+  group: string;
   mappings: MappingView[];
   /** The library's datasets the viewer may add a mapping to (the upload forms). */
   shelves: { name: string; title: string }[];

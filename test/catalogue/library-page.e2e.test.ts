@@ -91,3 +91,22 @@ test('the upload form is shown to an editor of a library dataset only', async ()
   assert.doesNotMatch(other, /action="\/dataset\/library\/upload"/);
   assert.match(other, /No dataset of the library is open to you for adding/);
 });
+
+test('a user with nowhere to add starts a library dataset of their own, then gets its upload form', async () => {
+  const other = await page(stranger.token);
+  assert.match(other, /<form class="stacked narrow" method="post" action="\/group\/mappings\/dataset">/);
+  assert.match(other, /<input id="shelf-name" name="name" [^>]*value="mappings-stranger">/);
+  const made = await fetch(`${lab.labld.url}/group/mappings/dataset`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { authorization: stranger.token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ name: 'mappings-stranger', title: 'My mappings' }).toString(),
+  });
+  assert.equal(made.status, 303);
+  assert.equal(made.headers.get('location'), '/group/mappings#add-mapping');
+  const after = await page(stranger.token);
+  assert.match(after, /action="\/dataset\/mappings-stranger\/upload"/);
+  assert.match(after, /<label for="mapping-file-0">YARRRML mapping \(\.yaml\) for My mappings<\/label>/);
+  const group = await lab.call('group_show', { id: 'mappings' });
+  assert.equal(group.package_count, 2, 'library and mappings-stranger');
+});

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { escapeHtml, segment } from '../html.ts';
 import type { LibraryView, MappingView, PageContext } from '../views.ts';
 import { csrfField } from './layout.ts';
+import { datasetNameFields } from './datasets.ts';
 
 /** An IRI shortened to what follows the template's URL (or its last segment), the whole IRI as its title. */
 function iriItem(iri: string, template: string | undefined): string {
@@ -52,7 +53,16 @@ function mappingItem(m: MappingView): string {
 function addForms(context: PageContext, view: LibraryView): string {
   if (!context.user) return '<p class="hint"><a href="/user/login">Log in</a> to add a mapping.</p>';
   if (view.shelves.length === 0) {
-    return '<p class="hint">No dataset of the library is open to you for adding: ask the admin of one of its datasets to make you an editor of it.</p>';
+    // Nowhere to add: a dataset of the user's own joins the library (any user may make one).
+    return `<p class="hint">No dataset of the library is open to you for adding: ask the admin of one of its datasets to make you an editor of it, or start a dataset of your own in the library.</p>
+      <form class="stacked narrow" method="post" action="/group/${escapeHtml(segment(view.group))}/dataset">
+        ${csrfField(context)}
+        ${datasetNameFields('shelf', {
+          title: `Mappings of ${context.user.name}`,
+          name: `mappings-${context.user.name}`.toLowerCase().replace(/[^a-z0-9_-]/g, '-'),
+        })}
+        <p><button type="submit">Start a library dataset</button></p>
+      </form>`;
   }
   return view.shelves
     .map((shelf, i) => {
