@@ -8,6 +8,7 @@ import {
   convertStep,
   describeStep,
   derivedNames,
+  NEEDS_MAPPING,
   selectMapping,
   type ChainFile,
   type ChainStep,
@@ -34,7 +35,7 @@ import {
   type StepWork,
 } from './chain.ts';
 import { setting } from '../lib/process/config.ts';
-import { mappingGroup } from '../lib/catalogue/mapping-library.ts';
+import { libraryShelves } from '../lib/catalogue/mapping-library.ts';
 
 /** The derivation step keys of the outputs (a source has one of each). */
 const OUTPUT = { descriptor: 'annotate', turtle: 'describe', joined: 'convert' } as const;
@@ -162,22 +163,15 @@ const describe = async ({ deps, event, source, signal, onProgress }: StepWork) =
 
 /** Every YAML resource of the datasets in the mapping group, in library order (dataset name, position). */
 async function library(deps: StepDeps): Promise<(MappingEntry & { resource_id: string })[]> {
-  const group = mappingGroup();
-  if (!(await deps.store.getGroup(group))) return [];
-  const datasets = await deps.store.searchDatasets({
-    group,
-    includePrivateFor: 'all',
-    limit: 1000,
-  });
-  const entries: (MappingEntry & { resource_id: string })[] = [];
-  for (const dataset of datasets.results) {
-    for (const r of await deps.store.listResources(dataset.id)) {
-      const yaml = r.format.toLowerCase() === 'yaml' || /\.ya?ml$/i.test(r.url);
-      if (!yaml || r.url_type !== 'upload' || r.blob_key === null) continue;
-      entries.push({ name: r.name, url: downloadUrl(deps.siteUrl, r), blob: r.blob_key, resource_id: r.id });
-    }
-  }
-  return entries;
+  const shelves = await libraryShelves(deps.store, { includePrivateFor: 'all' });
+  return shelves.flatMap(({ mappings }) =>
+    mappings.map((r) => ({
+      name: r.name,
+      url: downloadUrl(deps.siteUrl, r),
+      blob: r.blob_key!,
+      resource_id: r.id,
+    })),
+  );
 }
 
 const select = async ({ deps, event, source, signal }: StepWork) => {
@@ -189,7 +183,8 @@ const select = async ({ deps, event, source, signal }: StepWork) => {
   );
   const ranked = { ...summary, ranking: selection.ranking };
   const winner = selection.selected && entries.find((e) => e.url === selection.selected!.url);
-  if (!winner) return { summary: ranked };
+  // Nothing fits: the source waits for the library (a mapping saved there selects again).
+  if (!winner) return { summary: ranked, ends: NEEDS_MAPPING };
   const mapping = { name: winner.name, url: winner.url, resource_id: winner.resource_id };
   return {
     summary: { ...ranked, mapping },

@@ -24,6 +24,7 @@ import {
   queueStep,
   startStep,
   type ChainStep,
+  type EndState,
   type Progress,
   type StepStatus,
   type StepSummary,
@@ -77,6 +78,8 @@ export interface StepResult {
   next?: { step: ChainStep; group: string; event: ChainEvent };
   /** Load the dataset into the triple store before the step is done (convert, with auto-load on). */
   loadDataset?: boolean;
+  /** The state the step ends in (default done; select-mapping with no mapping: needs-mapping). */
+  ends?: EndState;
 }
 
 export interface ChainConsumer {
@@ -233,7 +236,7 @@ export async function runStep(
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
   if (result.next) await pass(deps, result.next);
   if (result.loadDataset) await autoload(deps, event);
-  await put(deps, event, finishStep(status, event.run, now(), result.summary));
+  await put(deps, event, finishStep(status, event.run, now(), result.summary, result.ends));
 }
 
 /** A done step run again (RunAgain): its new result recorded and passed on only when it changed. */
@@ -262,7 +265,7 @@ async function runAgain(
   if (!again.changed(done.summary, result.summary)) return;
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
   if (result.next) await pass(deps, result.next, true);
-  await put(deps, event, finishStep(running, event.run, now(), result.summary));
+  await put(deps, event, finishStep(running, event.run, now(), result.summary, result.ends));
 }
 
 /** Subscribes each consumer's group to its topic (one key's messages in order: concurrency 1). */

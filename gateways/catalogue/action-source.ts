@@ -31,12 +31,15 @@ import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { plotView, tablePreview } from './data-views.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
+import { libraryView } from './library-view.ts';
 import { QuerySource } from './query-source.ts';
 import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
 import { searchBoxQuery } from '../../lib/catalogue/search-query.ts';
+import { mappingGroup } from '../../lib/catalogue/mapping-library.ts';
+import { segment } from './html.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 
@@ -251,7 +254,11 @@ export class ActionSource implements CatalogueSource {
     }
     const view: AutomationView = {
       dataset: text(d.name),
-      steps: stepViews(status, names, { canRetry: may.retry_steps === true, outputs }),
+      steps: stepViews(status, names, {
+        canRetry: may.retry_steps === true,
+        outputs,
+        libraryHref: `/group/${segment(mappingGroup())}`,
+      }),
     };
     if (letters !== null) view.deadLetters = deadLetterViews({ dead_letters: letters }, names);
     return view;
@@ -293,6 +300,12 @@ export class ActionSource implements CatalogueSource {
   async createDataset(asker: Asker, fields: NewDataset): Promise<string> {
     const d = (await this.#call(asker, 'package_create', { ...fields })) as Dict;
     return text(d.name);
+  }
+
+  async createGroupDataset(asker: Asker, group: string, fields: NewDataset): Promise<string> {
+    const name = await this.createDataset(asker, fields);
+    await this.#call(asker, 'member_create', { id: group, object: name, object_type: 'package' });
+    return name;
   }
 
   /** The upload form only for those who may upload: a visitor is asked to log in, a reader told no. */
@@ -382,12 +395,16 @@ export class ActionSource implements CatalogueSource {
       rows: 1000,
       include_private: true,
     })) as { results: Dict[] };
-    return {
+    const view: GroupView = {
       name: text(g.name),
       title: text(g.title) || text(g.name),
       ...(optionalText(g.description) ? { description: text(g.description) } : {}),
       datasets: found.results.map(summaryOf),
     };
+    if (view.name === mappingGroup()) {
+      view.library = libraryView((await this.#call(asker, 'labld_mapping_library_show', {})) as Dict);
+    }
+    return view;
   }
 
   async tokens(asker: Asker, created?: { name: string; secret: string }): Promise<TokenView> {

@@ -245,6 +245,22 @@ export function pageRoutes(source: CatalogueSource, visitor: Visitor, a: Account
     formRoute<Named>(
       visitor,
       a,
+      '/group/{name}/dataset',
+      'Make a dataset of your own in the group (form: `name`, `title`, `_csrf`; anyone logged in), e.g. a shelf of the mapping library; back to the group',
+      async ({ asker }, form, params) => {
+        const fields = {
+          name: required(form, 'name'),
+          title: (form.title ?? '').trim(),
+          notes: '',
+          private: false,
+        };
+        await source.createGroupDataset(asker, params.name, fields);
+        return { redirect: `/group/${encodeURIComponent(params.name)}#add-mapping` };
+      },
+    ),
+    formRoute<Named>(
+      visitor,
+      a,
       '/dataset/{name}/dead-letters/replay',
       "Replay one of the chain's dead letters (form: `id`, `_csrf`; the dataset's admins); to the Automation section",
       async ({ asker }, form, params) => {

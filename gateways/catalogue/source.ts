@@ -83,6 +83,8 @@ export interface CatalogueSource {
   plot(asker: Asker, name: string, id: string, params: Record<string, string>): Maybe<unknown>;
   /** Answers the new dataset's name. */
   createDataset(asker: Asker, fields: NewDataset): Maybe<string>;
+  /** A new dataset of the asker's, put into the group (the mapping library's first shelf); its name. */
+  createGroupDataset(asker: Asker, group: string, fields: NewDataset): Maybe<string>;
   upload(asker: Asker, name: string): Maybe<UploadView>;
   /** Stores an upload as a new resource of the dataset; answers the new resource's id. */
   addResource(asker: Asker, name: string, file: UploadedResource): Maybe<string>;

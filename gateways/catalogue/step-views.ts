@@ -2,6 +2,7 @@
 // resource and step, in chain order, with what the user needs — progress while running, the
 // summary when done (which mapping won), the error and what to do when failed, Retry for editors
 // and what a done step made; then the dead letters for admins. Plain text; the page escapes it.
+import { NEEDS_MAPPING } from '../../lib/chain/status.ts';
 import type { DeadLetterView, StepStatusView } from './views.ts';
 
 type Dict = Record<string, unknown>;
@@ -18,7 +19,8 @@ function detailOf(step: Dict): string | undefined {
       const progress = counts((step.progress as Dict | undefined) ?? {});
       return progress === '' ? undefined : `${progress} so far`;
     }
-    case 'done': {
+    case 'done':
+    case NEEDS_MAPPING: {
       const summary = (step.summary as Dict | undefined) ?? {};
       const took = typeof summary.durationMs === 'number' ? `${summary.durationMs} ms` : '';
       return [summary.note, counts(summary), took]
@@ -40,7 +42,12 @@ export interface StepViewOptions {
   canRetry?: boolean;
   /** The resource a step made from a source, by `<source id> <step>`. */
   outputs?: ReadonlyMap<string, { name: string; href: string }>;
+  /** The mapping library's page, linked from a step that needs a mapping. */
+  libraryHref?: string;
 }
+
+/** How a state reads on the page: a source waiting for a mapping is not "done" (issue 28). */
+const stateWords = (state: unknown) => (state === NEEDS_MAPPING ? 'needs a mapping' : String(state));
 
 /** `status` is labld_status_show's result; `names` the dataset's resource names by id. */
 export function stepViews(
@@ -54,7 +61,7 @@ export function stepViews(
     const name = names.get(resourceId) ?? 'a removed resource';
     const steps = Array.isArray(r.steps) ? (r.steps as Dict[]) : [];
     return steps.map((step) => {
-      const view: StepStatusView = { step: `${name}: ${String(step.step)}`, status: String(step.state) };
+      const view: StepStatusView = { step: `${name}: ${String(step.step)}`, status: stateWords(step.state) };
       // A step run again (Retry, a replay, the bus's own retries) says which attempt this is.
       const again = typeof step.attempt === 'number' && step.attempt > 1 ? `attempt ${step.attempt}` : '';
       const detail = [detailOf(step), again].filter(Boolean).join('; ');
@@ -63,8 +70,13 @@ export function stepViews(
         const failure = (step.failure as Dict | undefined) ?? {};
         view.failure = { detail: String(failure.detail ?? 'failed'), action: String(failure.action ?? '') };
       }
-      // A source still there: a removed one has nothing to run again.
-      if (step.state === 'failed' && options.canRetry && names.has(resourceId)) {
+      if (step.state === NEEDS_MAPPING && options.libraryHref) {
+        view.help = { href: options.libraryHref, text: 'add a mapping to the mapping library' };
+      }
+      // A source still there: a removed one has nothing to run again. A waiting selection
+      // runs again too (as saving a mapping to the library does by itself).
+      const rests = step.state === 'failed' || step.state === NEEDS_MAPPING;
+      if (rests && options.canRetry && names.has(resourceId)) {
         view.retry = { resourceId, step: String(step.step) };
       }
       const output = step.state === 'done' && options.outputs?.get(`${resourceId} ${String(step.step)}`);

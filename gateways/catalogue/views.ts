@@ -66,6 +66,8 @@ export interface StepStatusView {
   retry?: { resourceId: string; step: string };
   /** What a done step made (the descriptor, the Turtle, the joined graph): its page. */
   output?: { name: string; href: string };
+  /** Where the user can act on a waiting step (needs a mapping: the mapping library). */
+  help?: { text: string; href: string };
 }
 
 /** A message of the chain that failed for good, for the dataset's admins to replay. */
@@ -195,6 +197,42 @@ export interface GroupView {
   title: string;
   description?: string;
   datasets: DatasetSummary[];
+  /** The mapping library's group: its mappings, and where the viewer may add one. */
+  library?: LibraryView;
+}
+
+/** A source whose selection chose a mapping, and the joined graph made with it. */
+export interface MappingUseView {
+  dataset: string;
+  name: string;
+  href: string;
+  joined?: { name: string; href: string };
+}
+
+/** One mapping of the library: what it maps (or why it cannot be read), who used it. */
+export interface MappingView {
+  name: string;
+  href: string;
+  download: string;
+  datasetTitle: string;
+  template?: string;
+  sources: string[];
+  rules: number;
+  classes: string[];
+  predicates: string[];
+  targets: string[];
+  error?: string;
+  usedBy: MappingUseView[];
+}
+
+export interface LibraryView {
+  /** The library's group name (the form that starts a dataset in it). */
+  group: string;
+  mappings: MappingView[];
+  /** The library's datasets the viewer may add a mapping to (the upload forms). */
+  shelves: { name: string; title: string }[];
+  /** Sources the viewer can see that wait for a mapping. */
+  waiting: number;
 }
 
 export interface TokenSummary {

@@ -3,8 +3,8 @@
 // first start, so the library exists — and its page answers — before anyone thinks of it.
 import { setting } from '../process/config.ts';
 import { DomainError } from '../process/errors.ts';
-import { checkName } from './model.ts';
-import type { CatalogueStore } from './store/contract.ts';
+import { checkName, type Dataset, type Resource } from './model.ts';
+import type { CatalogueStore, PrivateFilter } from './store/contract.ts';
 
 const GROUP_VARIABLE = 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_GROUP';
 
@@ -39,4 +39,34 @@ export async function ensureMappingLibrary(
       return 'there';
     throw error;
   }
+}
+
+/** A stored YAML (YARRRML) file: what the library's datasets hold as mappings. */
+export function isMappingFile(resource: Resource): boolean {
+  const yaml = resource.format.toLowerCase() === 'yaml' || /\.ya?ml$/i.test(resource.url);
+  return yaml && resource.url_type === 'upload' && resource.blob_key !== null;
+}
+
+/** A dataset of the library and its mappings. */
+export interface Shelf {
+  dataset: Dataset;
+  mappings: Resource[];
+}
+
+/**
+ * The library's datasets that `filter` lets in (the chain: all; a page: those its viewer may
+ * read), each with its mappings, in library order (dataset name, then resource position).
+ */
+export async function libraryShelves(
+  store: Pick<CatalogueStore, 'getGroup' | 'searchDatasets' | 'listResources'>,
+  filter: PrivateFilter,
+  group: string = mappingGroup(),
+): Promise<Shelf[]> {
+  if (!(await store.getGroup(group))) return [];
+  const datasets = await store.searchDatasets({ group, ...filter, limit: 1000 });
+  const shelves: Shelf[] = [];
+  for (const dataset of datasets.results) {
+    shelves.push({ dataset, mappings: (await store.listResources(dataset.id)).filter(isMappingFile) });
+  }
+  return shelves;
 }

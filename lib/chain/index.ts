@@ -45,6 +45,7 @@ export {
 export {
   CHAIN_STEPS,
   LOAD_STEP,
+  NEEDS_MAPPING,
   failStep,
   finishStep,
   progressStep,
@@ -52,6 +53,7 @@ export {
   startStep,
   stepFailure,
   type ChainStep,
+  type EndState,
   type Progress,
   type StepFailure,
   type StepState,

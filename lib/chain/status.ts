@@ -2,11 +2,13 @@
 // through the Action API (issue 14, "Step status users can see"): plain values and pure
 // transitions; where they are stored is the catalogue's business.
 //
-//   queue     (none), queued, done, failed → queued     (Retry, a replay; any state for a new run)
-//   start     queued, running, failed → running         (running: redelivered after a crash;
-//                                                         failed: an automatic retry)
+//   queue     (none), queued, done, failed, needs-mapping → queued     (Retry, a replay; any state for a new run)
+//   start     queued, running, failed, needs-mapping → running   (running: redelivered after a
+//                                                         crash; failed: an automatic retry;
+//                                                         needs-mapping: the library changed)
 //   progress  running → running
-//   finish    running → done
+//   finish    running → done, or → needs-mapping     (select-mapping found no mapping: the chain
+//                                                         waits for the library, not done)
 //   fail      queued, running → failed                 (queued: dead-lettered before it ran)
 //
 // Every transition names its `run`: the chain run of one version of the source (the consumer
@@ -73,9 +75,19 @@ export type StepStatus =
   | (Common & { state: 'queued' })
   | (Common & { state: 'running'; startedAt: string; progress?: Progress })
   | (Common & { state: 'done'; startedAt: string; finishedAt: string; summary: StepSummary })
+  // A state of its own rather than a flag on `done`: a client that took `done` for success
+  // would read "no mapping" as success again (issue 28). It carries done's fields (the
+  // ranking, the note), so a reader of the summary reads it as before.
+  | (Common & { state: typeof NEEDS_MAPPING; startedAt: string; finishedAt: string; summary: StepSummary })
   | (Common & { state: 'failed'; startedAt?: string; finishedAt: string; failure: StepFailure });
 
 export type StepState = StepStatus['state'];
+
+/** select-mapping ended with no mapping that fits: the source waits for the library (not done). */
+export const NEEDS_MAPPING = 'needs-mapping' as const;
+
+/** A state the step rests in until something changes: done, or waiting for a mapping. */
+export type EndState = 'done' | typeof NEEDS_MAPPING;
 
 /** Milliseconds since `started` (a `performance.now()`), for a summary. */
 export const elapsedMs = (started: number): number => Math.round(performance.now() - started);
@@ -123,11 +135,18 @@ export function progressStep(status: StepStatus, run: string, progress: Progress
   return { ...status, progress: { ...status.progress, ...progress } };
 }
 
-export function finishStep(status: StepStatus, run: string, at: string, summary: StepSummary): StepStatus {
+/** The step ended: `done`, or (select-mapping) `needs-mapping` when no mapping fits. */
+export function finishStep(
+  status: StepStatus,
+  run: string,
+  at: string,
+  summary: StepSummary,
+  state: EndState = 'done',
+): StepStatus {
   sameRun(status, run, 'finish');
   if (status.state !== 'running') throw refuse(status, 'finish', `it is ${status.state}`);
   const { step, queuedAt, attempt, startedAt } = status;
-  return { step, run, queuedAt, attempt, startedAt, state: 'done', finishedAt: at, summary };
+  return { step, run, queuedAt, attempt, startedAt, state, finishedAt: at, summary };
 }
 
 /** The step failed with `error` (a queued step too: its message was dead-lettered before it ran). */

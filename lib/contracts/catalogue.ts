@@ -76,6 +76,8 @@ export const CATALOGUE_ACTIONS = {
   // The chain's dead letters, for a dataset's admins: listed, and replayed from the page.
   labld_dead_letter_list: true,
   labld_dead_letter_replay: false,
+  // The mapping library's page (issue 28): its mappings, what each maps, which sources used it.
+  labld_mapping_library_show: true,
 } as const satisfies Record<string, boolean>;
 
 export type ActionName = keyof typeof CATALOGUE_ACTIONS;

@@ -90,6 +90,7 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   labld_chain_retry: (r) => ({ resource_id: r.resource }),
   labld_dead_letter_list: (r) => ({ id: r.dataset }),
   labld_dead_letter_replay: (r) => ({ id: r.deadLetter }),
+  labld_mapping_library_show: null, // the site's library
 };
 
 const tokenOf = (c: Caller): Record<string, string> => (c.token ? { authorization: c.token } : {});

@@ -185,7 +185,7 @@ test('deleting the CSV removes its derived resources, its table and its status',
 
 const STRATEGY = 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY';
 
-test('only a partial mapping: exact converts nothing and says why; best_match (Retry) converts with it', async () => {
+test('only a partial mapping: exact converts nothing, needs a mapping and says why; best_match (Retry) converts with it', async () => {
   await call('resource_delete', { id: e.seedMappingId });
   await upload(
     'resource_create',
@@ -201,9 +201,19 @@ test('only a partial mapping: exact converts nothing and says why; best_match (R
       ['annotate', 'done'],
       ['import', 'done'],
       ['describe', 'done'],
-      ['select-mapping', 'done'],
+      // Not done (issue 28: "done — no mapping selected" read like success).
+      ['select-mapping', 'needs-mapping'],
     ],
   );
+  const task = await call('task_status_show', { entity_id: strategies, key: 'select-mapping' });
+  assert.equal(task.state, 'error', "CKAN's clients see no success either");
+  assert.match(task.error as string, /^needs a mapping: no mapping selected: /);
+  const page = await (await fetch(`${e.labld.url}/dataset/strategies`, { headers: auth() })).text();
+  assert.match(
+    page,
+    /select-mapping<\/code> <span class="status status-needsamapping">needs a mapping<\/span>/,
+  );
+  assert.match(page, /<a href="\/group\/mappings">add a mapping to the mapping library<\/a>/);
   const note = exact[3]!.summary.note as string;
   assert.match(note, /no mapping selected: no mapping applies fully: strategy exact needs rules_skipped = 0/);
   assert.match(note, /best_match .* would choose it/);

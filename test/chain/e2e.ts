@@ -38,7 +38,7 @@ export interface ChainE2e {
   upload(action: string, fields: Dict, file: string | Blob, name: string): Promise<Dict>;
   /** The steps of a resource once `done` holds for them (polled). */
   stepsWhen(resourceId: string, done: (steps: Dict[]) => boolean, timeoutMs?: number): Promise<Dict[]>;
-  /** The steps of a resource once its chain has come to rest (every step done or failed). */
+  /** The steps of a resource once its chain has come to rest (every step done, failed or waiting for a mapping). */
   settled(resourceId: string, timeoutMs?: number): Promise<Dict[]>;
   /** The seed example.csv uploaded to `dataset` (created first unless `existing`); its id. */
   uploadSeed(dataset: string, existing?: boolean): Promise<string>;
@@ -80,11 +80,10 @@ export function useChainE2e(): ChainE2e {
     e.stepsWhen(
       resourceId,
       (steps) => {
-        const resting = steps.every((s) => s.state === 'done' || s.state === 'failed');
+        const resting = steps.every((s) => ['done', 'failed', 'needs-mapping'].includes(s.state));
         const ended = steps.some((s) => s.state === 'failed') || steps.some((s) => s.step === 'convert');
-        const selectDone = steps.find((s) => s.step === 'select-mapping' && s.state === 'done');
-        const noMapping = selectDone && !steps.some((s) => s.step === 'convert');
-        return resting && (ended || Boolean(noMapping));
+        const noMapping = steps.some((s) => s.step === 'select-mapping' && s.state === 'needs-mapping');
+        return resting && (ended || noMapping);
       },
       timeoutMs,
     );

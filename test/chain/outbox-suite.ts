@@ -104,12 +104,35 @@ export function outboxSuite(
         await store.putStepStatus({ ...key, status });
         assert.deepEqual((await store.getStepStatus(csv.id, 'annotate'))?.status, status);
       }
+      // select-mapping waiting for the library (migration 10 lets the state in).
+      const selecting = startStep(
+        queueStep(undefined, { step: 'select-mapping', run: 'r1', at: '2026-01-01T00:00:06.000Z' }),
+        'r1',
+        '2026-01-01T00:00:07.000Z',
+      );
+      const waiting = finishStep(
+        selecting,
+        'r1',
+        '2026-01-01T00:00:08.000Z',
+        { durationMs: 5 },
+        'needs-mapping',
+      );
+      await store.putStepStatus({ ...key, status: waiting });
+      assert.deepEqual((await store.getStepStatus(csv.id, 'select-mapping'))?.status, waiting);
+      // Across the catalogue, by step and state: the sources a new mapping selects again.
+      const needing = await store.listStepStatus({ step: 'select-mapping', state: 'needs-mapping' });
+      assert.deepEqual(
+        needing.map((r) => r.source_resource_id),
+        [csv.id],
+      );
+      assert.deepEqual(await store.listStepStatus({ step: 'select-mapping', state: 'done' }), []);
+      assert.deepEqual(await store.listStepStatus({}), [], 'a filter naming nothing lists nothing');
       await store.putStepStatus({ ...key, status: failed });
       assert.deepEqual((await store.getStepStatus(csv.id, 'describe'))?.status, failed);
       assert.equal(failed.state === 'failed' && failed.failure.detail, 'csv_url: bad cell');
       const listed = await store.listStepStatus({ package_id: dataset.id });
-      assert.deepEqual(listed.map((r) => r.status.step).sort(), ['annotate', 'describe']);
-      assert.equal((await store.listStepStatus({ source_resource_id: csv.id })).length, 2);
+      assert.deepEqual(listed.map((r) => r.status.step).sort(), ['annotate', 'describe', 'select-mapping']);
+      assert.equal((await store.listStepStatus({ source_resource_id: csv.id })).length, 3);
       await store.deleteDataset(dataset.id);
       assert.deepEqual(await store.listStepStatus({ source_resource_id: csv.id }), []);
     });

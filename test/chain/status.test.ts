@@ -24,7 +24,9 @@ const queued = queueStep(undefined, { step: 'describe', run: RUN, at: T0 });
 const running = startStep(queued, RUN, T1);
 const done = finishStep(running, RUN, T2, SUMMARY);
 const failed = failStep(running, RUN, T2, invalid('file: the file is empty', 'file'));
-const STATES: Record<StepState, StepStatus> = { queued, running, done, failed };
+// select-mapping found no mapping: it rests, not done, and runs again when the library changes.
+const waiting = finishStep(running, RUN, T2, SUMMARY, 'needs-mapping');
+const STATES: Record<StepState, StepStatus> = { queued, running, done, failed, 'needs-mapping': waiting };
 
 /** Each operation on a status of the same run; throws when the model refuses it. */
 const OPERATIONS: Record<string, (s: StepStatus) => StepStatus> = {
@@ -32,15 +34,17 @@ const OPERATIONS: Record<string, (s: StepStatus) => StepStatus> = {
   start: (s) => startStep(s, RUN, T2),
   progress: (s) => progressStep(s, RUN, { rows: 10 }),
   finish: (s) => finishStep(s, RUN, T2, SUMMARY),
+  wait: (s) => finishStep(s, RUN, T2, SUMMARY, 'needs-mapping'),
   fail: (s) => failStep(s, RUN, T2, new Error('boom')),
 };
 
-/** state → operation → the state it leads to, or undefined when refused. */
-const ALLOWED: Record<StepState, Record<string, StepState | undefined>> = {
-  queued: { queue: 'queued', start: 'running', progress: undefined, finish: undefined, fail: 'failed' },
-  running: { queue: undefined, start: 'running', progress: 'running', finish: 'done', fail: 'failed' },
-  done: { queue: 'queued', start: undefined, progress: undefined, finish: undefined, fail: undefined },
-  failed: { queue: 'queued', start: 'running', progress: undefined, finish: undefined, fail: undefined },
+/** state → operation → the state it leads to; an operation not named is refused. */
+const ALLOWED: Record<StepState, Partial<Record<string, StepState>>> = {
+  queued: { queue: 'queued', start: 'running', fail: 'failed' },
+  running: { start: 'running', progress: 'running', finish: 'done', wait: 'needs-mapping', fail: 'failed' },
+  done: { queue: 'queued' },
+  failed: { queue: 'queued', start: 'running' },
+  'needs-mapping': { queue: 'queued', start: 'running' },
 };
 
 test('every state × operation: allowed transitions lead where the model says, the others are refused', () => {

@@ -87,6 +87,34 @@ test('a failed step offers Retry to editors only, a done one links what it made,
   assert.ok(reader.every((v) => v.retry === undefined));
 });
 
+test('select-mapping with no mapping reads "needs a mapping", links the library, and offers Retry (issue 28)', () => {
+  const status = {
+    resources: [
+      {
+        resource_id: 'r1',
+        steps: [
+          {
+            step: 'select-mapping',
+            state: 'needs-mapping',
+            attempt: 1,
+            summary: { durationMs: 4, note: 'no mapping selected: no mapping to check' },
+          },
+        ],
+      },
+    ],
+  };
+  const names = new Map([['r1', 'a.csv']]);
+  assert.deepEqual(stepViews(status, names, { canRetry: true, libraryHref: '/group/mappings' }), [
+    {
+      step: 'a.csv: select-mapping',
+      status: 'needs a mapping',
+      detail: 'no mapping selected: no mapping to check; 4 ms',
+      help: { href: '/group/mappings', text: 'add a mapping to the mapping library' },
+      retry: { resourceId: 'r1', step: 'select-mapping' },
+    },
+  ]);
+});
+
 test('dead letters name their source and step', () => {
   const list = {
     dead_letters: [

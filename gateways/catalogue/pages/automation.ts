@@ -42,8 +42,9 @@ export function renderSteps(context: PageContext, view: AutomationView): string 
     const output = s.output
       ? ` → <a href="${escapeHtml(s.output.href)}">${escapeHtml(s.output.name)}</a>`
       : '';
+    const help = s.help ? ` → <a href="${escapeHtml(s.help.href)}">${escapeHtml(s.help.text)}</a>` : '';
     const busy = s.status === 'running' || s.status === 'queued';
-    return `<li${busy ? ' aria-busy="true"' : ''}><code>${escapeHtml(s.step)}</code> <span class="${stateClass(s.status)}">${escapeHtml(s.status)}</span>${detail}${output}${retryForm(context, view.dataset, s)}</li>`;
+    return `<li${busy ? ' aria-busy="true"' : ''}><code>${escapeHtml(s.step)}</code> <span class="${stateClass(s.status)}">${escapeHtml(s.status)}</span>${detail}${output}${help}${retryForm(context, view.dataset, s)}</li>`;
   });
   return `<ul class="steps">${items.join('')}</ul>`;
 }

@@ -18,6 +18,7 @@ import { csrfField, layout } from './layout.ts';
 import { mappingGroup } from '../../../lib/catalogue/mapping-library.ts';
 import { automationPath, renderAutomation } from './automation.ts';
 import { plotSection, tripleStoreSection } from './dataset-data.ts';
+import { librarySection } from './library.ts';
 
 export function datasetPath(name: string): string {
   return `/dataset/${segment(name)}`;
@@ -151,6 +152,14 @@ export function renderDataset(context: PageContext, view: DatasetView): string {
   return layout({ ...context, current: context.current ?? 'datasets' }, options, main);
 }
 
+/** A new dataset's title and name inputs (ids `<prefix>-title`, `<prefix>-name`), as package_create checks the name. */
+export function datasetNameFields(prefix: string, v: { title: string; name: string }): string {
+  return `<label for="${prefix}-title">Title</label>
+        <input id="${prefix}-title" name="title" type="text" maxlength="200" value="${escapeHtml(v.title)}">
+        <label for="${prefix}-name">Name <span class="hint">(in its address: 2–100 lowercase letters, digits, - and _)</span></label>
+        <input id="${prefix}-name" name="name" type="text" required minlength="2" maxlength="100" pattern="[a-z0-9_\\-]+" value="${escapeHtml(v.name)}">`;
+}
+
 export function renderNewDataset(context: PageContext, view: NewDatasetView): string {
   const v = view.values ?? { name: '', title: '', notes: '', private: false };
   const error = view.error ? `<p class="error" role="alert">${escapeHtml(view.error)}</p>` : '';
@@ -159,10 +168,7 @@ export function renderNewDataset(context: PageContext, view: NewDatasetView): st
       ${error}
       <form class="stacked narrow" method="post" action="/dataset/new">
         ${csrfField(context)}
-        <label for="dataset-title">Title</label>
-        <input id="dataset-title" name="title" type="text" maxlength="200" value="${escapeHtml(v.title)}">
-        <label for="dataset-name">Name <span class="hint">(in its address: 2–100 lowercase letters, digits, - and _)</span></label>
-        <input id="dataset-name" name="name" type="text" required minlength="2" maxlength="100" pattern="[a-z0-9_\\-]+" value="${escapeHtml(v.name)}">
+        ${datasetNameFields('dataset', v)}
         <label for="dataset-notes">Description <span class="hint">(optional)</span></label>
         <textarea id="dataset-notes" name="notes" rows="4">${escapeHtml(v.notes)}</textarea>
         <p class="check"><input id="dataset-private" name="private" type="checkbox"${v.private ? ' checked' : ''}> <label for="dataset-private">Private: only its members can see it</label></p>
@@ -204,6 +210,7 @@ export function renderUpload(context: PageContext, view: UploadView): string {
 export function renderGroup(context: PageContext, view: GroupView): string {
   const main = `      <h1>${escapeHtml(view.title)}</h1>
       ${view.description ? `<p class="lead">${escapeHtml(view.description)}</p>` : ''}
+      ${view.library ? librarySection(context, view.library) : ''}
       ${summaries(view.datasets, 'No datasets in this group yet.')}`;
   const current = view.name === mappingGroup() ? 'mappings' : undefined;
   return layout({ ...context, current: context.current ?? current }, { title: view.title }, main);

@@ -6,6 +6,7 @@
 import {
   eventStarting,
   groupOf,
+  NEEDS_MAPPING,
   queueStep,
   replayOf,
   type ChainStep,
@@ -13,7 +14,8 @@ import {
 } from '../../chain/index.ts';
 import type { ChainStepEvent, ResourceEvent } from '../../contracts/chain.ts';
 import { conflict, isDomainError, notFound } from '../../process/errors.ts';
-import type { Resource } from '../model.ts';
+import type { Dataset, Resource } from '../model.ts';
+import { isMappingFile, mappingGroup } from '../mapping-library.ts';
 import type { CatalogueStore } from '../store/contract.ts';
 import { resourceEvent } from './chain-events.ts';
 import { datasetFor, type Action } from './context.ts';
@@ -40,15 +42,16 @@ async function startingEvent(
 }
 
 /**
- * Queues the failed `step` of `resource` again in its run and keeps the event that starts it;
+ * Queues the failed (or needs-mapping) `step` of `resource` again in its run and keeps the event that starts it;
  * that step's dead letters go (this is their replay). Answers the run.
  */
 export async function retryStep(tx: CatalogueStore, resource: Resource, step: ChainStep): Promise<string> {
   const current = (await tx.getStepStatus(resource.id, step))?.status;
   if (!current) throw notFound(`step: ${resource.name} has no ${step} step to retry`, 'step');
-  if (current.state !== 'failed') {
+  // A source waiting for a mapping selects again (the library may have one now).
+  if (current.state !== 'failed' && current.state !== NEEDS_MAPPING) {
     throw conflict(
-      `step: the ${step} step of ${resource.name} is ${current.state}; only a failed step is retried`,
+      `step: the ${step} step of ${resource.name} is ${current.state}; only a failed or waiting step is retried`,
       'step',
     );
   }
@@ -70,6 +73,31 @@ export async function retryStep(tx: CatalogueStore, resource: Resource, step: Ch
   await tx.deleteDeadLetters({ source_resource_id: resource.id, group: groupOf(step) });
   return current.run;
 }
+
+/**
+ * The library has a new mapping: every source whose selection found none has select-mapping
+ * queued again in its run, its event kept in the outbox of the caller's transaction (the
+ * change that brought the mapping), as Retry does. Answers how many were queued.
+ */
+export async function reselectWaiting(tx: CatalogueStore): Promise<number> {
+  let queued = 0;
+  for (const row of await tx.listStepStatus({ step: 'select-mapping', state: NEEDS_MAPPING })) {
+    const source = await tx.getResource(row.source_resource_id);
+    if (!source) continue;
+    try {
+      await retryStep(tx, source, 'select-mapping');
+      queued += 1;
+    } catch (error) {
+      // A selection of an older run: the source's newer run selects by itself.
+      if (!(isDomainError(error) && error.kind === 'conflict')) throw error;
+    }
+  }
+  return queued;
+}
+
+/** Whether `resource` of `dataset` is a mapping of the library (a YAML file of one of its datasets). */
+export const inLibrary = (dataset: Dataset, resource: Resource): boolean =>
+  isMappingFile(resource) && dataset.groups.some((g) => g.name === mappingGroup());
 
 /** A dead letter as the API shows it. */
 export const deadLetterDict = (d: DeadLetter) => ({

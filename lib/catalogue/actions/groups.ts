@@ -10,6 +10,8 @@ import { ckanTime, groupDict } from './dicts.ts';
 import { bool, integer, optional, required } from './params.ts';
 import { showDataset } from './datasets.ts';
 import { addMember, capacityOf, organizationMembers, removeMember, role } from './organizations.ts';
+import { reselectWaiting } from './chain-replay.ts';
+import { isMappingFile, mappingGroup } from '../mapping-library.ts';
 
 const groupCreate: Action = async (deps, viewer, params) => {
   demand(viewer.actor, 'group.create');
@@ -99,7 +101,13 @@ const memberCreate: Action = async (deps, viewer, params) => {
   if (organization) return addMember(deps, viewer, groupRef, objectRef, required(params, 'capacity'));
   const capacity = optional(params, 'capacity') ?? 'public';
   const { group, dataset } = await groupAndDataset(deps, viewer, groupRef, objectRef);
-  await deps.store.addGroupMember(group.id, dataset.id);
+  await deps.store.transaction(async (tx) => {
+    await tx.addGroupMember(group.id, dataset.id);
+    // A dataset of mappings joins the library: the uploads waiting for one select again.
+    if (group.name === mappingGroup() && (await tx.listResources(dataset.id)).some(isMappingFile)) {
+      await reselectWaiting(tx);
+    }
+  });
   return { group_id: group.id, table_name: 'package', table_id: dataset.id, capacity, state: 'active' };
 };
 

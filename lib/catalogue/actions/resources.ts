@@ -10,6 +10,7 @@ import type { CatalogueStore } from '../store/contract.ts';
 import type { StoredUpload } from '../../contracts/catalogue.ts';
 import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
 import { announceDelete, announceUpload } from './chain-events.ts';
+import { inLibrary, reselectWaiting } from './chain-replay.ts';
 import { resourceDict } from './dicts.ts';
 import { givenId, optional, required, type Params } from './params.ts';
 
@@ -158,6 +159,8 @@ const resourceCreate: Action = async (deps, viewer, params, { upload }) => {
       ...id,
     });
     await announceUpload(tx, created);
+    // A new mapping in the library: the uploads waiting for one select again.
+    if (inLibrary(dataset, created)) await reselectWaiting(tx);
     return created;
   });
   return show(deps, resource);
@@ -180,7 +183,12 @@ async function change(
   upload: StoredUpload | undefined,
   patch: boolean,
 ) {
-  const { resource } = await resourceFor(deps.store, viewer, 'resource.update', required(params, 'id'));
+  const { resource, dataset } = await resourceFor(
+    deps.store,
+    viewer,
+    'resource.update',
+    required(params, 'id'),
+  );
   const url = upload ? undefined : linkUrl(params);
   const source = upload ? uploaded(deps, upload) : url !== undefined ? linked(url) : undefined;
   // A patch that brings a file keeps the name and media type the resource has, as CKAN's does
@@ -204,7 +212,10 @@ async function change(
   const updated = await deps.store.transaction(async (tx) => {
     const after = await tx.updateResource(resource.id, changes);
     // A new file or link, or a new format, is a new version of the source: its chain runs again.
-    if (source !== undefined || after.format !== resource.format) await announceUpload(tx, after);
+    if (source !== undefined || after.format !== resource.format) {
+      await announceUpload(tx, after);
+      if (inLibrary(dataset, after)) await reselectWaiting(tx);
+    }
     return after;
   });
   return show(deps, updated);

@@ -4,6 +4,7 @@
 import {
   CHAIN_STEPS,
   LOAD_STEP,
+  NEEDS_MAPPING,
   type ChainStep,
   type StatusStep,
   type StepStatus,
@@ -57,8 +58,25 @@ export function datasetStatus(datasetId: string, rows: SourceStepStatus[], resou
   return { dataset_id: datasetId, resources: sources, triplestore: rows.find(isLoad)?.status ?? null };
 }
 
-/** CKAN's task states, as the original's jobs reported them. */
-const CKAN_STATE = { queued: 'pending', running: 'running', done: 'complete', failed: 'error' } as const;
+/**
+ * CKAN's task states, as the original's jobs reported them. A source waiting for a mapping is
+ * `error` there (with the reason as its error): CKAN's clients know only these four, wait for
+ * `complete` or `error`, and must not read it as complete.
+ */
+const CKAN_STATE = {
+  queued: 'pending',
+  running: 'running',
+  done: 'complete',
+  failed: 'error',
+  [NEEDS_MAPPING]: 'error',
+} as const;
+
+/** task_status_show's `error`: a failure's detail and action, or why the step waits. */
+function taskError(status: StepStatus): string {
+  if (status.state === 'failed') return `${status.failure.detail} (${status.failure.action})`;
+  if (status.state === NEEDS_MAPPING) return `needs a mapping: ${status.summary.note ?? ''}`;
+  return '';
+}
 
 /** task_status_show {entity_id, task_type: labld_chain, key: <step>}. */
 const taskStatusShow: Action = async (deps, viewer, params) => {
@@ -81,7 +99,7 @@ const taskStatusShow: Action = async (deps, viewer, params) => {
     key,
     value: JSON.stringify(status),
     state: CKAN_STATE[status.state],
-    error: status.state === 'failed' ? `${status.failure.detail} (${status.failure.action})` : '',
+    error: taskError(status),
     last_updated:
       'finishedAt' in status ? status.finishedAt : 'startedAt' in status ? status.startedAt : status.queuedAt,
   };

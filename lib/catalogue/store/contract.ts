@@ -31,7 +31,7 @@ import type {
   UserFields,
 } from '../model.ts';
 import type { FacetItem, FacetQuery, SearchNode, SortKey } from '../search-query.ts';
-import type { StatusStep, StepStatus } from '../../chain/status.ts';
+import type { StatusStep, StepState, StepStatus } from '../../chain/status.ts';
 import type { ChainEventName } from '../../chain/events.ts';
 import type { DeadLetter } from '../../chain/dead-letters.ts';
 import type { ChainStepEvent, ResourceEvent } from '../../contracts/chain.ts';
@@ -65,6 +65,14 @@ export interface DatasetPage {
 }
 
 /** A chain step's status for one source resource. */
+/** Which step statuses listStepStatus lists: every field given must hold (at least one is given). */
+export interface StepStatusFilter {
+  package_id?: string;
+  source_resource_id?: string;
+  step?: StatusStep;
+  state?: StepState;
+}
+
 export interface SourceStepStatus {
   source_resource_id: string;
   package_id: string;
@@ -182,8 +190,12 @@ export interface CatalogueStore {
   /** Writes the status of a step of a source resource, replacing the one it had. */
   putStepStatus(row: SourceStepStatus): Promise<void>;
   getStepStatus(sourceResourceId: string, step: StatusStep): Promise<SourceStepStatus | undefined>;
-  /** The step statuses of a dataset's resources, or of one resource. */
-  listStepStatus(filter: { package_id?: string; source_resource_id?: string }): Promise<SourceStepStatus[]>;
+  /**
+   * The step statuses of a dataset's resources, or of one resource; `step` and `state` narrow
+   * either, or alone list a step in that state across the catalogue (e.g. every source waiting
+   * for a mapping).
+   */
+  listStepStatus(filter: StepStatusFilter): Promise<SourceStepStatus[]>;
   deleteStepStatus(sourceResourceId: string): Promise<void>;
   /** Keeps a dead letter of the chain; one kept already (the same id) stays as it is. */
   addDeadLetter(letter: DeadLetter): Promise<void>;

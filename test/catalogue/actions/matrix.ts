@@ -90,6 +90,8 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   labld_chain_retry: EDIT,
   labld_dead_letter_list: ADMIN,
   labld_dead_letter_replay: ADMIN,
+  // The site's library: anyone, shown what they may read.
+  labld_mapping_library_show: ANYONE,
 };
 
 /** The user's own tokens: anyone logged in. */
@@ -176,6 +178,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   labld_chain_retry: (c) => ({ resource_id: c.resource }),
   labld_dead_letter_list: (c) => ({ id: c.dataset.name }),
   labld_dead_letter_replay: (c) => ({ id: c.deadLetter }),
+  labld_mapping_library_show: () => ({}),
 };
 
 const OWN_PARAMS: Record<keyof typeof OWN_TOKENS, (c: Case) => Record<string, unknown>> = {

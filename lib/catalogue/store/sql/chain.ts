@@ -1,9 +1,9 @@
 // The chain's tables of the catalogue store: the outbox of events waiting to be published, and
 // the status of each step per source resource (migration 3). Plain rows; what the states mean
 // and which transitions are allowed is lib/chain/status.ts's business.
-import type { StatusStep, StepStatus } from '../../../chain/status.ts';
+import { NEEDS_MAPPING, type EndState, type StatusStep, type StepStatus } from '../../../chain/status.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
-import type { OutboxEvent, SourceStepStatus, StoredEvent } from '../contract.ts';
+import type { OutboxEvent, SourceStepStatus, StepStatusFilter, StoredEvent } from '../contract.ts';
 import { num, optStr, str } from './rows.ts';
 import type { Param, Row, SqlSession } from './session.ts';
 
@@ -84,9 +84,10 @@ function statusOf(r: Row): SourceStepStatus {
       break;
     }
     case 'done':
+    case NEEDS_MAPPING:
       status = {
         ...common,
-        state: 'done',
+        state: str(r.state) as EndState,
         startedAt: str(startedAt),
         finishedAt,
         summary: parsed(r.summary) as never,
@@ -141,13 +142,16 @@ export async function getStepStatus(
 }
 
 /** The statuses of a dataset's sources (or of one source), in no particular order. */
-export async function listStepStatus(
-  s: SqlSession,
-  filter: { package_id?: string; source_resource_id?: string },
-): Promise<SourceStepStatus[]> {
-  const rows = filter.source_resource_id
-    ? await s.all(`SELECT * FROM chain_step_status WHERE source_resource_id = ?`, [filter.source_resource_id])
-    : await s.all(`SELECT * FROM chain_step_status WHERE package_id = ?`, [str(filter.package_id)]);
+export async function listStepStatus(s: SqlSession, filter: StepStatusFilter): Promise<SourceStepStatus[]> {
+  const columns = ['package_id', 'source_resource_id', 'step', 'state'] as const;
+  const given = columns.filter((c) => filter[c] !== undefined);
+  // Never the whole table by mistake (an id that came undefined): a filter that names nothing lists nothing.
+  if (given.length === 0) return [];
+  const where = given.map((c) => `${c} = ?`).join(' AND ');
+  const rows = await s.all(
+    `SELECT * FROM chain_step_status WHERE ${where}`,
+    given.map((c) => str(filter[c])),
+  );
   return rows.map(statusOf);
 }
 

@@ -13,13 +13,12 @@ export interface Migration {
 
 export const COMPONENT = 'catalogue';
 
-/** One row per source resource and chain step: its last run's state (lib/chain/status.ts). */
-const STEP_STATUS = `
-  CREATE TABLE chain_step_status (
+/** The columns of chain_step_status, whose states are checked against `states`. */
+const stepStatusColumns = (states: string) => `
     source_resource_id TEXT NOT NULL,
     step TEXT NOT NULL,
     package_id TEXT NOT NULL REFERENCES packages (id) ON DELETE CASCADE,
-    state TEXT NOT NULL CHECK (state IN ('queued', 'running', 'done', 'failed')),
+    state TEXT NOT NULL CHECK (state IN (${states})),
     run TEXT NOT NULL,
     attempt INTEGER NOT NULL,
     progress TEXT,
@@ -29,8 +28,17 @@ const STEP_STATUS = `
     started_at TEXT,
     finished_at TEXT,
     PRIMARY KEY (source_resource_id, step)
-  );
-  CREATE INDEX chain_step_status_by_package ON chain_step_status (package_id);
+  `;
+
+const STEP_STATES = `'queued', 'running', 'done', 'failed'`;
+/** Migration 10's states: select-mapping with no mapping waits as needs-mapping (lib/chain/status.ts). */
+const STEP_STATES_10 = `${STEP_STATES}, 'needs-mapping'`;
+const STEP_STATUS_INDEX = `CREATE INDEX chain_step_status_by_package ON chain_step_status (package_id);`;
+
+/** One row per source resource and chain step: its last run's state (lib/chain/status.ts). */
+const STEP_STATUS = `
+  CREATE TABLE chain_step_status (${stepStatusColumns(STEP_STATES)});
+  ${STEP_STATUS_INDEX}
 `;
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -275,6 +283,24 @@ export const MIGRATIONS: readonly Migration[] = [
       ALTER TABLE packages ADD COLUMN owner_org TEXT REFERENCES organizations (id) ON DELETE SET NULL;
       CREATE INDEX packages_by_owner_org ON packages (owner_org);
     `,
+  },
+  {
+    version: 10,
+    name: 'step state needs-mapping',
+    // SQLite cannot change a CHECK in place: the table is made again with the same columns
+    // (nothing refers to it); PostgreSQL names the column's check `<table>_<column>_check`.
+    sql: {
+      sqlite: `
+        CREATE TABLE chain_step_status_10 (${stepStatusColumns(STEP_STATES_10)});
+        INSERT INTO chain_step_status_10 SELECT * FROM chain_step_status;
+        DROP TABLE chain_step_status;
+        ALTER TABLE chain_step_status_10 RENAME TO chain_step_status;
+        ${STEP_STATUS_INDEX}`,
+      postgres: `
+        ALTER TABLE chain_step_status DROP CONSTRAINT chain_step_status_state_check;
+        ALTER TABLE chain_step_status ADD CONSTRAINT chain_step_status_state_check
+          CHECK (state IN (${STEP_STATES_10}));`,
+    },
   },
 ];
 

@@ -32,6 +32,7 @@ import type {
   PrivateFilter,
   SearchResult,
   SourceStepStatus,
+  StepStatusFilter,
 } from '../contract.ts';
 import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
@@ -376,8 +377,7 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
   putStepStatus = (row: SourceStepStatus) => chain.putStepStatus(this.#s, row);
   getStepStatus = (source: string, step: StatusStep) => chain.getStepStatus(this.#s, source, step);
-  listStepStatus = (filter: { package_id?: string; source_resource_id?: string }) =>
-    chain.listStepStatus(this.#s, filter);
+  listStepStatus = (filter: StepStatusFilter) => chain.listStepStatus(this.#s, filter);
   deleteStepStatus = (source: string) => chain.deleteStepStatus(this.#s, source);
   addDeadLetter = (letter: DeadLetter) => chain.addDeadLetter(this.#s, letter);
   getDeadLetter = (id: string) => chain.getDeadLetter(this.#s, id);
