@@ -13,6 +13,7 @@ import type {
   ResourcePageView,
   TokenView,
   UploadView,
+  FileViewName,
 } from './views.ts';
 import { FILTER_PREFIX } from './pages/resource.ts';
 import type { AutomationView } from './pages/automation.ts';
@@ -23,6 +24,8 @@ export interface TableQuery {
   /** Column name → non-empty filter text. */
   filters: Record<string, string>;
   page: number;
+  /** Which view of the file (`view`): its rows, its text, its graph's subjects; default by kind. */
+  view?: FileViewName;
 }
 
 export interface UploadedResource {
@@ -141,6 +144,9 @@ export function parsePlotParams(raw: Raw): Record<string, string> {
 
 export function parseTableQuery(raw: Raw): TableQuery {
   const table: TableQuery = { filters: {}, page: parsePage(raw) };
+  const view = one(raw, 'view');
+  if (view === 'table' || view === 'text' || view === 'subjects') table.view = view;
+  else if (view !== undefined && view !== '') throw invalid('view: must be table, text or subjects', 'view');
   const sort = one(raw, 'sort');
   const order = one(raw, 'order') ?? 'asc';
   if (order !== 'asc' && order !== 'desc') throw invalid('order: must be asc or desc', 'order');
