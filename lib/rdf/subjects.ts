@@ -18,6 +18,8 @@ export const SUBJECT_TABLE_TRIPLES = 20_000;
 export const SUBJECT_TABLE_WHOLE_BYTES = 4 * 1024 * 1024;
 export const SUBJECTS_PER_PAGE = 100;
 
+/** Prefixes that name IRIs where the graph declares none for them. */
+const WELL_KNOWN = { ...DEFAULT_PREFIXES, csvw: 'http://www.w3.org/ns/csvw#' };
 const LABELS = [`${RDFS}label`, 'http://www.w3.org/2004/02/skos/core#prefLabel'];
 const STREAMED: Partial<Record<RdfFormat, string>> = {
   turtle: 'text/turtle',
@@ -63,11 +65,18 @@ export function isGraphFile(fileName: string): boolean {
   return format !== undefined && format !== 'hext';
 }
 
-async function readTriples(path: string, fileName: string, baseIRI: string) {
+export interface ReadGraph {
+  quads: RDF.Quad[];
+  prefixes: Record<string, string>;
+  /** Why not all of the file was read, in words. */
+  partial?: string;
+}
+
+/** The triples of a graph file, at most SUBJECT_TABLE_TRIPLES (streamed where the format allows). */
+export async function readGraphFile(path: string, fileName: string, baseIRI: string): Promise<ReadGraph> {
   const format = formatFromFileName(fileName) ?? 'trig';
   const quads: RDF.Quad[] = [];
-  // The well-known prefixes name IRIs too where the file declares none for them.
-  const prefixes: Record<string, string> = { ...DEFAULT_PREFIXES };
+  const prefixes: Record<string, string> = {};
   let partial: string | undefined;
   const streamed = STREAMED[format === 'longturtle' ? 'turtle' : format];
   if (streamed) {
@@ -127,7 +136,24 @@ export async function subjectTable(
   page: number,
   perPage = SUBJECTS_PER_PAGE,
 ): Promise<SubjectTable> {
-  const { quads, prefixes, partial } = await readTriples(path, fileName, baseIRI);
+  const read = await readGraphFile(path, fileName, baseIRI);
+  const table = tableOf(read, baseIRI, page, perPage);
+  if (read.partial) table.partial = read.partial;
+  return table;
+}
+
+/**
+ * The subjects of `quads` as a table's page; with `first`, that subject leads (the thing a page
+ * describes, before the blank nodes of its values).
+ */
+export function tableOf(
+  { quads, prefixes: declared }: ReadGraph,
+  baseIRI: string,
+  page: number,
+  perPage = SUBJECTS_PER_PAGE,
+  first?: string,
+): SubjectTable {
+  const prefixes = { ...WELL_KNOWN, ...declared };
   const labels = new Map<string, string>();
   const bySubject = new Map<string, RDF.Quad[]>();
   for (const quad of quads) {
@@ -140,18 +166,24 @@ export async function subjectTable(
     if (list) list.push(quad);
     else bySubject.set(k, [quad]);
   }
+  const origin = URL.parse(baseIRI)?.origin;
+  // A thing of the file's own site without a label is called by its last part (`#Specimen`).
+  const own = (iri: string): string | undefined =>
+    origin && URL.parse(iri)?.origin === origin ? /[#/]([^#/]+)$/.exec(iri)?.[1] : undefined;
   const name = (term: RDF.Term): string =>
     labels.get(key(term)) ??
     prefixed(term.value, prefixes) ??
-    (term.termType === 'BlankNode' ? `_:${term.value}` : term.value);
+    (term.termType === 'BlankNode' ? `_:${term.value}` : (own(term.value) ?? term.value));
   // The file's own things first (IRIs on its site: the individuals a mapping made), then other
   // named things (the vocabulary), then blank nodes (values, lists); each group by name.
-  const origin = URL.parse(baseIRI)?.origin;
   const group = (term: RDF.Term): number =>
     term.termType === 'BlankNode' ? 2 : origin && URL.parse(term.value)?.origin === origin ? 0 : 1;
+  const lead = (term: RDF.Term): number => (term.termType === 'NamedNode' && term.value === first ? 0 : 1);
   const order = [...bySubject.values()].sort(
     (a, b) =>
-      group(a[0]!.subject) - group(b[0]!.subject) || name(a[0]!.subject).localeCompare(name(b[0]!.subject)),
+      lead(a[0]!.subject) - lead(b[0]!.subject) ||
+      group(a[0]!.subject) - group(b[0]!.subject) ||
+      name(a[0]!.subject).localeCompare(name(b[0]!.subject)),
   );
   const rows = new Map<string, { page: number; anchor: string }>();
   const anchors = new Set<string>();
@@ -196,7 +228,37 @@ export async function subjectTable(
       properties: [...properties.values()],
     };
   });
-  const table: SubjectTable = { rows: shown, page, perPage, total: order.length, triples: quads.length };
-  if (partial) table.partial = partial;
-  return table;
+  return { rows: shown, page, perPage, total: order.length, triples: quads.length };
+}
+
+/**
+ * What `quads` say of `iri`: its triples, those of the blank nodes among its values (their
+ * own values, as a concise bounded description), and the labels of every IRI they use.
+ */
+export function describedIn(quads: readonly RDF.Quad[], iri: string): RDF.Quad[] {
+  const bySubject = new Map<string, RDF.Quad[]>();
+  for (const quad of quads) {
+    const list = bySubject.get(key(quad.subject));
+    if (list) list.push(quad);
+    else bySubject.set(key(quad.subject), [quad]);
+  }
+  const found: RDF.Quad[] = [];
+  const seen = new Set<string>();
+  const queue = [iri];
+  while (queue.length > 0) {
+    const k = queue.shift()!;
+    if (seen.has(k)) continue;
+    seen.add(k);
+    for (const quad of bySubject.get(k) ?? []) {
+      found.push(quad);
+      if (quad.object.termType === 'BlankNode') queue.push(key(quad.object));
+    }
+  }
+  if (found.length === 0) return found;
+  const used = new Set(found.flatMap((q) => [q.predicate.value, q.object.value]));
+  const labels = quads.filter(
+    (q) =>
+      q.subject.termType === 'NamedNode' && used.has(q.subject.value) && LABELS.includes(q.predicate.value),
+  );
+  return [...found, ...labels.filter((q) => q.subject.value !== iri)];
 }

@@ -47,7 +47,11 @@ export function renderText(path: string, text: TextView): string {
       ${pager(path, { view: 'text' }, text.page, text.perPage, pages, 'Text pages')}`;
 }
 
-function term(t: TermView): string {
+/** Where a link to a subject's row goes: on a file's table its page and anchor. */
+type RowHref = (row: { page: number; anchor: string }) => string;
+const tableRow: RowHref = (row) => `?view=subjects&page=${row.page}#${row.anchor}`;
+
+function term(t: TermView, rowHref: RowHref = tableRow): string {
   if (t.kind === 'literal') {
     const tag = t.language ? `@${t.language}` : t.datatype ? ` (${t.datatype})` : '';
     return `<span class="literal">${escapeHtml(t.value)}</span>${tag ? `<span class="datatype">${escapeHtml(tag)}</span>` : ''}`;
@@ -55,22 +59,23 @@ function term(t: TermView): string {
   const shown = escapeHtml(t.label ?? (t.kind === 'blank' ? `_:${t.value}` : t.value));
   const title = t.kind === 'iri' ? ` title="${escapeHtml(t.value)}"` : '';
   // A subject of this table: its row (on its page); another IRI: itself (labld's own resolve).
-  if (t.row)
-    return `<a href="?view=subjects&amp;page=${t.row.page}#${escapeHtml(t.row.anchor)}"${title}>${shown}</a>`;
+  if (t.row) return `<a href="${escapeHtml(rowHref(t.row))}"${title}>${shown}</a>`;
   if (t.kind === 'iri' && /^https?:\/\//i.test(t.value))
     return `<a href="${escapeHtml(t.value)}"${title}>${shown}</a>`;
   return `<span${title}>${shown}</span>`;
 }
 
-export function renderSubjects(path: string, table: SubjectTable): string {
-  const rows = table.rows
+/** The subjects' sections (each with its anchor), their values linking to rows by `rowHref`. */
+export function renderSubjectRows(table: SubjectTable, rowHref: RowHref = tableRow): string {
+  const link = (t: TermView) => term(t, rowHref);
+  return table.rows
     .map((row) => {
       const s = row.subject;
-      const types = row.types.length ? `<p class="types">${row.types.map(term).join(', ')}</p>` : '';
+      const types = row.types.length ? `<p class="types">${row.types.map(link).join(', ')}</p>` : '';
       const props = row.properties
         .map(
           (p) =>
-            `<tr><th scope="row">${term(p.predicate)}</th><td>${p.objects.map(term).join('<br>')}</td></tr>`,
+            `<tr><th scope="row">${link(p.predicate)}</th><td>${p.objects.map(link).join('<br>')}</td></tr>`,
         )
         .join('');
       const iri =
@@ -84,6 +89,10 @@ export function renderSubjects(path: string, table: SubjectTable): string {
         </section>`;
     })
     .join('\n        ');
+}
+
+export function renderSubjects(path: string, table: SubjectTable): string {
+  const rows = renderSubjectRows(table);
   const first = table.total === 0 ? 0 : (table.page - 1) * table.perPage + 1;
   const last = Math.min(table.total, table.page * table.perPage);
   const partial = table.partial
