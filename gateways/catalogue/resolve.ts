@@ -33,6 +33,8 @@ type Params = { name: string; id: string; file?: string; local?: string };
 /** What is known of an IRI, and from where (in words, for the page). */
 export interface Description {
   iri: string;
+  /** The dataset the IRI was described from (for the page's links). */
+  dataset?: { name: string; title: string };
   graph: ReadGraph;
   from: string;
 }
@@ -85,10 +87,12 @@ WHERE { ${i} ?p ?o .
 /** The IRI from the triple store, else from the stored graphs derived from the same source. */
 export async function describe(runtime: Runtime, v: PageVisit, p: Params, iri: string): Promise<Description> {
   const { d, r, all } = await resourceOf(runtime, v, p);
+  const dataset = { name: text(d.name), title: text(d.title) || text(d.name) };
   const stored = await fromTripleStore(runtime, v, d, iri);
   if (stored.length > 0)
     return {
       iri,
+      dataset,
       graph: { quads: stored, prefixes: {} },
       from: 'the triple store (the dataset’s loaded graphs)',
     };
@@ -116,6 +120,7 @@ export async function describe(runtime: Runtime, v: PageVisit, p: Params, iri: s
   if (quads.length === 0) throw notFound(`${iri}: not described in this dataset's graphs${note}`, 'iri');
   return {
     iri,
+    dataset,
     graph: { quads, prefixes },
     from: `the stored file${read.length > 1 ? 's' : ''} ${read.join(', ')}${note}`,
   };

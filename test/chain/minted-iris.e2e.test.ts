@@ -51,6 +51,10 @@ describe('IRIs minted under the base answer by Accept', () => {
     assert.match(response.headers.get('content-type') ?? '', /^text\/html/);
     // Named by the descriptor's own prefix `csv:` (the CSV's URL and a slash).
     assert.match(html, /<h1>csv:table-1-Standardkraft<\/h1>/);
+    assert.match(
+      html,
+      /<p class="breadcrumb"><a href="\/dataset">Datasets<\/a> \/ <a href="\/dataset\/minted">minted<\/a> \/<\/p>/,
+    );
     assert.match(html, /Described from the stored files example-metadata\.jsonld, example-joined\.ttl/);
     // Its type and what the mapping linked it to, in words.
     assert.match(html, /<p class="types"><a [^>]*>csvw:Column<\/a><\/p>/);
