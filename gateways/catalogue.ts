@@ -15,6 +15,7 @@ import { sparqlRoutes } from './catalogue/sparql.ts';
 import { dcatRoutes, negotiatedDatasetPage } from './catalogue/dcat.ts';
 import { ASSET_PREFIX, LONG_CACHE, assetByHashedName } from './catalogue/assets.ts';
 import { loginPage, pageRoutes, visitorOf } from './catalogue/page-routes.ts';
+import { mintedRoute, resolvingDownload } from './catalogue/resolve.ts';
 import { createGateway, escapeHtml, route, type Gateway, type Route } from './kit/index.ts';
 
 export type { CatalogueSource } from './catalogue/source.ts';
@@ -80,7 +81,10 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
   const routes =
     options.runtime && a && visitor
       ? [
-          ...pageRoutes(new ActionSource(options.runtime), visitor, a).map(negotiated(options.runtime)),
+          ...pageRoutes(new ActionSource(options.runtime), visitor, a)
+            .map(negotiated(options.runtime))
+            .map((r) => resolvingDownload(options.runtime!, visitor, r)),
+          mintedRoute(options.runtime, visitor),
           ...editRoutes(new EditSource(options.runtime), visitor, a),
           ...login,
           assetRoute,

@@ -30,6 +30,7 @@ import type {
 import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { plotView, tablePreview } from './data-views.ts';
+import { fileView } from './file-views.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
 import { libraryView } from './library-view.ts';
 import { QuerySource } from './query-source.ts';
@@ -361,7 +362,10 @@ export class ActionSource implements CatalogueSource {
       dataset: { name: text(d.name), title: text(d.title) || text(d.name) },
       resource: resourceViewOf(text(d.name), r, names),
     };
-    if (r.datastore_active === true)
+    const file = await this.#file(asker, id);
+    const stored = file.path && { path: file.path, fileName: file.filename, url: text(r.url) };
+    Object.assign(view, await fileView(stored || undefined, r.datastore_active === true, table));
+    if (view.shown === 'table')
       view.table = await tablePreview((action, params) => this.#call(asker, action, params), id, table);
     // The chain's steps of the file (a derived resource shows its source's): a failed one is
     // seen where the user looks for the table, with what to do.
@@ -377,12 +381,19 @@ export class ActionSource implements CatalogueSource {
 
   async download(asker: Asker, name: string, id: string) {
     await this.#resource(asker, name, id);
-    const file = (await this.#call(asker, 'labld_resource_download', { id })) as Dict;
-    if (typeof file.blob !== 'string') {
-      throw invalid(`id: resource ${id} is a link to ${text(file.url)}, not a stored file`, 'id');
+    const file = await this.#file(asker, id);
+    if (file.path === undefined) {
+      throw invalid(`id: resource ${id} is a link to ${file.url}, not a stored file`, 'id');
     }
+    return { ...file, path: file.path };
+  }
+
+  /** Where a resource's bytes are (none for a link), their name and type. */
+  async #file(asker: Asker, id: string) {
+    const file = (await this.#call(asker, 'labld_resource_download', { id })) as Dict;
     return {
-      path: this.#runtime.blobs.path(file.blob),
+      path: typeof file.blob === 'string' ? this.#runtime.blobs.path(file.blob) : undefined,
+      url: text(file.url),
       filename: text(file.filename) || 'download',
       contentType: text(file.mimetype) || 'application/octet-stream',
     };

@@ -13,6 +13,7 @@ import type {
   ResourcePageView,
   TokenView,
   UploadView,
+  FileViewName,
 } from './views.ts';
 import { FILTER_PREFIX, MAX_PREFIX, MIN_PREFIX } from './pages/resource.ts';
 
@@ -29,6 +30,8 @@ export interface TableQuery {
   /** Words searched in every text column (datastore_search's `q`). */
   q?: string;
   page: number;
+  /** Which view of the file (`view`): its rows, its text, its graph's subjects; default by kind. */
+  view?: FileViewName;
 }
 
 /** A numeric column's bounds as typed in the preview (either may be missing). */
@@ -155,6 +158,9 @@ export function parsePlotParams(raw: Raw): Record<string, string> {
 
 export function parseTableQuery(raw: Raw): TableQuery {
   const table: TableQuery = { filters: {}, ranges: {}, page: parsePage(raw) };
+  const view = one(raw, 'view');
+  if (view === 'table' || view === 'text' || view === 'subjects') table.view = view;
+  else if (view !== undefined && view !== '') throw invalid('view: must be table, text or subjects', 'view');
   const sort = one(raw, 'sort');
   const order = one(raw, 'order') ?? 'asc';
   if (order !== 'asc' && order !== 'desc') throw invalid('order: must be asc or desc', 'order');

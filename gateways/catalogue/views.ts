@@ -3,6 +3,8 @@
 // Every string here may come from a user and is escaped when rendered.
 import type { Literal, NamedNode } from 'n3';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
+import type { FileLine } from '../../lib/catalogue/file-lines.ts';
+import type { SubjectTable } from '../../lib/rdf/subjects.ts';
 
 /** Who is looking, and what the layout needs for them. */
 export interface PageContext {
@@ -160,9 +162,28 @@ export interface TablePreviewView {
   total: number;
 }
 
+/** How a resource's page can show the file: its rows, its text, the subjects of its graph. */
+export type FileViewName = 'table' | 'text' | 'subjects';
+
+/** A page of a file's lines, highlighted by the render function in the file's language. */
+export interface TextView {
+  fileName: string;
+  lines: FileLine[];
+  page: number;
+  perPage: number;
+  total?: number;
+  atLeast?: number;
+  encoding: string;
+}
+
 export interface ResourcePageView {
   dataset: { name: string; title: string };
   resource: ResourceView;
+  /** The views this file has, and the one shown (`view` in the query string). */
+  views?: FileViewName[];
+  shown?: FileViewName;
+  text?: TextView;
+  subjects?: SubjectTable;
   /** Undefined when the resource has no rows in the datastore. */
   table?: TablePreviewView;
   /** The chain's steps of this resource (of its source, for a derived one); a failure in words. */

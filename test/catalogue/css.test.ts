@@ -39,6 +39,11 @@ for (const [text, background, where] of [
   ['--muted', '--soft', 'signed-in line in the header'],
   ['--link', '#ffffff', 'links'],
   ['--link', '--soft', 'links in the header'],
+  ...(['--code-keyword', '--code-string', '--code-iri', '--code-name'] as const).flatMap((c) => [
+    [c, '#ffffff', `text view syntax colour ${c}`] as const,
+    [c, '#fff8c5', `text view syntax colour ${c} on a linked line`] as const,
+  ]),
+  ['--muted', '#fff8c5', 'line numbers and punctuation on a linked line'],
   ['--focus', '#ffffff', 'focus outline'],
   ['--error', '#fdf2f1', 'error messages'],
   ['#ffffff', '--accent', 'buttons'],

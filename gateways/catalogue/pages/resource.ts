@@ -7,6 +7,7 @@ import type { PageContext, ResourcePageView, TablePreviewView } from '../views.t
 import { renderSteps } from './automation.ts';
 import { datasetPath, makerText } from './datasets.ts';
 import { layout } from './layout.ts';
+import { renderFileView, renderViewSwitch } from './file-view.ts';
 
 /** Query parameter of a column's filter: `f.<column name>`. */
 export const FILTER_PREFIX = 'f.';
@@ -125,7 +126,7 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
   const failed = steps.filter((s) => s.status === 'failed');
   const importFailed = failed.some((s) => s.step.endsWith(': import'));
   const preview = view.table
-    ? renderTablePreview(path, view.table)
+    ? `${view.views ? renderViewSwitch(path, view.views, 'table') : ''}${renderTablePreview(path, view.table)}`
     : `<p class="empty">No table preview: ${importFailed ? 'the import failed (see above).' : 'this resource has no rows in the datastore.'}</p>`;
   // A failed step in words at the top, where the user looks first; all steps below.
   const alerts = failed
@@ -151,9 +152,12 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
       ${alerts}
       <p class="button-row"><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a>${view.canEdit ? ` <a class="button secondary" href="${escapeHtml(path)}/edit">Edit, replace or delete</a>` : ''}</p>
       ${automation}
-      <section aria-labelledby="preview-heading">
+      ${
+        renderFileView(path, view) ??
+        `<section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Table preview</h2>
         ${preview}
-      </section>`;
+      </section>`
+      }`;
   return layout({ ...context, current: context.current ?? 'datasets' }, { title: resource.name }, main);
 }
