@@ -128,6 +128,8 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
   const preview = view.table
     ? `${view.views ? renderViewSwitch(path, view.views, 'table') : ''}${renderTablePreview(path, view.table)}`
     : `<p class="empty">No table preview: ${importFailed ? 'the import failed (see above).' : 'this resource has no rows in the datastore.'}</p>`;
+  // A file shown as text or subjects; a CSV whose import failed still says why it has no table.
+  const fileView = renderFileView(path, view);
   // A failed step in words at the top, where the user looks first; all steps below.
   const alerts = failed
     .map((s) => {
@@ -153,8 +155,9 @@ export function renderResource(context: PageContext, view: ResourcePageView): st
       <p class="button-row"><a class="button" href="${escapeHtml(resource.downloadUrl)}" download>Download ${escapeHtml(resource.name)}</a>${view.canEdit ? ` <a class="button secondary" href="${escapeHtml(path)}/edit">Edit, replace or delete</a>` : ''}</p>
       ${automation}
       ${
-        renderFileView(path, view) ??
-        `<section aria-labelledby="preview-heading">
+        fileView
+          ? `${importFailed && !view.table ? preview : ''}${fileView}`
+          : `<section aria-labelledby="preview-heading">
         <h2 id="preview-heading">Table preview</h2>
         ${preview}
       </section>`
