@@ -62,23 +62,28 @@ export function freshStores(env: ConformanceEnvironment): {
   open: () => Promise<Datastore>;
   reconnect: () => Promise<Datastore>;
 } {
-  let ns: Namespace | undefined;
-  let store: Datastore | undefined;
+  // Every namespace a test opened is disposed after it (a test may open several), with the
+  // store last connected to it (a test closes the ones it reconnects from itself).
+  let opened: { ns: Namespace; store: Datastore }[] = [];
   afterEach(async () => {
-    await store?.close();
-    await ns?.dispose();
-    store = ns = undefined;
+    for (const { ns, store } of opened) {
+      await store.close();
+      await ns.dispose();
+    }
+    opened = [];
   });
   return {
     async open() {
-      ns = await env.fresh();
-      store = await ns.connect();
+      const ns = await env.fresh();
+      const store = await ns.connect();
+      opened.push({ ns, store });
       await store.ready();
       return store;
     },
     async reconnect() {
-      store = await (ns as Namespace).connect();
-      return store;
+      const last = opened.at(-1) as { ns: Namespace; store: Datastore };
+      last.store = await last.ns.connect();
+      return last.store;
     },
   };
 }
