@@ -15,7 +15,7 @@ import {
   startSeededLabld,
   type SeededLabld,
 } from '../support/seed.ts';
-import { SCREENSHOTS, launchChromium, signIn, type Browser } from './launch.ts';
+import { SCREENSHOTS, launchChromium, collectProblems, signIn, type Browser } from './launch.ts';
 
 const PASSWORD = 'ada has a long password';
 const DATASETS = PLATE_READER_RUNS + CALORIMETRY_RUNS;
@@ -40,10 +40,7 @@ describe('catalogue pages in Chromium', () => {
   before(async () => {
     catalogue = await startSeededLabld({ users: { ada: PASSWORD } });
     browser = await launchChromium();
-    browser.page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    browser.page.on('pageerror', (e) => problems.push(e.message));
+    collectProblems(browser.page, problems);
     await signIn(browser.page, catalogue.url, 'ada', PASSWORD);
   });
   after(async () => {

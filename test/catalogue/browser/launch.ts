@@ -44,6 +44,14 @@ export async function launchChromium(): Promise<Browser> {
 }
 
 /** Signs in through the login form, as a person does; on the dataset list after. */
+/** Console errors and uncaught page errors of `page`, gathered into `problems` (the tests assert none). */
+export function collectProblems(page: Page, problems: string[]): void {
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(m.text());
+  });
+  page.on('pageerror', (e) => problems.push(e.message));
+}
+
 export async function signIn(page: Page, base: string, name: string, password: string): Promise<void> {
   await page.goto(`${base}/user/login`);
   await page.getByLabel('User name').fill(name);

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { RUN_ROWS, runCsv, startSeededLabld, type SeededLabld } from '../support/seed.ts';
-import { SCREENSHOTS, launchChromium, signIn, type Browser } from './launch.ts';
+import { SCREENSHOTS, launchChromium, collectProblems, signIn, type Browser } from './launch.ts';
 
 const PASSWORD = 'ada has a long password';
 let catalogue: SeededLabld;
@@ -19,10 +19,7 @@ describe('edit, replace, delete in Chromium', () => {
   before(async () => {
     catalogue = await startSeededLabld({ users: { ada: PASSWORD } });
     browser = await launchChromium();
-    browser.page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
-    browser.page.on('pageerror', (e) => problems.push(e.message));
+    collectProblems(browser.page, problems);
     await signIn(browser.page, catalogue.url, 'ada', PASSWORD);
   });
   after(async () => {
