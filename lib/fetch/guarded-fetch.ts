@@ -80,6 +80,11 @@ class Session {
   redirectedTo: string | undefined;
   body: Readable | undefined;
   private timer: NodeJS.Timeout | undefined;
+  // The total limit counts the upstream's time only: a reader that applies backpressure (a
+  // loaded worker writing 100,000 rows) must not turn a fast server into a 504.
+  private readonly started = performance.now();
+  private readerWaitMs = 0;
+  private readerBehindSince: number | undefined;
   private readonly signal: AbortSignal | undefined;
   private readonly timeoutMs: number;
   private readonly connectTimeoutMs: number;
@@ -110,7 +115,26 @@ class Session {
     this.body?.destroy(this.signal?.reason instanceof Error ? this.signal.reason : undefined);
   };
 
+  readerBehind(): void {
+    this.readerBehindSince ??= performance.now();
+  }
+
+  readerCaughtUp(): void {
+    if (this.readerBehindSince === undefined) return;
+    this.readerWaitMs += performance.now() - this.readerBehindSince;
+    this.readerBehindSince = undefined;
+  }
+
   private readonly onTimeout = (): void => {
+    const now = performance.now();
+    const readerWait = this.readerWaitMs + (now - (this.readerBehindSince ?? now));
+    const upstreamMs = now - this.started - readerWait;
+    // A reader stalled for a whole limit has stopped: the connection is not held for it.
+    const readerStopped = now - (this.readerBehindSince ?? now) >= this.timeoutMs;
+    if (upstreamMs < this.timeoutMs && !readerStopped) {
+      this.timer = setTimeout(this.onTimeout, Math.max(1, this.timeoutMs - upstreamMs));
+      return;
+    }
     this.timedOut = true;
     this.controller.abort();
     this.body?.destroy(this.fail(new Error('timeout')));
@@ -352,6 +376,8 @@ function resource(
     maxBytes: policy.maxBytes,
     mapError: (error) => session.fail(error),
     onClose: () => session.close(),
+    onReaderBehind: () => session.readerBehind(),
+    onReaderCaughtUp: () => session.readerCaughtUp(),
   });
   session.body = body;
   const contentType = single(headers['content-type']);

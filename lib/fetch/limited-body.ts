@@ -11,6 +11,10 @@ export interface BodyOptions {
   mapError: (error: unknown) => Error;
   /** Runs once when the body is finished, failed or dropped: releases timers and sockets. */
   onClose: () => void;
+  /** The caller's reader fell behind (its buffer is full, the upstream is paused) … */
+  onReaderBehind?: () => void;
+  /** … and caught up again: the time between is the reader's, not the upstream's. */
+  onReaderCaughtUp?: () => void;
 }
 
 export function limitedBody(source: Readable, options: BodyOptions): Readable {
@@ -18,8 +22,14 @@ export function limitedBody(source: Readable, options: BodyOptions): Readable {
   const counted = new Transform({
     transform(chunk: Buffer, _encoding, done) {
       seen += chunk.length;
-      if (seen > options.maxBytes) done(options.mapError(new TooLargeError(options.maxBytes)));
-      else done(null, chunk);
+      if (seen > options.maxBytes) return done(options.mapError(new TooLargeError(options.maxBytes)));
+      done(null, chunk);
+      if (counted.readableLength >= counted.readableHighWaterMark) options.onReaderBehind?.();
+    },
+    read(size) {
+      // Asked for more: the reader has room again, so waiting from here on is the upstream's.
+      options.onReaderCaughtUp?.();
+      Transform.prototype._read.call(this, size);
     },
   });
   // A body nobody listens to must not crash the process when it fails (say, timed out before

@@ -212,7 +212,11 @@ export const settings = [
     default: '',
     description: 'host names, IPs, CIDRs (optionally `:port`) the guarded fetch may reach although private',
   },
-  { name: 'LABLD_FETCH_TIMEOUT_MS', default: '30000', description: 'guarded fetch: total time limit' },
+  {
+    name: 'LABLD_FETCH_TIMEOUT_MS',
+    default: '30000',
+    description: "guarded fetch: time limit for the upstream, not counting waits for labld's own reader",
+  },
   {
     name: 'LABLD_FETCH_CONNECT_TIMEOUT_MS',
     default: '5000',

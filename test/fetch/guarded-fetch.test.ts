@@ -26,6 +26,13 @@ before(async () => {
         res.end();
         return;
       }
+      case '/bulk': {
+        // n × 64 KB written at once: the body is there as fast as the socket takes it.
+        const count = Number(url.searchParams.get('n'));
+        for (let i = 0; i < count; i++) res.write(Buffer.alloc(65536, 0x62));
+        res.end();
+        return;
+      }
       case '/declared':
         res.setHeader('content-length', '5000');
         res.write('x');
@@ -133,6 +140,31 @@ test('a timed-out body nobody reads does not crash the process', async () => {
   await new Promise((resolve) => setTimeout(resolve, 300));
   assert.ok(res.body.destroyed);
   await rejectsWith(res.text(), 'upstream-timeout');
+});
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('a slow reader of a fast body is not timed out: the limit counts the upstream, not the reader', async () => {
+  // 3.2 MB sent at once; the reader takes its time, well past the limit.
+  const policy = testPolicy({ timeoutMs: 1000, maxBytes: 4 * 1024 * 1024 });
+  const res = await guardedFetch(`${server.origin}/bulk?n=50`, { field: 'data_url', policy });
+  let bytes = 0;
+  const started = Date.now();
+  for await (const chunk of res.body) {
+    bytes += (chunk as Buffer).length;
+    await sleep(150);
+  }
+  assert.equal(bytes, 50 * 65536);
+  assert.ok(Date.now() - started > 2000, 'the reader was slower than twice the limit');
+});
+
+test('a reader that stops reading for a whole limit ends the fetch', async () => {
+  const policy = testPolicy({ timeoutMs: 200, maxBytes: 4 * 1024 * 1024 });
+  const res = await guardedFetch(`${server.origin}/bulk?n=25`, { field: 'data_url', policy });
+  const reading = (async () => {
+    for await (const _chunk of res.body) await sleep(1000);
+  })();
+  await rejectsWith(reading, 'upstream-timeout', 'LABLD_FETCH_TIMEOUT_MS');
 });
 
 test('slow name resolution hits the connect time limit', async () => {
