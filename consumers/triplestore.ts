@@ -14,7 +14,7 @@ import {
   type SparqlOperation,
 } from '../lib/contracts/triplestore.ts';
 import { log } from '../lib/process/log.ts';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
 import { loadDataset } from '../lib/triplestore/load.ts';
 import { checkInResult } from '../lib/triplestore/render.ts';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { callAction } from './actions.ts';
 import { idempotencyOf } from './idempotency.ts';
 import type {
