@@ -27,7 +27,7 @@ import type {
   TokenView,
   TripleStoreView,
 } from './views.ts';
-import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
+import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/chain/load.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { plotView, tablePreview } from './data-views.ts';
 import { fileView } from './file-views.ts';

@@ -1,4 +1,4 @@
-// loadDataset with the rows (lib/triplestore/load.ts) on a real catalogue store and the embedded
+// loadDataset with the rows (lib/chain/load.ts) on a real catalogue store and the embedded
 // triple store: a source's describe graph (`<base>.ttl`, known by its derivation) is loaded only
 // when asked for, into a named graph of its own; a sync or an autoload keeps it as it is; a
 // plain Load takes it out again; without a joined graph a plain Load still takes no rows; past
@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Dataset, Resource } from '../../lib/catalogue/model.ts';
 import { DomainError } from '../../lib/process/errors.ts';
-import { loadDataset, type LoadDeps } from '../../lib/triplestore/load.ts';
-import { loadStatus, queueLoad, withLoadStatus } from '../../lib/triplestore/load-status.ts';
+import { loadDataset, type LoadDeps } from '../../lib/chain/load.ts';
+import { loadStatus, queueLoad, withLoadStatus } from '../../lib/chain/load-status.ts';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
 import { SITE } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';

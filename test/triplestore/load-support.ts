@@ -2,7 +2,7 @@
 // the load's dependencies on them, and a Turtle resource stored as an upload.
 import type { Dataset } from '../../lib/catalogue/model.ts';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
-import type { LoadDeps } from '../../lib/triplestore/load.ts';
+import type { LoadDeps } from '../../lib/chain/load.ts';
 import { openTripleStore } from '../../lib/triplestore/open.ts';
 import { embeddedCatalogue, SITE, type Catalogue } from '../catalogue/actions/support.ts';
 

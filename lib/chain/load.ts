@@ -6,14 +6,14 @@
 // request the rows go in too: each source's describe graph in its own named graph, within
 // LABLD_LOAD_ROWS_MAX_BYTES (issue 28: the measurements were never in the store).
 import type { BlobStore } from '../blobs/blob-store.ts';
-import type { ChainStep } from '../chain/status.ts';
+import type { ChainStep } from './status.ts';
 import type { Resource } from '../catalogue/model.ts';
 import type { CatalogueStore } from '../catalogue/store/contract.ts';
 import type { LoadReason } from '../contracts/triplestore.ts';
 import { byteSetting } from '../process/config.ts';
 import { isDomainError, tooLarge } from '../process/errors.ts';
 import { downloadUrl } from '../catalogue/actions/dicts.ts';
-import type { TripleStore } from './contract.ts';
+import type { TripleStore } from '../triplestore/contract.ts';
 
 export interface LoadDeps {
   store: CatalogueStore;

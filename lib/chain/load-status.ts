@@ -13,7 +13,7 @@ import {
   startStep,
   type StepStatus,
   type StepSummary,
-} from '../chain/status.ts';
+} from './status.ts';
 import type { CatalogueStore } from '../catalogue/store/contract.ts';
 import type { LoadReason } from '../contracts/triplestore.ts';
 import { invalid } from '../process/errors.ts';
