@@ -15,7 +15,7 @@ import {
   type MappingEntry,
   type StepOutput,
 } from '../lib/chain/index.ts';
-import { downloadUrl } from '../lib/catalogue/actions/dicts.ts';
+import { downloadUrl } from '../lib/contracts/catalogue.ts';
 import type { Resource } from '../lib/catalogue/model.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { invalid, notFound } from '../lib/process/errors.ts';

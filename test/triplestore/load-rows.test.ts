@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Dataset, Resource } from '../../lib/catalogue/model.ts';
 import { DomainError } from '../../lib/process/errors.ts';
-import { loadDataset, type LoadDeps } from '../../lib/chain/load.ts';
+import { loadDataset } from '../../lib/chain/load.ts';
 import { loadStatus, queueLoad, withLoadStatus } from '../../lib/chain/load-status.ts';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
 import { SITE } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';
-import { loadFixture, type LoadFixture } from './load-support.ts';
+import { loadFixture, type LoadFixture, type StoreLoadDeps } from './load-support.ts';
 
 const LIMIT = 'LABLD_LOAD_ROWS_MAX_BYTES';
 /** Two rows of a table as describe writes them: each cell a quantity value (5 triples). */
@@ -23,7 +23,7 @@ const ROWS_TTL = `@prefix qudt: <http://qudt.org/schema/qudt/> .
 
 let fixture: LoadFixture;
 let tripleStore: TripleStore;
-let deps: LoadDeps;
+let deps: StoreLoadDeps;
 
 before(async () => {
   fixture = await loadFixture();

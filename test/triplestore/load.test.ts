@@ -4,14 +4,14 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
-import { ENDPOINT_NAME, loadDataset, type LoadDeps } from '../../lib/chain/load.ts';
+import { ENDPOINT_NAME, loadDataset } from '../../lib/chain/load.ts';
 import { SITE } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';
-import { loadFixture, type LoadFixture } from './load-support.ts';
+import { loadFixture, type LoadFixture, type StoreLoadDeps } from './load-support.ts';
 
 let fixture: LoadFixture;
 let tripleStore: TripleStore;
-let deps: LoadDeps;
+let deps: StoreLoadDeps;
 let withTurtle: LoadFixture['withTurtle'];
 
 before(async () => {
