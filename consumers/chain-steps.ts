@@ -8,6 +8,7 @@ import {
   convertStep,
   describeStep,
   derivedNames,
+  mappingStrategy,
   NEEDS_MAPPING,
   selectMapping,
   type ChainFile,
@@ -189,7 +190,7 @@ const select = async ({ deps, event, source, signal }: StepWork) => {
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
   const entries = await library(deps);
   const { selection, summary } = await selectMapping(
-    { descriptor, library: entries },
+    { descriptor, library: entries, strategy: mappingStrategy() },
     { blobs: deps.blobs, signal },
   );
   const ranked = { ...summary, ranking: selection.ranking };
