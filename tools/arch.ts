@@ -22,8 +22,8 @@ export interface Floors {
   folders: string[];
 }
 
+/** A source file, and a module URL's target. */
 const SOURCE = /\.(ts|js|mts|mjs)$/;
-const MODULE_URL = /\.(ts|js|mts|mjs)$/;
 
 /**
  * The room of a file: the longest room named in the floors that holds it (a folder, or a file
@@ -79,7 +79,7 @@ export function specifiers(text: string, file: string): string[] {
       if (
         arg &&
         ts.isStringLiteralLike(arg) &&
-        MODULE_URL.test(arg.text) &&
+        SOURCE.test(arg.text) &&
         base?.getText(source) === 'import.meta.url'
       ) {
         found.push(arg.text);
@@ -123,6 +123,8 @@ export function readFloors(markdown: string): Floors {
     .map((line) => line.replace(/#.*/, '').trim())
     .filter((line) => line !== '')
     .map((line) => line.split(/\s+/));
+  const twice = floors.flat().filter((room, i, all) => all.indexOf(room) !== i);
+  if (twice.length > 0) throw new Error(`docs/architecture.md names ${twice.join(', ')} on two floors`);
   const folders = [...new Set(floors.flat().map((room) => room.split('/')[0]!))];
   return { floors, folders };
 }
