@@ -5,7 +5,7 @@ import { ensureMappingLibrary, mappingGroup } from '../lib/catalogue/mapping-lib
 import { fetch } from 'undici';
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from './runtime.ts';
 import { blobStoreIn } from '../lib/blobs/blob-store.ts';
 import { SERVICES, defaultBaseUrlFromPort, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';

@@ -29,6 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { text as readText } from 'node:stream/consumers';
 import { parseArgs } from 'node:util';
 import { BlobStore } from '../lib/blobs/blob-store.ts';
+import { maxOutputBytes } from '../lib/blobs/download.ts';
 import {
   CHAIN_STEPS,
   annotateStep,
@@ -41,6 +42,7 @@ import {
 import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
+import { baseUrl } from '../lib/services.ts';
 import { textLoader } from '../lib/sources.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
 import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
@@ -124,6 +126,7 @@ async function directSteps(path: string, dir: string) {
     { name: 'csvw-template-map.yaml', url: `${site}/m2/download/csvw-template-map.yaml`, text: seedMapping },
   ];
   const load = textLoader({ blobs, policy: policyFromEnv() });
+  const settings = { siteUrl: baseUrl(), maxOutputBytes: maxOutputBytes() };
   const once = async (): Promise<Record<Step, number>> => {
     const times = {} as Record<Step, number>;
     let mark = performance.now();
@@ -131,7 +134,7 @@ async function directSteps(path: string, dir: string) {
       times[step] = performance.now() - mark;
       mark = performance.now();
     };
-    const { descriptor: stored } = await annotateStep({ csv }, { blobs });
+    const { descriptor: stored } = await annotateStep({ csv }, { blobs, ...settings });
     lap('annotate');
     const descriptor: ChainFile = {
       url: `${site}/r-desc/download/seed-like-metadata.jsonld`,
@@ -141,7 +144,7 @@ async function directSteps(path: string, dir: string) {
     const parsed: unknown = JSON.parse(await readText(blobs.open(descriptor.blob)));
     await importCsv(datastore, 'r-csv', parsed, { body: blobs.open(csv.blob) }, csv.url);
     lap('import');
-    await describeStep({ descriptor, csv }, { blobs });
+    await describeStep({ descriptor, csv }, { blobs, ...settings });
     lap('describe');
     const { selection } = await selectMapping(
       { descriptor, library: mappings, strategy: 'exact' },
@@ -150,7 +153,7 @@ async function directSteps(path: string, dir: string) {
     lap('select-mapping');
     const mapping = mappings.find((m) => m.url === selection.selected?.url);
     if (!mapping) throw new Error(`no mapping selected: ${selection.reason}`);
-    await convertStep({ descriptor, csv, mapping }, { blobs, load });
+    await convertStep({ descriptor, csv, mapping }, { blobs, ...settings, load });
     lap('convert');
     return times;
   };

@@ -8,15 +8,18 @@ import {
   convertStep,
   describeStep,
   derivedNames,
+  mappingStrategy,
   NEEDS_MAPPING,
   selectMapping,
   type ChainFile,
   type ChainStep,
   type MappingEntry,
   type StepOutput,
+  type StepSettings,
 } from '../lib/chain/index.ts';
-import { downloadUrl } from '../lib/catalogue/actions/dicts.ts';
+import { downloadUrl } from '../lib/contracts/catalogue.ts';
 import type { Resource } from '../lib/catalogue/model.ts';
+import { maxOutputBytes } from '../lib/blobs/download.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { invalid, notFound } from '../lib/process/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
@@ -50,6 +53,12 @@ const GENERATED_BY = {
   describe: '/annotator/api/rdf',
   convert: '/converter/api/createrdf',
 } as const;
+
+/** What a step is told of the configuration (lib/chain reads none itself). */
+const settings = (deps: StepDeps): StepSettings => ({
+  siteUrl: deps.siteUrl,
+  maxOutputBytes: maxOutputBytes(),
+});
 
 /**
  * A resource as a file of the chain: an upload's stored file, or the chain's copy of a link's
@@ -119,7 +128,10 @@ async function store(deps: StepDeps, source: Resource, step: string, output: Ste
 const annotate = async ({ deps, event, source: given, signal, onProgress }: StepWork) => {
   const source = given.url_type === 'link' ? await linkedFile(deps, given, signal) : given;
   const csv = fileOf(deps, source, 'resource_id');
-  const { descriptor, summary } = await annotateStep({ csv }, { blobs: deps.blobs, onProgress });
+  const { descriptor, summary } = await annotateStep(
+    { csv },
+    { blobs: deps.blobs, ...settings(deps), onProgress },
+  );
   await store(deps, source, OUTPUT.descriptor, descriptor, csv.url);
   return { summary, next: { step: 'import' as const, group: 'chain-import', event: stepEvent(event) } };
 };
@@ -152,7 +164,7 @@ const describe = async ({ deps, event, source, signal, onProgress }: StepWork) =
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
   const { turtle, summary } = await describeStep(
     { descriptor, csv },
-    { blobs: deps.blobs, signal, onProgress },
+    { blobs: deps.blobs, ...settings(deps), signal, onProgress },
   );
   await store(deps, source, OUTPUT.turtle, turtle, descriptor.url);
   return {
@@ -178,7 +190,7 @@ const select = async ({ deps, event, source, signal }: StepWork) => {
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
   const entries = await library(deps);
   const { selection, summary } = await selectMapping(
-    { descriptor, library: entries },
+    { descriptor, library: entries, strategy: mappingStrategy() },
     { blobs: deps.blobs, signal },
   );
   const ranked = { ...summary, ranking: selection.ranking };
@@ -216,7 +228,7 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
   });
   const { joined, summary } = await convertStep(
     { descriptor, csv, mapping },
-    { blobs: deps.blobs, signal, load },
+    { blobs: deps.blobs, ...settings(deps), signal, load },
   );
   await store(deps, source, OUTPUT.joined, joined, descriptor.url);
   return { summary, loadDataset: setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true' };

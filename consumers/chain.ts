@@ -37,7 +37,7 @@ import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';
 import { LOAD_GROUP, type LoadEvent } from '../lib/contracts/triplestore.ts';
-import { queueLoad } from '../lib/triplestore/load-status.ts';
+import { queueLoad } from '../lib/chain/load-status.ts';
 
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
 export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;

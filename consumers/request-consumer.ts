@@ -4,7 +4,7 @@
 import type { Subscription } from '../lib/bus/contract.ts';
 import { deadlineOf, REPLY_HEADERS } from '../lib/bus/bus.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import type { OperationStores } from './stores.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';

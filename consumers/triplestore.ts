@@ -1,4 +1,4 @@
-// The triple store's consumers: `load-triplestore` (the load button's step: lib/triplestore/load.ts)
+// The triple store's consumers: `load-triplestore` (the load button's step: lib/chain/load.ts)
 // and `triplestore-requests` (the SPARQL endpoint's queries and updates: lib/catalogue/sparql.ts).
 // They run in the main thread of their process, not in the worker pool, because they share the
 // process's one triple store: the embedded one has a single owner (its data directory) and
@@ -14,11 +14,11 @@ import {
   type SparqlOperation,
 } from '../lib/contracts/triplestore.ts';
 import { log } from '../lib/process/log.ts';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
-import { loadDataset } from '../lib/triplestore/load.ts';
+import { loadDataset } from '../lib/chain/load.ts';
 import { checkInResult } from '../lib/triplestore/render.ts';
-import { withLoadStatus } from '../lib/triplestore/load-status.ts';
+import { withLoadStatus } from '../lib/chain/load-status.ts';
 
 /** A consumer group run in the main thread on the process's runtime. */
 export interface MainThreadConsumer {

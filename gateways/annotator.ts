@@ -1,6 +1,6 @@
 // The annotator's routes (spec "CSV annotation service"): each is forwarded to the annotator's
 // request consumer; outputs come back as stored files and are answered as downloads.
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { annotator, type OperationInputs } from '../lib/contracts/operations.ts';
 import { part } from '../lib/contracts/schema.ts';
 import { route, type Route } from './kit/index.ts';

@@ -6,7 +6,7 @@
 import { editRoutes } from './catalogue/edit-routes.ts';
 import { EditSource } from './catalogue/edit-source.ts';
 import { notFound } from '../lib/process/errors.ts';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { SERVICES, services } from '../lib/services.ts';
 import { accountRoutes, type Accounts } from './catalogue/accounts.ts';
 import { ActionSource } from './catalogue/action-source.ts';

@@ -1,7 +1,7 @@
 // The converter's routes (spec "RDF conversion service"): each is forwarded to the converter's
 // request consumer. Parameters come in the query string or, for the original's clients, in a
 // JSON body — all or nothing, as the original read them (research §3.2).
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { isDownload } from '../lib/blobs/download.ts';
 import { invalid } from '../lib/process/errors.ts';
 import { route, type Result, type Route, type RouteInput, type UploadedFile } from './kit/index.ts';

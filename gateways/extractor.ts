@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import type { Context } from 'koa';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { extractor, type OperationName } from '../lib/contracts/operations.ts';
 import { part } from '../lib/contracts/schema.ts';
 import { isDomainError } from '../lib/process/errors.ts';

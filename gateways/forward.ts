@@ -1,7 +1,7 @@
 // The one thing service gateways do with a request: hand it to the service's request topic
 // and answer with the reply. Which topic is read from topics.yaml through the consumer group.
 import type { Readable } from 'node:stream';
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { baseUrl, requestGroupOf, type ServiceName } from '../lib/services.ts';
 import {
   CREDENTIAL_HEADER,

@@ -1,6 +1,6 @@
 // The mapper's routes (spec "Mapping generation service"): each is forwarded to the mapper's
 // request consumer; the mapping comes back as a stored file and is answered as a download.
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { mapper, type OperationInputs } from '../lib/contracts/operations.ts';
 import { part } from '../lib/contracts/schema.ts';
 import { route, type Route } from './kit/index.ts';

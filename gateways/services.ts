@@ -1,6 +1,6 @@
 // The gateways of the four services. Each route is declared once here (schema, responses)
 // and forwarded to its service's request consumer; the service issues add their routes.
-import type { Runtime } from '../lib/process/runtime.ts';
+import type { Runtime } from '../app/runtime.ts';
 import { services, type ServiceName } from '../lib/services.ts';
 import { createGateway, route, type Gateway, type Route } from './kit/index.ts';
 import { forwarder, type Forwarder } from './forward.ts';

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { callAction } from './actions.ts';
 import { idempotencyOf } from './idempotency.ts';
 import type {
@@ -27,7 +27,7 @@ import type {
   TokenView,
   TripleStoreView,
 } from './views.ts';
-import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
+import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/chain/load.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { plotView, tablePreview } from './data-views.ts';
 import { fileView } from './file-views.ts';

@@ -18,7 +18,7 @@ import {
 import { checkCatalogueRequest } from '../../lib/contracts/catalogue-check.ts';
 import { intSetting } from '../../lib/process/config.ts';
 import { DomainError, invalid, unauthorized } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
 import { route, tokenAccepted, type Route, type RouteInput } from '../kit/index.ts';

@@ -7,7 +7,7 @@ import type { Context } from 'koa';
 import { DCAT_PREFIXES, catalogQuads, datasetQuads } from '../../lib/catalogue/dcat.ts';
 import { intSetting } from '../../lib/process/config.ts';
 import { invalid } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { FORMATS, serialize, type RdfFormat } from '../../lib/rdf/index.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { route, tokenAccepted, type Result, type Route, type RouteInput } from '../kit/index.ts';

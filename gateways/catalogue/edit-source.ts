@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { ActionName, StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { text } from '../../lib/json.ts';
 import { forbidden, notFound, unauthorized } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { actWithEffects, callAction } from './actions.ts';
 import type { Asker, UploadedResource } from './source.ts';
 

@@ -4,7 +4,7 @@
 // exactly what the endpoint would show that person and works on any loaded dataset.
 import { DataFactory, type Literal, type NamedNode } from 'n3';
 import { isDomainError } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import {
   LOADED_QUERY,
   SUBJECT,

@@ -9,7 +9,7 @@ import type { Context } from 'koa';
 import type * as RDF from '@rdfjs/types';
 import { Parser } from 'n3';
 import { notFound } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { FORMATS, serialize, type RdfFormat } from '../../lib/rdf/index.ts';
 import { describedIn, isGraphFile, readGraphFile, tableOf, type ReadGraph } from '../../lib/rdf/subjects.ts';
 import { isStrictIri } from '../../lib/triplestore/names.ts';

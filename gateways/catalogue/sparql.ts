@@ -17,7 +17,7 @@ import {
 } from '../../lib/contracts/triplestore.ts';
 import { intSetting } from '../../lib/process/config.ts';
 import { tooLarge } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { serialize } from '../../lib/rdf/index.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { bindingsOf, type QueryResult } from '../../lib/triplestore/contract.ts';

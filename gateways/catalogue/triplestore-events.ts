@@ -7,7 +7,7 @@ import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 import type { ActionName } from '../../lib/contracts/catalogue.ts';
 import { LOAD_GROUP, type LoadEvent, type LoadReason } from '../../lib/contracts/triplestore.ts';
 import { isDomainError } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 
 type Call = (name: ActionName, params: Record<string, unknown>, credential: Credential) => Promise<unknown>;
 

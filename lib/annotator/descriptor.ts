@@ -1,6 +1,7 @@
 // The CSVW descriptor's outer shape (research §1.10): the original's @context members, the
 // TableGroup, notes, tables and the provenance of the annotation.
 import { randomUUID } from 'node:crypto';
+import { ORIGINAL_AGENT } from '../csvw/descriptor-rdf.ts';
 import type { Note } from './meta.ts';
 import type { Table } from './table.ts';
 
@@ -8,9 +9,9 @@ export const CSVW_CONTEXT = 'http://www.w3.org/ns/csvw';
 
 /** The producing agent as the interface (v1.3.5) names it; labld keeps the same identity. */
 export const AGENT = {
-  '@id': 'https://github.com/Mat-O-Lab/CSVToCSVW/releases/tag/v1.3.5',
-  'rdfs:label': 'CSVtoCSVWv1.3.5',
-  'prov:hadPrimarySource': 'https://github.com/Mat-O-Lab/CSVToCSVW',
+  '@id': ORIGINAL_AGENT.iri,
+  'rdfs:label': ORIGINAL_AGENT.label,
+  'prov:hadPrimarySource': ORIGINAL_AGENT.source,
   '@type': 'prov:SoftwareAgent',
 } as const;
 

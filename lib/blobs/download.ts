@@ -29,8 +29,8 @@ export async function storeDownload(
   body: string | Uint8Array,
   contentType: string,
   filename: string,
+  limit = maxOutputBytes(),
 ): Promise<Download> {
-  const limit = maxOutputBytes();
   const size = typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength;
   if (size > limit) throw outputTooLarge(limit);
   return { blob: await blobs.putBytes(body), contentType, filename };

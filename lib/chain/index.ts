@@ -26,6 +26,7 @@ export {
   describeStep,
   TURTLE_PER_CSV_BYTE,
   type StepContext,
+  type StepSettings,
   type StepOutput,
 } from './steps.ts';
 export {

@@ -148,7 +148,8 @@ export interface SelectInput {
   /** The descriptor the mappings are checked against (JSON-LD, as the original did: D3). */
   descriptor: ChainFile;
   library: readonly MappingEntry[];
-  strategy?: MappingStrategy;
+  /** The library's strategy, as configured (mappingStrategy()). */
+  strategy: MappingStrategy;
   /** Rows of the ranking kept (default 10, the original's table). */
   top?: number;
 }
@@ -188,7 +189,7 @@ export async function selectMapping(
     context.signal?.throwIfAborted();
     checked.push(await checkEntry(entry, data.json, context.blobs));
   }
-  const selection = chooseMapping(checked, input.strategy ?? mappingStrategy(), input.top);
+  const selection = chooseMapping(checked, input.strategy, input.top);
   if (!selection.selected && selection.broken > 0) throw unreadable(selection);
   const note = selection.selected
     ? `mapping ${JSON.stringify(selection.selected.name)} selected (${selection.selected.rules_applicable} rules applicable, ${selection.selected.rules_skipped} skipped)`

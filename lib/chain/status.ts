@@ -24,7 +24,7 @@ export const CHAIN_STEPS = ['annotate', 'import', 'describe', 'select-mapping', 
 export type ChainStep = (typeof CHAIN_STEPS)[number];
 /**
  * Spec step 7, loading the dataset into the triple store: a status of the dataset, not of one
- * source, kept beside the others with the dataset's id as its source (lib/triplestore/load-status.ts).
+ * source, kept beside the others with the dataset's id as its source (lib/chain/load-status.ts).
  */
 export const LOAD_STEP = 'load';
 /** What a stored status can be of: a chain step of a source, or the dataset's load. */

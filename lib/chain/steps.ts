@@ -8,20 +8,28 @@
 import type { Readable } from 'node:stream';
 import type * as RDF from '@rdfjs/types';
 import type { BlobStore } from '../blobs/blob-store.ts';
-import { maxOutputBytes, storeDownload, storeDownloadStream, type Download } from '../blobs/download.ts';
+import { storeDownload, storeDownloadStream, type Download } from '../blobs/download.ts';
 import { annotate, renderDescriptor } from '../annotator/index.ts';
 import { createRdf } from '../converter/index.ts';
 import { descriptorGraph } from '../csvw/index.ts';
 import { CSVW } from '../csvw/vocab.ts';
 import type { Loader } from '../loader.ts';
 import { serializeStream } from '../rdf/index.ts';
-import { baseUrl, services } from '../services.ts';
+import { services } from '../services.ts';
 import { chainLoaders, type ChainFile } from './files.ts';
 import { derivedNames } from './names.ts';
 import { mappingFile, type MappingEntry } from './select.ts';
 import { elapsedMs, type Progress, type StepSummary } from './status.ts';
 
-export interface StepContext {
+/** What a step is told of labld's configuration: lib/chain reads none itself. */
+export interface StepSettings {
+  /** labld's public URL without a trailing slash, under which a step's provenance names its service. */
+  siteUrl: string;
+  /** LABLD_MAX_OUTPUT_BYTES: the bound of a step's output (describe's grows with its CSV). */
+  maxOutputBytes: number;
+}
+
+export interface StepContext extends StepSettings {
   blobs: BlobStore;
   /** Reads URLs that are not files of the chain (a mapping's template); the consumer's guarded fetch. */
   load?: Loader;
@@ -39,8 +47,8 @@ export type StepOutput = Download;
  * The provenance activity of a step: the endpoint of labld's service that does the same, as
  * the original named the service request its chain made.
  */
-function activity(service: 'annotator' | 'converter', path: string): string {
-  return `${baseUrl()}${services[service].basePath}${path}`;
+function activity(context: StepSettings, service: 'annotator' | 'converter', path: string): string {
+  return `${context.siteUrl}${services[service].basePath}${path}`;
 }
 
 /** Bytes read between two progress reports of the annotate step. */
@@ -84,14 +92,20 @@ export async function annotateStep(
     {
       encoding: input.encoding ?? 'auto',
       provenance: {
-        activity: activity('annotator', '/api/annotate'),
+        activity: activity(context, 'annotator', '/api/annotate'),
         ...(context.now ? { time: context.now } : {}),
       },
     },
   );
   const name = derivedNames(input.csv.name).descriptor;
   const rendered = await renderDescriptor(result.descriptor, 'json-ld');
-  const descriptor = await storeDownload(blobs, rendered.body, name.contentType, name.name);
+  const descriptor = await storeDownload(
+    blobs,
+    rendered.body,
+    name.contentType,
+    name.name,
+    context.maxOutputBytes,
+  );
   // The file's own columns: the annotator adds a suppressed row identifier (GID) to each table,
   // which is not in the file and not imported, so it is not counted (import says the same number).
   const columns = result.descriptor.tables.reduce(
@@ -130,7 +144,7 @@ const ROW = `${CSVW}row`;
  */
 export const TURTLE_PER_CSV_BYTE = 32;
 
-export function describeLimit(csvBytes: number, setting = maxOutputBytes()): number {
+export function describeLimit(csvBytes: number, setting: number): number {
   return Math.max(setting, csvBytes * TURTLE_PER_CSV_BYTE);
 }
 
@@ -146,7 +160,7 @@ export async function describeStep(
   const started = performance.now();
   const loaders = chainLoaders([input.descriptor, input.csv], context.blobs, context.load);
   const graph = await descriptorGraph({ metadataUrl: input.descriptor.url }, loaders.resource, {
-    activityUrl: activity('annotator', '/api/rdf'),
+    activityUrl: activity(context, 'annotator', '/api/rdf'),
     ...(context.now ? { generatedAt: context.now.toISOString() } : {}),
   });
   const counts = { triples: 0, rows: 0 };
@@ -157,7 +171,7 @@ export async function describeStep(
   const name = derivedNames(input.csv.name).turtle;
   const turtle = await storeDownloadStream(context.blobs, body, name.contentType, name.name, {
     signal: context.signal,
-    limit: describeLimit(context.blobs.size(input.csv.blob)),
+    limit: describeLimit(context.blobs.size(input.csv.blob), context.maxOutputBytes),
   });
   return { turtle, summary: { durationMs: elapsedMs(started), triples: counts.triples, rows: counts.rows } };
 }
@@ -180,13 +194,19 @@ export async function convertStep(
       mappingUrl: mapping.url,
       dataUrl: input.descriptor.url,
       returnType: 'turtle',
-      activity: activity('converter', '/api/createrdf'),
+      activity: activity(context, 'converter', '/api/createrdf'),
       ...(context.now ? { now: context.now } : {}),
     },
     loaders.text,
   );
   const name = derivedNames(input.csv.name).joined;
-  const joined = await storeDownload(context.blobs, conversion.graph, name.contentType, name.name);
+  const joined = await storeDownload(
+    context.blobs,
+    conversion.graph,
+    name.contentType,
+    name.name,
+    context.maxOutputBytes,
+  );
   const summary: StepSummary = {
     durationMs: elapsedMs(started),
     triples: conversion.tripleCount,

@@ -87,6 +87,18 @@ export function isActionName(name: unknown): name is ActionName {
   return typeof name === 'string' && Object.hasOwn(CATALOGUE_ACTIONS, name);
 }
 
+/**
+ * Where an upload is downloaded: CKAN's URL form, `/dataset/<id>/resource/<rid>/download/<file>`
+ * (also the name of the graph a load puts it in).
+ */
+export function downloadUrl(
+  siteUrl: string,
+  resource: { id: string; package_id: string; url: string },
+): string {
+  const file = encodeURIComponent(resource.url.split('/').pop() || 'download');
+  return `${siteUrl}/dataset/${resource.package_id}/resource/${resource.id}/download/${file}`;
+}
+
 /** An upload the gateway stored: its blob key, the client's file name and media type, its size. */
 export interface StoredUpload {
   blob: string;

@@ -6,7 +6,6 @@
 // character or the original's regex form (`\t`).
 import type * as RDF from '@rdfjs/types';
 import { DataFactory } from 'n3';
-import { AGENT } from '../annotator/descriptor.ts';
 import { invalid } from '../process/errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
@@ -37,11 +36,14 @@ export interface DescriptorOptions {
   agent?: { iri: string; label: string; source: string };
 }
 
-/** The agent the annotator's descriptors name (one identity for both endpoints). */
+/**
+ * The agent the annotator's descriptors name, as the interface (v1.3.5) names it: one identity
+ * for both endpoints (lib/annotator/descriptor.ts writes it into each descriptor).
+ */
 export const ORIGINAL_AGENT = Object.freeze({
-  iri: AGENT['@id'],
-  label: AGENT['rdfs:label'],
-  source: AGENT['prov:hadPrimarySource'],
+  iri: 'https://github.com/Mat-O-Lab/CSVToCSVW/releases/tag/v1.3.5',
+  label: 'CSVtoCSVWv1.3.5',
+  source: 'https://github.com/Mat-O-Lab/CSVToCSVW',
 });
 
 /** Subject → predicate → objects, for reading the descriptor's structure. */

@@ -1,11 +1,10 @@
 // The datastore's own tables under versioned migrations: the steps of component `datastore`,
 // recorded in a `schema_migrations` table as the catalogue's (component, version) and run by
-// the catalogue's runner when a datastore opens. The table is in the datastore's database,
-// beside the tables its versions describe: the file datastore.sqlite, or the datastore's
-// PostgreSQL schema (a second datastore schema is migrated on its own). A released step is
-// never edited; a change is a new step.
-import { migrate, type Migration } from '../catalogue/store/sql/migrations.ts';
-import type { SqlSession } from '../catalogue/store/sql/session.ts';
+// the runner both SQL stores use (lib/sql/migrate.ts) when a datastore opens. The table is in
+// the datastore's database, beside the tables its versions describe: the file
+// datastore.sqlite, or the datastore's PostgreSQL schema (a second datastore schema is
+// migrated on its own). A released step is never edited; a change is a new step.
+import { migrate, type Migration, type MigrationSession } from '../sql/migrate.ts';
 import type { SqlClient, SqlDialect } from './sql-dialect.ts';
 
 export type { Migration };
@@ -36,7 +35,7 @@ export const DATASTORE_MIGRATIONS: readonly Migration[] = [
 ];
 
 /** The datastore's client as the runner's session (its `?` numbered by the dialect). */
-function sessionOf(client: SqlClient, dialect: SqlDialect): SqlSession {
+function sessionOf(client: SqlClient, dialect: SqlDialect): MigrationSession {
   const numbered = (sql: string) => {
     let n = 0;
     return sql.replace(/\?/g, () => dialect.placeholder(++n));
@@ -47,8 +46,6 @@ function sessionOf(client: SqlClient, dialect: SqlDialect): SqlSession {
     run: (sql, params = []) => client.run(numbered(sql), [...params]),
     exec: (sql) => client.exec(sql),
     transaction: (work) => client.transaction((tx) => work(sessionOf(tx, dialect))),
-    violation: () => undefined,
-    close: () => client.close(),
   };
 }
 

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { runAction } from '../../lib/catalogue/actions/index.ts';
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { ActionSource } from '../../gateways/catalogue/action-source.ts';
 import { finishStep, queueStep, startStep } from '../../lib/chain/status.ts';
 import type { WireCredential } from '../../lib/contracts/catalogue.ts';

@@ -19,6 +19,7 @@ import {
 } from '../../lib/chain/index.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { baseUrl } from '../../lib/services.ts';
+import { maxOutputBytes } from '../../lib/blobs/download.ts';
 import { seedLoader } from '../converter/support.ts';
 import { assertIsomorphic } from '../support/rdf.ts';
 import { seedFixture } from '../support/shared.ts';
@@ -28,6 +29,8 @@ const CSVW = 'http://www.w3.org/ns/csvw#';
 const RDF_TYPE = 'http://www.w3.org/1999/02/22-rdf-syntax-ns#type';
 const LINK = 'http://purl.obolibrary.org/obo/RO_0010002';
 const NOW = new Date('2026-11-25T09:00:00.000Z');
+/** What a consumer tells the steps of the configuration. */
+const SETTINGS = { siteUrl: baseUrl(), maxOutputBytes: maxOutputBytes() };
 
 /** The data lines of example.csv: five tab-separated numbers (the one table below its metadata). */
 const seedDataRows = readFileSync(seedFixture('csvtocsvw/example.csv'), 'latin1')
@@ -39,7 +42,7 @@ const csv = await seedCsv(blobs);
 const annotateProgress: Progress[] = [];
 const annotated = await annotateStep(
   { csv },
-  { blobs, now: NOW, onProgress: (p) => annotateProgress.push(p) },
+  { blobs, ...SETTINGS, now: NOW, onProgress: (p) => annotateProgress.push(p) },
 );
 /** The descriptor as the catalogue will publish it, beside the CSV. */
 const descriptor: ChainFile = {
@@ -67,10 +70,26 @@ test('annotate: example.csv → example-metadata.jsonld, a descriptor naming the
   assert.ok(annotated.summary.durationMs >= 0);
 });
 
+test('the steps name the site URL they are given in their provenance, not the environment’s BASE_URL', async () => {
+  const siteUrl = 'https://labld.example/lab';
+  assert.notEqual(baseUrl(), siteUrl);
+  const context = { blobs, ...SETTINGS, siteUrl, now: NOW };
+  const { descriptor: stored } = await annotateStep({ csv }, context);
+  const json = readFileSync(blobs.path(stored.blob), 'utf8');
+  assert.ok(json.includes(`"${siteUrl}/annotator/api/annotate"`), json.slice(0, 2000));
+  const { turtle } = await describeStep({ descriptor, csv }, context);
+  assert.ok(readFileSync(blobs.path(turtle.blob), 'utf8').includes(`<${siteUrl}/annotator/api/rdf>`));
+  const { joined } = await convertStep(
+    { descriptor, csv, mapping: SEED_MAPPING },
+    { ...context, load: seedLoader() },
+  );
+  assert.ok(readFileSync(blobs.path(joined.blob), 'utf8').includes(`<${siteUrl}/converter/api/createrdf>`));
+});
+
 test("annotate's summary counts the file's own columns, not the row identifier the annotator adds", async () => {
   const twoColumns = { url: resourceUrl('r-two', 'two.csv'), name: 'two.csv', blob: '' };
   twoColumns.blob = await blobs.putBytes('Zeit [s];Kraft [N]\n0,1;5,2\n0,2;5,3\n0,3;5,4\n');
-  const { summary } = await annotateStep({ csv: twoColumns }, { blobs });
+  const { summary } = await annotateStep({ csv: twoColumns }, { blobs, ...SETTINGS });
   assert.match(summary.note ?? '', /^1 table\(s\), 2 column\(s\), read as /);
   // The seed: five columns (Prüfzeit, Standardweg, Standardkraft, Dehnung, Traverse abs.).
   assert.match(annotated.summary.note ?? '', /^1 table\(s\), 5 column\(s\), /);
@@ -80,7 +99,7 @@ test('describe: example.ttl holds the descriptor and a csvw:Row per data line, s
   const progress: Progress[] = [];
   const described = await describeStep(
     { descriptor, csv },
-    { blobs, now: NOW, onProgress: (p) => progress.push(p) },
+    { blobs, ...SETTINGS, now: NOW, onProgress: (p) => progress.push(p) },
   );
   assert.equal(described.turtle.filename, 'example.ttl');
   assert.equal(described.turtle.contentType, 'text/turtle; charset=utf-8');
@@ -97,17 +116,14 @@ test('describe: example.ttl holds the descriptor and a csvw:Row per data line, s
 test("describe's output is bounded by its CSV (32 times its size), never below LABLD_MAX_OUTPUT_BYTES", async () => {
   assert.equal(describeLimit(1000, 10), 32_000);
   assert.equal(describeLimit(1000, 50_000), 50_000);
-  const saved = process.env.LABLD_MAX_OUTPUT_BYTES;
-  process.env.LABLD_MAX_OUTPUT_BYTES = '1kb'; // far below example.ttl
-  try {
-    const described = await describeStep({ descriptor, csv }, { blobs, now: NOW });
-    const turtleBytes = blobs.size(described.turtle.blob);
-    assert.ok(turtleBytes > 1024, 'the Turtle is past the setting');
-    assert.ok(turtleBytes <= TURTLE_PER_CSV_BYTE * blobs.size(csv.blob), 'and within its CSV’s bound');
-  } finally {
-    if (saved === undefined) delete process.env.LABLD_MAX_OUTPUT_BYTES;
-    else process.env.LABLD_MAX_OUTPUT_BYTES = saved;
-  }
+  // LABLD_MAX_OUTPUT_BYTES far below example.ttl
+  const described = await describeStep(
+    { descriptor, csv },
+    { blobs, ...SETTINGS, maxOutputBytes: 1024, now: NOW },
+  );
+  const turtleBytes = blobs.size(described.turtle.blob);
+  assert.ok(turtleBytes > 1024, 'the Turtle is past the setting');
+  assert.ok(turtleBytes <= TURTLE_PER_CSV_BYTE * blobs.size(csv.blob), 'and within its CSV’s bound');
 });
 
 test('select-mapping (exact): the seed mapping wins over a decoy of another kind and a partial match', async () => {
@@ -130,7 +146,7 @@ test('select-mapping (exact): the seed mapping wins over a decoy of another kind
 test('convert: example-joined.ttl is the graph createrdf gives for the same descriptor and mapping', async () => {
   const converted = await convertStep(
     { descriptor, csv, mapping: SEED_MAPPING },
-    { blobs, load: seedLoader(), now: NOW },
+    { blobs, ...SETTINGS, load: seedLoader(), now: NOW },
   );
   assert.equal(converted.joined.filename, 'example-joined.ttl');
   assert.equal(converted.joined.contentType, 'text/turtle; charset=utf-8');
@@ -167,7 +183,7 @@ test('best_match picks the partial mapping when the exact one is absent, and it 
   assert.equal(selection.selected?.rating, 3);
   const converted = await convertStep(
     { descriptor, csv, mapping: PARTIAL_MAPPING },
-    { blobs, load: seedLoader(), now: NOW },
+    { blobs, ...SETTINGS, load: seedLoader(), now: NOW },
   );
   const ours = new Parser().parse(readFileSync(blobs.path(converted.joined.blob), 'utf8'));
   assert.equal(ours.filter((q) => q.predicate.value === LINK).length, 5);
@@ -213,7 +229,7 @@ for (const [what, bytes, message] of [
     };
     let thrown: unknown;
     await assert.rejects(
-      annotateStep({ csv: file }, { blobs }).catch((error: unknown) => {
+      annotateStep({ csv: file }, { blobs, ...SETTINGS }).catch((error: unknown) => {
         thrown = error;
         throw error;
       }),

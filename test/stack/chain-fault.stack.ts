@@ -15,7 +15,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { CHAIN_STEPS } from '../../lib/chain/index.ts';
-import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/triplestore/load.ts';
+import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/chain/load.ts';
 import { DEAD_LETTERS_PROCESS } from '../../consumers/chain-dead-letters.ts';
 import { api } from '../catalogue/actions/support.ts';
 import { deleteNamespace, requireBroker } from '../kafka/broker.ts';

@@ -1,4 +1,4 @@
-// loadDataset with the rows (lib/triplestore/load.ts) on a real catalogue store and the embedded
+// loadDataset with the rows (lib/chain/load.ts) on a real catalogue store and the embedded
 // triple store: a source's describe graph (`<base>.ttl`, known by its derivation) is loaded only
 // when asked for, into a named graph of its own; a sync or an autoload keeps it as it is; a
 // plain Load takes it out again; without a joined graph a plain Load still takes no rows; past
@@ -7,12 +7,12 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Dataset, Resource } from '../../lib/catalogue/model.ts';
 import { DomainError } from '../../lib/process/errors.ts';
-import { loadDataset, type LoadDeps } from '../../lib/triplestore/load.ts';
-import { loadStatus, queueLoad, withLoadStatus } from '../../lib/triplestore/load-status.ts';
+import { loadDataset } from '../../lib/chain/load.ts';
+import { loadStatus, queueLoad, withLoadStatus } from '../../lib/chain/load-status.ts';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
 import { SITE } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';
-import { loadFixture, type LoadFixture } from './load-support.ts';
+import { loadFixture, type LoadFixture, type StoreLoadDeps } from './load-support.ts';
 
 const LIMIT = 'LABLD_LOAD_ROWS_MAX_BYTES';
 /** Two rows of a table as describe writes them: each cell a quantity value (5 triples). */
@@ -23,7 +23,7 @@ const ROWS_TTL = `@prefix qudt: <http://qudt.org/schema/qudt/> .
 
 let fixture: LoadFixture;
 let tripleStore: TripleStore;
-let deps: LoadDeps;
+let deps: StoreLoadDeps;
 
 before(async () => {
   fixture = await loadFixture();

@@ -1,4 +1,4 @@
-// The dataset's load status (lib/triplestore/load-status.ts) on a real catalogue store and the
+// The dataset's load status (lib/chain/load-status.ts) on a real catalogue store and the
 // embedded triple store: Load queues, the load runs and ends done with graphs and triples; a
 // dataset whose every graph is bad ends failed in words; a load that throws is failed and
 // rethrown; a sync of a dataset never loaded leaves no status; labld_status_show tells it apart
@@ -8,15 +8,15 @@ import { after, before, test } from 'node:test';
 import { runActionAs } from '../../lib/catalogue/actions/index.ts';
 import type { Dataset } from '../../lib/catalogue/model.ts';
 import { unreachable } from '../../lib/process/errors.ts';
-import { loadDataset, type LoadDeps } from '../../lib/triplestore/load.ts';
-import { loadStatus, queueLoad, withLoadStatus } from '../../lib/triplestore/load-status.ts';
+import { loadDataset } from '../../lib/chain/load.ts';
+import { loadStatus, queueLoad, withLoadStatus } from '../../lib/chain/load-status.ts';
 import { person, viewerOf, type Catalogue } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';
-import { loadFixture, type LoadFixture } from './load-support.ts';
+import { loadFixture, type LoadFixture, type StoreLoadDeps } from './load-support.ts';
 
 let fixture: LoadFixture;
 let catalogue: Catalogue;
-let deps: LoadDeps;
+let deps: StoreLoadDeps;
 let withTurtle: LoadFixture['withTurtle'];
 
 before(async () => {

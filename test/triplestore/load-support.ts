@@ -1,17 +1,21 @@
 // What the load tests share: a real embedded catalogue store beside an embedded triple store,
 // the load's dependencies on them, and a Turtle resource stored as an upload.
 import type { Dataset } from '../../lib/catalogue/model.ts';
+import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
-import type { LoadDeps } from '../../lib/triplestore/load.ts';
+import type { LoadDeps } from '../../lib/chain/load.ts';
 import { openTripleStore } from '../../lib/triplestore/open.ts';
 import { embeddedCatalogue, SITE, type Catalogue } from '../catalogue/actions/support.ts';
+
+/** The load's dependencies with the whole catalogue store, which the tests also fill. */
+export type StoreLoadDeps = LoadDeps & { store: CatalogueStore };
 
 export interface LoadFixture {
   catalogue: Catalogue;
   tripleStore: TripleStore;
-  deps: LoadDeps;
+  deps: StoreLoadDeps;
   /** A Turtle document stored as an uploaded resource of `dataset`. */
-  withTurtle(dataset: Dataset, name: string, text: string): ReturnType<LoadDeps['store']['createResource']>;
+  withTurtle(dataset: Dataset, name: string, text: string): ReturnType<CatalogueStore['createResource']>;
   dispose(): Promise<void>;
 }
 
@@ -23,7 +27,7 @@ export async function loadFixture(): Promise<LoadFixture> {
     limits: { timeoutMs: 10_000, maxResults: 1000 },
     memoryTriples: 100_000,
   });
-  const deps: LoadDeps = {
+  const deps: StoreLoadDeps = {
     store: catalogue.deps.store,
     tripleStore,
     blobs: catalogue.deps.blobs,

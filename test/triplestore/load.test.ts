@@ -1,17 +1,17 @@
-// loadDataset (lib/triplestore/load.ts) on a real catalogue store and the embedded triple store:
+// loadDataset (lib/chain/load.ts) on a real catalogue store and the embedded triple store:
 // a bad document is skipped and named while the others load; a sync leaves a dataset that was
 // never loaded alone; the endpoint resource is made once; a deleted dataset loses its graphs.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { TripleStore } from '../../lib/triplestore/contract.ts';
-import { ENDPOINT_NAME, loadDataset, type LoadDeps } from '../../lib/triplestore/load.ts';
+import { ENDPOINT_NAME, loadDataset } from '../../lib/chain/load.ts';
 import { SITE } from '../catalogue/actions/support.ts';
 import { SAMPLE_TTL } from './endpoint-support.ts';
-import { loadFixture, type LoadFixture } from './load-support.ts';
+import { loadFixture, type LoadFixture, type StoreLoadDeps } from './load-support.ts';
 
 let fixture: LoadFixture;
 let tripleStore: TripleStore;
-let deps: LoadDeps;
+let deps: StoreLoadDeps;
 let withTurtle: LoadFixture['withTurtle'];
 
 before(async () => {

@@ -1,12 +1,12 @@
 // Results in the type a client accepts (lib/triplestore/results.ts), against outputs written by
 // hand from the W3C result formats: escaping in XML, CSV quoting, TSV term syntax, Accept's
-// q-values and wildcards; and which resources a load takes (lib/triplestore/load.ts).
+// q-values and wildcards; and which resources a load takes (lib/chain/load.ts).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Resource } from '../../lib/catalogue/model.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import type { QueryResult } from '../../lib/triplestore/contract.ts';
-import { loadableResources } from '../../lib/triplestore/load.ts';
+import { loadableResources } from '../../lib/chain/load.ts';
 import { acceptedTypes, renderResult } from '../../lib/triplestore/results.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';

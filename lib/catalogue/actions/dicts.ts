@@ -1,5 +1,6 @@
 // The catalogue's records as CKAN's Action API hands them out (package, resource, group,
 // organization, user dicts), because ckanapi and CKAN users' scripts read these keys.
+import { downloadUrl } from '../../contracts/catalogue.ts';
 import type { Datastore } from '../../datastore/contract.ts';
 import { isDomainError } from '../../process/errors.ts';
 import { licenseOf } from '../licenses.ts';
@@ -13,12 +14,6 @@ export function ckanTime(time: Timestamp | null): string | null {
   if (time === null) return null;
   const match = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})(?:\.(\d{1,6}))?Z?$/.exec(time);
   return match ? `${match[1]}.${(match[2] ?? '').padEnd(6, '0')}` : time;
-}
-
-/** Where an upload is downloaded: CKAN's URL form, `/dataset/<id>/resource/<rid>/download/<file>`. */
-export function downloadUrl(siteUrl: string, resource: Resource): string {
-  const file = encodeURIComponent(resource.url.split('/').pop() || 'download');
-  return `${siteUrl}/dataset/${resource.package_id}/resource/${resource.id}/download/${file}`;
 }
 
 async function hasTable(datastore: Datastore, resourceId: string): Promise<boolean> {

@@ -11,7 +11,7 @@ import { authorize } from '../auth/authorize.ts';
 import type { Viewer } from '../auth/actor.ts';
 import { libraryShelves, mappingGroup } from '../mapping-library.ts';
 import type { Dataset, Resource } from '../model.ts';
-import { downloadUrl } from './dicts.ts';
+import { downloadUrl } from '../../contracts/catalogue.ts';
 import { privateFilterOf, targetOf, type Action, type ActionDeps } from './context.ts';
 
 /** A source converted with a mapping: its dataset, the source, and the joined graph made. */

@@ -48,7 +48,7 @@ const statusShow: Action = async (deps, viewer, params) => {
 
 /** labld_status_show's answer for a dataset: its status rows, by its resources in their order. */
 export function datasetStatus(datasetId: string, rows: SourceStepStatus[], resources: Resource[]) {
-  // The dataset's own row: its load into the triple store (lib/triplestore/load-status.ts).
+  // The dataset's own row: its load into the triple store (lib/chain/load-status.ts).
   const isLoad = (row: SourceStepStatus) =>
     row.status.step === LOAD_STEP && row.source_resource_id === datasetId;
   const order = new Map(resources.map((r, i) => [r.id, i]));

@@ -4,8 +4,8 @@
 // `rows`: the sources' rows too, labld's own parameter, default false as the spec loads).
 import { datasetFor, type Action } from './context.ts';
 import { bool, required } from './params.ts';
-import { queueLoad } from '../../triplestore/load-status.ts';
-import { checkRowsLimit, isRows } from '../../triplestore/load.ts';
+import { queueLoad } from '../../chain/load-status.ts';
+import { checkRowsLimit, isRows } from '../../chain/load.ts';
 
 const triplestoreLoad: Action = async (deps, viewer, params) => {
   const dataset = await datasetFor(deps.store, viewer, 'triplestore.load', required(params, 'id'));

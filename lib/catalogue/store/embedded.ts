@@ -5,7 +5,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { DatabaseSync, type StatementSync } from 'node:sqlite';
 import type { CatalogueStore } from './contract.ts';
-import { migrate } from './sql/migrations.ts';
+import { migrateCatalogue } from './sql/migrations.ts';
 import type { Param, Row, SqlSession } from './sql/session.ts';
 import { SqlCatalogueStore } from './sql/store.ts';
 
@@ -109,7 +109,7 @@ export async function openEmbeddedCatalogue(dataDir: string): Promise<CatalogueS
       typeof value === 'string' ? value.toLowerCase() : value,
     );
     const session = new SqliteSession(db);
-    await migrate(session);
+    await migrateCatalogue(session);
     return new SqlCatalogueStore(session);
   } catch (error) {
     db.close();

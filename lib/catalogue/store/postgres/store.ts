@@ -3,7 +3,7 @@
 import pg from 'pg';
 import { invalid, unreachable } from '../../../process/errors.ts';
 import type { CatalogueStore } from '../contract.ts';
-import { migrate } from '../sql/migrations.ts';
+import { migrateCatalogue } from '../sql/migrations.ts';
 import type { Param, Row, SqlSession } from '../sql/session.ts';
 import { SqlCatalogueStore } from '../sql/store.ts';
 
@@ -101,7 +101,7 @@ export async function openPostgresCatalogue(options: PostgresCatalogueOptions): 
   const session = new PostgresSession(pool, pool);
   try {
     if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-    await migrate(session);
+    await migrateCatalogue(session);
   } catch (error) {
     await pool.end().catch(() => {});
     const code = (error as { code?: unknown }).code;

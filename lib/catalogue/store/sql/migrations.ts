@@ -1,15 +1,9 @@
-// Versioned schema migrations of the catalogue, run when a store opens. Each step is numbered
-// and written once: shared SQL where SQLite and PostgreSQL agree (TEXT times in ISO 8601 sort
-// as they should in both), one text per dialect where they do not. A step, once released, is
-// never edited — a change is a new step. `schema_migrations` records the steps applied per
-// component, so that the datastore can keep its own steps in the same table.
+// Versioned schema migrations of the catalogue, run when a store opens by lib/sql/migrate.ts:
+// shared SQL where SQLite and PostgreSQL agree (TEXT times in ISO 8601 sort as they should in
+// both), one text per dialect where they do not. A step, once released, is never edited — a
+// change is a new step.
+import { migrate, type Migration } from '../../../sql/migrate.ts';
 import type { SqlSession } from './session.ts';
-
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string | { sqlite: string; postgres: string };
-}
 
 export const COMPONENT = 'catalogue';
 
@@ -306,45 +300,7 @@ export const MIGRATIONS: readonly Migration[] = [
 
 export const LATEST = Math.max(...MIGRATIONS.map((m) => m.version));
 
-/**
- * Brings the schema to LATEST; a schema newer than this code refuses to open. Idempotent.
- * Another component (the datastore) runs its own steps under its own name.
- */
-export async function migrate(
-  session: SqlSession,
-  migrations: readonly Migration[] = MIGRATIONS,
-  component = COMPONENT,
-): Promise<number> {
-  const latest = Math.max(...migrations.map((m) => m.version));
-  return session.transaction(async (tx) => {
-    // Two processes opening one PostgreSQL database at once: the second waits for the first's
-    // steps (SQLite's BEGIN IMMEDIATE already holds the write lock).
-    if (tx.dialect === 'postgres') await tx.all(`SELECT pg_advisory_xact_lock(7215013)`);
-    await tx.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
-      component TEXT NOT NULL,
-      version INTEGER NOT NULL,
-      name TEXT NOT NULL,
-      applied_at TEXT NOT NULL,
-      PRIMARY KEY (component, version)
-    )`);
-    const [row] = await tx.all(`SELECT MAX(version) AS version FROM schema_migrations WHERE component = ?`, [
-      component,
-    ]);
-    const current = Number(row?.version ?? 0);
-    if (current > latest) {
-      throw new Error(
-        `the ${component} database is at schema version ${current}, newer than this labld knows (${latest}): ` +
-          'run a newer labld on it, or point LABLD_DATABASE_URL / LABLD_DATA elsewhere',
-      );
-    }
-    for (const step of [...migrations].sort((a, b) => a.version - b.version)) {
-      if (step.version <= current) continue;
-      await tx.exec(typeof step.sql === 'string' ? step.sql : step.sql[tx.dialect]);
-      await tx.run(
-        `INSERT INTO schema_migrations (component, version, name, applied_at) VALUES (?, ?, ?, ?)`,
-        [component, step.version, step.name, new Date().toISOString()],
-      );
-    }
-    return latest;
-  });
+/** Brings the catalogue's schema to LATEST; a schema newer than this code refuses to open. Idempotent. */
+export function migrateCatalogue(session: SqlSession): Promise<number> {
+  return migrate(session, MIGRATIONS, COMPONENT);
 }

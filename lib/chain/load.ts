@@ -6,17 +6,51 @@
 // request the rows go in too: each source's describe graph in its own named graph, within
 // LABLD_LOAD_ROWS_MAX_BYTES (issue 28: the measurements were never in the store).
 import type { BlobStore } from '../blobs/blob-store.ts';
-import type { ChainStep } from '../chain/status.ts';
-import type { Resource } from '../catalogue/model.ts';
-import type { CatalogueStore } from '../catalogue/store/contract.ts';
+import type { ChainStep } from './status.ts';
 import type { LoadReason } from '../contracts/triplestore.ts';
 import { byteSetting } from '../process/config.ts';
 import { isDomainError, tooLarge } from '../process/errors.ts';
-import { downloadUrl } from '../catalogue/actions/dicts.ts';
-import type { TripleStore } from './contract.ts';
+import { downloadUrl } from '../contracts/catalogue.ts';
+import type { TripleStore } from '../triplestore/contract.ts';
+
+/** What the load reads of a catalogue resource (the catalogue's `Resource` has all of it). */
+export interface LoadResource {
+  id: string;
+  package_id: string;
+  position: number;
+  name: string;
+  format: string;
+  url: string;
+  url_type: string;
+  blob_key: string | null;
+  derivation: { step: string } | null;
+}
+
+/** The endpoint resource as the load writes it. */
+interface EndpointFields {
+  name: string;
+  format: string;
+  url: string;
+  url_type: 'link';
+  mimetype: string;
+  description: string;
+  wasGeneratedBy: string;
+}
+
+/**
+ * What the load asks of the catalogue: the calls it makes on the catalogue store (which
+ * fulfils this), and nothing of the store's inside.
+ */
+export interface LoadCatalogue {
+  getDataset(idOrName: string): Promise<{ id: string } | undefined>;
+  listResources(datasetId: string): Promise<LoadResource[]>;
+  createResource(datasetId: string, fields: EndpointFields): Promise<LoadResource>;
+  updateResource(id: string, changes: EndpointFields): Promise<LoadResource>;
+  deleteResource(id: string): Promise<void>;
+}
 
 export interface LoadDeps {
-  store: CatalogueStore;
+  store: LoadCatalogue;
   tripleStore: TripleStore;
   blobs: BlobStore;
   /** Public URL of labld without a trailing slash. */
@@ -31,7 +65,7 @@ export function endpointUrl(siteUrl: string, datasetId: string): string {
   return `${siteUrl.replace(/\/+$/, '')}/dataset/${encodeURIComponent(datasetId)}/triplestore/sparql`;
 }
 
-function isTurtle(r: Resource): boolean {
+function isTurtle(r: LoadResource): boolean {
   const format = r.format
     .toLowerCase()
     .split(/[;/]/)
@@ -43,7 +77,7 @@ function isTurtle(r: Resource): boolean {
 const ROWS_STEP: ChainStep = 'describe';
 
 /** A source's rows as the describe step stored them: a derived resource, known by its derivation. */
-export function isRows(r: Resource): boolean {
+export function isRows(r: LoadResource): boolean {
   return r.derivation?.step === ROWS_STEP && r.url_type === 'upload' && r.blob_key !== null;
 }
 
@@ -53,7 +87,7 @@ export function isRows(r: Resource): boolean {
  * can be loaded too. Only uploads: a link's bytes are not ours to fetch here. The rows (the
  * dataset's largest graphs by far) only when asked for.
  */
-export function loadableResources(resources: readonly Resource[], rows = false): Resource[] {
+export function loadableResources<R extends LoadResource>(resources: readonly R[], rows = false): R[] {
   const turtle = resources.filter(
     (r) => r.url_type === 'upload' && r.blob_key !== null && isTurtle(r) && !isRows(r),
   );
@@ -73,7 +107,7 @@ const size = (bytes: number) =>
  */
 export function checkRowsLimit(
   blobs: BlobStore,
-  rows: readonly Resource[],
+  rows: readonly LoadResource[],
   limit = byteSetting('LABLD_LOAD_ROWS_MAX_BYTES'),
 ): void {
   const sized = rows.map((r) => ({ name: r.name, bytes: blobs.size(r.blob_key!) }));
@@ -158,12 +192,12 @@ export async function loadDataset(
   return outcome;
 }
 
-async function registerEndpoint(deps: LoadDeps, datasetId: string, existing: Resource | undefined) {
-  const fields = {
+async function registerEndpoint(deps: LoadDeps, datasetId: string, existing: LoadResource | undefined) {
+  const fields: EndpointFields = {
     name: ENDPOINT_NAME,
     format: ENDPOINT_FORMAT,
     url: endpointUrl(deps.siteUrl, datasetId),
-    url_type: 'link' as const,
+    url_type: 'link',
     mimetype: 'application/sparql-results+json',
     description: 'SPARQL 1.1 endpoint of this dataset: its loaded graphs, the default graph their union',
     wasGeneratedBy: 'labld load-triplestore',
@@ -186,6 +220,6 @@ async function registerEndpoint(deps: LoadDeps, datasetId: string, existing: Res
   return kept ?? mine;
 }
 
-function isEndpoint(r: Resource): boolean {
+function isEndpoint(r: LoadResource): boolean {
   return r.name === ENDPOINT_NAME && r.format === ENDPOINT_FORMAT;
 }

@@ -13,24 +13,33 @@ import {
   startStep,
   type StepStatus,
   type StepSummary,
-} from '../chain/status.ts';
-import type { CatalogueStore } from '../catalogue/store/contract.ts';
+} from './status.ts';
 import type { LoadReason } from '../contracts/triplestore.ts';
 import { invalid } from '../process/errors.ts';
 import type { LoadOutcome } from './load.ts';
 
+/** What the load's status asks of the catalogue store (which fulfils this): its step-status rows. */
+export interface LoadStatusStore {
+  getDataset(idOrName: string): Promise<{ id: string } | undefined>;
+  getStepStatus(
+    sourceResourceId: string,
+    step: typeof LOAD_STEP,
+  ): Promise<{ status: StepStatus } | undefined>;
+  putStepStatus(row: { source_resource_id: string; package_id: string; status: StepStatus }): Promise<void>;
+}
+
 const now = () => new Date().toISOString();
 
-export async function loadStatus(store: CatalogueStore, datasetId: string): Promise<StepStatus | undefined> {
+export async function loadStatus(store: LoadStatusStore, datasetId: string): Promise<StepStatus | undefined> {
   return (await store.getStepStatus(datasetId, LOAD_STEP))?.status;
 }
 
-async function put(store: CatalogueStore, datasetId: string, status: StepStatus): Promise<void> {
+async function put(store: LoadStatusStore, datasetId: string, status: StepStatus): Promise<void> {
   await store.putStepStatus({ source_resource_id: datasetId, package_id: datasetId, status });
 }
 
 /** The Load button was pressed: a new run is queued (the dataset id, not its name). */
-export async function queueLoad(store: CatalogueStore, datasetId: string): Promise<StepStatus> {
+export async function queueLoad(store: LoadStatusStore, datasetId: string): Promise<StepStatus> {
   const previous = await loadStatus(store, datasetId);
   const queued = queueStep(previous, { step: LOAD_STEP, run: randomUUID(), at: now() });
   await put(store, datasetId, queued);
@@ -69,7 +78,7 @@ export function loadSummary(outcome: LoadOutcome, durationMs: number): StepSumma
  * without a status.
  */
 export async function withLoadStatus(
-  store: CatalogueStore,
+  store: LoadStatusStore,
   datasetId: string,
   reason: LoadReason,
   load: () => Promise<LoadOutcome>,

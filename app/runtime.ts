@@ -1,11 +1,11 @@
 // What a running labld process hands its gateways and consumers.
-import type { Bus } from '../bus/contract.ts';
-import type { TopicCatalog } from '../bus/topics.ts';
-import type { BlobStore } from '../blobs/blob-store.ts';
-import type { CatalogueStore } from '../catalogue/store/contract.ts';
-import type { Datastore } from '../datastore/contract.ts';
-import type { TripleStore } from '../triplestore/contract.ts';
-import type { SharedStores } from '../shared/contract.ts';
+import type { Bus } from '../lib/bus/contract.ts';
+import type { TopicCatalog } from '../lib/bus/topics.ts';
+import type { BlobStore } from '../lib/blobs/blob-store.ts';
+import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
+import type { Datastore } from '../lib/datastore/contract.ts';
+import type { TripleStore } from '../lib/triplestore/contract.ts';
+import type { SharedStores } from '../lib/shared/contract.ts';
 
 export interface Runtime {
   bus: Bus;
