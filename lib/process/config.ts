@@ -61,6 +61,12 @@ export const settings = [
   { name: 'LABLD_SPARQL_MAX_PATH', default: '32', description: 'most IRIs in one SPARQL property path' },
   { name: 'LABLD_SPARQL_MAX_VALUES', default: '1000', description: 'most cells of one SPARQL VALUES block' },
   {
+    name: 'LABLD_SPARQL_WORKERS',
+    default: '2',
+    description:
+      'embedded triple store: threads at most (one writer; readers start when queries wait, end after LABLD_WORKER_IDLE_MS)',
+  },
+  {
     name: 'LABLD_SPARQL_MEMORY_MB',
     default: '256',
     description:

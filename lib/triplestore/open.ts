@@ -13,6 +13,8 @@ export interface TripleStoreConfig {
   dataDir: string;
   limits: QueryLimits;
   memoryTriples: number;
+  /** Embedded: threads at most (LABLD_SPARQL_WORKERS). */
+  workers?: number;
 }
 
 export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TripleStoreConfig {
@@ -26,6 +28,7 @@ export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): 
       memoryMb: intSetting('LABLD_SPARQL_MEMORY_MB', env),
     },
     memoryTriples: intSetting('LABLD_TRIPLESTORE_MEMORY_TRIPLES', env),
+    workers: intSetting('LABLD_SPARQL_WORKERS', env),
   };
 }
 
@@ -37,6 +40,7 @@ export async function openTripleStore(
       dataDir: config.dataDir,
       limits: config.limits,
       memoryTriples: config.memoryTriples,
+      workers: config.workers,
     });
   }
   const store = openRemoteTripleStore({ url: config.url, limits: config.limits });

@@ -49,6 +49,7 @@ describe('embedded triple store: persistence and memory', () => {
         LABLD_DATA: '/d',
         LABLD_SPARQL_TIMEOUT_MS: '1234',
         LABLD_SPARQL_MAX_RESULTS: '9',
+        LABLD_SPARQL_WORKERS: '3',
       }),
       {
         url: '',
@@ -60,6 +61,7 @@ describe('embedded triple store: persistence and memory', () => {
           memoryMb: 256,
         },
         memoryTriples: 5_000_000,
+        workers: 3,
       },
     );
   });

@@ -17,12 +17,13 @@ import { DEFAULT_TEST_LIMITS, count, datasetId, graphOf, refused, turtle } from 
 const UNBOUNDED = { maxNodes: 1e9, maxDepth: 1e9, maxUnion: 1e9, maxPath: 1e9, maxValues: 1e9 };
 const dir = mkdtempSync(join(tmpdir(), 'labld-triplestore-'));
 const ds = datasetId('crash');
-const open = (limits: Partial<QueryLimits>) =>
+const open = (limits: Partial<QueryLimits>, workers = 2) =>
   openTripleStore({
     url: '',
     dataDir: dir,
     limits: { ...DEFAULT_TEST_LIMITS, ...limits },
     memoryTriples: 1e6,
+    workers,
   });
 
 before(async () => {
@@ -73,23 +74,67 @@ describe('embedded triple store: a query that breaks the worker', () => {
   });
 });
 
+const slow = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }';
+
+/** The order in which work settles, answered or refused. */
+function settledOrder() {
+  const order: string[] = [];
+  const settled = (label: string, promise: Promise<unknown>) =>
+    promise.then(
+      () => order.push(label),
+      () => order.push(label),
+    );
+  return { order, settled };
+}
+
 describe("embedded triple store: one dataset's expensive queries do not hold another's", () => {
-  it("another dataset's query runs after at most one of the queued expensive ones", async () => {
-    const store = await open({ timeoutMs: 1500 });
+  it("with one thread, another dataset's query runs after at most one of the queued expensive ones", async () => {
+    const store = await open({ timeoutMs: 1500 }, 1);
     try {
       const other = datasetId('other');
       await store.replaceGraph(other, graphOf(other), turtle(hostileData(2)));
-      const order: string[] = [];
-      const settled = (label: string, promise: Promise<unknown>) =>
-        promise.then(
-          () => order.push(label),
-          () => order.push(label),
-        );
-      const slow = 'SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }';
+      const { order, settled } = settledOrder();
       const all = [1, 2, 3].map((i) => settled(`expensive ${i}`, store.query(ds, slow)));
       all.push(settled('other', store.query(other, 'ASK { ?s ?p ?o }')));
       await Promise.all(all);
       assert.deepEqual(order, ['expensive 1', 'other', 'expensive 2', 'expensive 3']);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("with two threads, another dataset's query and load are done while the expensive query runs", async () => {
+    // The expensive query runs until its time limit: long enough for the rest, however loaded.
+    const store = await open({ timeoutMs: 6000 }, 2);
+    try {
+      const other = datasetId('other2');
+      await store.replaceGraph(other, graphOf(other), turtle(hostileData(2)));
+      const { order, settled } = settledOrder();
+      const expensive = settled('expensive', store.query(ds, slow));
+      const ask = settled('ask', store.query(other, 'ASK { ?s ?p ?o }'));
+      const load = store.replaceGraph(other, graphOf(other), turtle(hostileData(3)));
+      const afterLoad = settled(
+        'query after the load',
+        load.then(() => store.query(other, ORDINARY_QUERY)),
+      );
+      await Promise.all([expensive, ask, settled('load', load), afterLoad]);
+      assert.equal(order.at(-1), 'expensive', order.join(', '));
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a reader thread answers from the writer's latest load of the dataset it had in memory", async () => {
+    const store = await open({}, 2);
+    try {
+      const other = datasetId('other3');
+      await store.replaceGraph(other, graphOf(other), turtle(hostileData(2)));
+      // The first query starts the reader, which reads the dataset into its memory.
+      assert.equal(count(await store.query(other, ORDINARY_QUERY)), 4);
+      await store.replaceGraph(other, graphOf(other), turtle(hostileData(3)));
+      assert.equal(count(await store.query(other, ORDINARY_QUERY)), 6);
+      await store.dropGraph(other, graphOf(other));
+      assert.equal(count(await store.query(other, ORDINARY_QUERY)), 0);
     } finally {
       await store.close();
     }

@@ -1,41 +1,39 @@
-// The embedded triple store: oxigraph in a worker thread (worker.ts), graphs as files under
-// LABLD_DATA/triplestore (disk.ts). This side streams documents to disk, queues the worker's
-// work one message at a time and enforces the limits: oxigraph cannot be interrupted, so a
-// query past LABLD_SPARQL_TIMEOUT_MS ends the worker, and a fresh one takes over (it reads
-// datasets back from disk when they are next queried). So does a worker whose oxigraph trapped
-// (a WASM trap leaves it unusable for every later caller), that ended, or whose query grew its
-// memory past LABLD_SPARQL_MEMORY_MB: that query is refused with a 413, never retried, and the
-// next one runs. The queue is fair across datasets (takeFair).
+// The embedded triple store: oxigraph in worker threads (slot.ts, worker.ts), graphs as files
+// under LABLD_DATA/triplestore (disk.ts). This side streams documents to disk and hands the
+// work to a pool of LABLD_SPARQL_WORKERS threads: one writer, which also answers queries, and
+// readers started when queries wait (and let go after LABLD_WORKER_IDLE_MS idle), so one
+// dataset's expensive query does not hold another dataset's. One dataset's jobs run one at a
+// time in their order; after a write the other threads re-read that dataset from disk before
+// their next job. The queue is fair across datasets (takeFair).
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { Worker } from 'node:worker_threads';
 import { intSetting } from '../../process/config.ts';
-import { DomainError, tooLarge, unreachable, upstreamTimeout } from '../../process/errors.ts';
+import { unreachable } from '../../process/errors.ts';
 import type { GraphSource, QueryLimits, QueryOptions, QueryResult, TripleStore } from '../contract.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from '../names.ts';
 import { INCOMING_PREFIX, datasetDir, newFileName } from './disk.ts';
-import type { Reply, Request, WorkerConfig } from './worker.ts';
+import { Slot, type Job } from './slot.ts';
+import type { Request, WorkerConfig } from './worker.ts';
 
-const ENTRY = new URL('./worker.ts', import.meta.url);
-/** How often a running query's memory is looked at: at ~400 MB/s of growth, 20 MB past the limit. */
-const MEMORY_SAMPLE_MS = 50;
-
-interface Current {
-  id: number;
-  job: Job;
-  timer: NodeJS.Timeout | undefined;
-  watch?: NodeJS.Timeout;
-}
+const datasetOf = (job: Job) => ('dataset' in job.request ? job.request.dataset : '');
+const WRITES = new Set<Request['op']>(['replace', 'drop', 'dropDataset', 'update']);
+const writes = (job: Job) => WRITES.has(job.request.op);
+/** Answered from the manifests or an empty store: never worth a new thread. */
+const light = (job: Job) => job.request.op === 'graphs' || job.request.op === 'ping';
 
 /**
- * Takes the next job: the first waiting one of the dataset served longest ago (never: first).
- * One dataset's work keeps its order; another dataset's query waits behind at most one job of
- * each dataset, each bounded by LABLD_SPARQL_TIMEOUT_MS, however many are queued (finding 3).
+ * Takes the next job a slot may run: the first waiting one of the dataset served longest ago
+ * (never: first). One dataset's work keeps its order; another dataset's query waits behind at
+ * most one job of each dataset, each bounded by LABLD_SPARQL_TIMEOUT_MS (finding 3).
  */
-function takeFair(queue: Job[], served: Map<string, number>, now: number): Job | undefined {
-  const datasetOf = (job: Job) => ('dataset' in job.request ? job.request.dataset : '');
+function takeFair(
+  queue: Job[],
+  served: Map<string, number>,
+  now: number,
+  allowed: (job: Job) => boolean,
+): Job | undefined {
   let chosen = -1;
   let chosenAt = Number.POSITIVE_INFINITY;
   const seen = new Set<string>();
@@ -43,6 +41,7 @@ function takeFair(queue: Job[], served: Map<string, number>, now: number): Job |
     const key = datasetOf(job);
     if (seen.has(key)) continue;
     seen.add(key);
+    if (!allowed(job)) continue;
     const at = served.get(key) ?? -1;
     if (at < chosenAt) [chosen, chosenAt] = [i, at];
   }
@@ -52,25 +51,14 @@ function takeFair(queue: Job[], served: Map<string, number>, now: number): Job |
   return job;
 }
 
-function settle(current: Current): void {
-  clearTimeout(current.timer);
-  clearInterval(current.watch);
-}
-
 export interface EmbeddedTripleStoreOptions {
   /** LABLD_DATA; the store lives in its `triplestore` folder. */
   dataDir: string;
   limits: QueryLimits;
-  /** Triples kept in memory before datasets not being queried are let go. */
+  /** Triples kept in memory (per thread) before datasets not being queried are let go. */
   memoryTriples: number;
-}
-
-interface Job {
-  request: Request;
-  timed: boolean;
-  signal: AbortSignal | undefined;
-  resolve(value: unknown): void;
-  reject(error: Error): void;
+  /** Threads at most, the writer included (LABLD_SPARQL_WORKERS). */
+  workers?: number;
 }
 
 class EmbeddedTripleStore implements TripleStore {
@@ -78,24 +66,30 @@ class EmbeddedTripleStore implements TripleStore {
   readonly #limits: QueryLimits;
   readonly #config: WorkerConfig;
   readonly #memoryMb: number;
+  readonly #size: number;
+  readonly #idleMs: number;
   readonly #queue: Job[] = [];
-  /** When each dataset's work last started (a job id): the fair queue's memory. */
+  /** When each dataset's work last started (a job count): the fair queue's memory. */
   readonly #served = new Map<string, number>();
-  #worker!: Worker;
-  #current: Current | undefined;
-  #nextId = 1;
+  /** The writer first; readers after it. */
+  readonly #slots: Slot[] = [];
+  #started = 0;
   #closed = false;
   #idle: (() => void) | undefined;
+  #reaper: NodeJS.Timeout | undefined;
 
   constructor(options: EmbeddedTripleStoreOptions) {
     this.#root = join(options.dataDir, 'triplestore');
     this.#limits = options.limits;
     this.#memoryMb = options.limits.memoryMb ?? intSetting('LABLD_SPARQL_MEMORY_MB', {});
+    this.#size = Math.max(1, options.workers ?? intSetting('LABLD_SPARQL_WORKERS', {}));
+    this.#idleMs = intSetting('LABLD_WORKER_IDLE_MS', {});
     this.#config = {
       root: this.#root,
       memoryTriples: options.memoryTriples,
       maxResults: options.limits.maxResults,
       bounds: options.limits.bounds,
+      readOnly: false,
     };
   }
 
@@ -108,137 +102,87 @@ class EmbeddedTripleStore implements TripleStore {
         if (name.startsWith(INCOMING_PREFIX)) rmSync(join(dir, name), { force: true });
       }
     }
-    this.#spawn();
+    this.#slots.push(this.#slot(false));
     await this.#run({ op: 'graphs', dataset: '' }, false);
   }
 
-  #spawn(): void {
-    const worker = new Worker(ENTRY, { workerData: this.#config });
-    worker.on('message', (reply: Reply) => {
-      if (worker !== this.#worker || reply.id === 0) return;
-      const current = this.#current;
-      if (!current || current.id !== reply.id) return;
-      if ('running' in reply) {
-        this.#watchMemory(current);
-        return;
-      }
-      if (!reply.ok && reply.fatal) {
-        this.#restart(this.#failure(current.job, `oxigraph failed: ${reply.error.message.slice(0, 200)}`));
-        return;
-      }
-      settle(current);
-      this.#current = undefined;
-      if (reply.ok) current.job.resolve(reply.value);
-      else {
-        const e = reply.error;
-        current.job.reject('kind' in e ? new DomainError(e.kind, e.message, e.field) : new Error(e.message));
-      }
-      this.#pump();
+  #slot(readOnly: boolean): Slot {
+    return new Slot({
+      config: { ...this.#config, readOnly },
+      memoryMb: this.#memoryMb,
+      timeoutMs: this.#limits.timeoutMs,
+      onFree: (slot, done) => this.#freed(slot, done),
     });
-    const ended = (why: string) => {
-      if (worker !== this.#worker || this.#closed) return;
-      const current = this.#current;
-      this.#restart(
-        current ? this.#failure(current.job, why) : unreachable(`the embedded triple store ${why}`),
-      );
-    };
-    worker.on('error', (error) => ended(`failed: ${error.message.slice(0, 200)}`));
-    worker.on('exit', (code) => ended(`ended (exit code ${code})`));
-    worker.unref();
-    this.#worker = worker;
   }
 
-  /**
-   * What the caller of a job that broke the worker is told: its query or update was too much
-   * for the store (413, not retried: it would break the next worker too); other work, 503.
-   */
-  #failure(job: Job, why: string): DomainError {
-    const { op } = job.request;
-    if (op === 'query' || op === 'update') {
-      return tooLarge(
-        `${op}: the triple store could not run this ${op}: it ${why}; it was restarted for the next one. Simplify the ${op}`,
-        op,
-      );
-    }
-    return unreachable(`the embedded triple store ${why}; it was restarted`);
-  }
-
-  /**
-   * From when oxigraph starts the query (its dataset read in), the worker's memory may grow by
-   * LABLD_SPARQL_MEMORY_MB: its WASM memory never shrinks and is outside any heap limit, so a
-   * sort of a cartesian product would take gigabytes and keep them. Past it, the worker is
-   * replaced. The worker's own figures (V8 counts the WASM memory as external; they are given
-   * while it runs), not the process's RSS, which other threads' work would move.
-   */
-  #watchMemory(current: Current): void {
-    const worker = this.#worker;
-    const limit = this.#memoryMb * 2 ** 20;
-    let start: number | undefined;
-    let asking = false;
-    const look = () => {
-      if (asking) return;
-      asking = true;
-      worker.getHeapStatistics().then(
-        (heap) => {
-          asking = false;
-          const used = heap.external_memory + heap.used_heap_size;
-          start ??= used;
-          if (this.#current !== current || used - start <= limit) return;
-          this.#restart(
-            this.#failure(current.job, `needed more than ${this.#memoryMb} MB (LABLD_SPARQL_MEMORY_MB)`),
-          );
-        },
-        () => (asking = false),
-      );
-    };
-    look();
-    current.watch = setInterval(look, MEMORY_SAMPLE_MS);
-  }
-
-  /** Ends the worker (a query past its time, or a crash) and starts another. */
-  #restart(error: DomainError): void {
-    const current = this.#current;
-    this.#current = undefined;
-    const old = this.#worker;
-    this.#spawn();
-    void old.terminate();
-    if (current) {
-      settle(current);
-      current.job.reject(error);
+  /** A slot finished `done`: after a write, every other thread re-reads that dataset first. */
+  #freed(slot: Slot, done: Job | undefined): void {
+    if (done && writes(done)) {
+      const dataset = datasetOf(done);
+      for (const other of this.#slots) if (other !== slot) other.tell({ op: 'refresh', dataset });
     }
     this.#pump();
   }
 
   #pump(): void {
-    if (this.#current) return;
-    const job = takeFair(this.#queue, this.#served, this.#nextId);
-    if (!job) {
-      // Idle, the worker does not keep the process alive (a running job does).
-      this.#worker.unref();
+    while (this.#placeOne());
+    if (this.#slots.every((slot) => slot.job === undefined) && this.#queue.length === 0) {
       this.#idle?.();
-      return;
+      this.#reapLater();
     }
+  }
+
+  /**
+   * Gives one waiting job to a slot that may run it; false when none can be placed. A query goes
+   * to a free reader, else to a new one while the pool may grow, else to the writer: the writer
+   * stays free for loads where it can.
+   */
+  #placeOne(): boolean {
+    const busy = new Set(this.#slots.flatMap((slot) => (slot.job ? [datasetOf(slot.job)] : [])));
+    const take = (allowed: (job: Job) => boolean) =>
+      takeFair(this.#queue, this.#served, this.#started, (j) => !busy.has(datasetOf(j)) && allowed(j));
+    const [writer, ...readers] = this.#slots;
+    for (const reader of readers) {
+      const job = reader.job === undefined ? take((j) => !writes(j)) : undefined;
+      if (job) return this.#start(reader, job);
+    }
+    if (this.#slots.length < this.#size && !this.#closed) {
+      const job = take((j) => !writes(j) && !light(j));
+      if (job) {
+        const reader = this.#slot(true);
+        this.#slots.push(reader);
+        return this.#start(reader, job);
+      }
+    }
+    const job = writer!.job === undefined ? take(() => true) : undefined;
+    return job ? this.#start(writer!, job) : false;
+  }
+
+  #start(slot: Slot, job: Job): true {
+    this.#started++;
     if (job.signal?.aborted) {
       job.reject(job.signal.reason instanceof Error ? job.signal.reason : new Error('aborted'));
-      this.#pump();
-      return;
+    } else {
+      slot.run(job);
     }
-    const id = this.#nextId++;
-    const timer = job.timed
-      ? setTimeout(
-          () =>
-            this.#restart(
-              upstreamTimeout(
-                `query: did not finish within ${this.#limits.timeoutMs} ms (LABLD_SPARQL_TIMEOUT_MS)`,
-                'query',
-              ),
-            ),
-          this.#limits.timeoutMs,
-        )
-      : undefined;
-    this.#current = { id, job, timer };
-    this.#worker.ref();
-    this.#worker.postMessage({ id, request: job.request });
+    return true;
+  }
+
+  /** Readers idle for LABLD_WORKER_IDLE_MS are let go: their datasets' copies with them. */
+  #reapLater(): void {
+    if (this.#reaper || this.#slots.length === 1) return;
+    this.#reaper = setTimeout(() => {
+      this.#reaper = undefined;
+      const now = performance.now();
+      for (const slot of this.#slots.slice(1)) {
+        if (slot.job === undefined && now - slot.freeSince >= this.#idleMs) {
+          this.#slots.splice(this.#slots.indexOf(slot), 1);
+          void slot.close();
+        }
+      }
+      if (this.#slots.length > 1) this.#reapLater();
+    }, this.#idleMs);
+    this.#reaper.unref();
   }
 
   #run<T>(request: Request, timed: boolean, signal?: AbortSignal): Promise<T> {
@@ -301,10 +245,11 @@ class EmbeddedTripleStore implements TripleStore {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#current || this.#queue.length > 0) {
+    clearTimeout(this.#reaper);
+    if (this.#slots.some((slot) => slot.job !== undefined) || this.#queue.length > 0) {
       await new Promise<void>((resolve) => (this.#idle = resolve));
     }
-    await this.#worker.terminate();
+    await Promise.all(this.#slots.map((slot) => slot.close()));
   }
 }
 

@@ -33,6 +33,8 @@ export interface WorkerConfig {
   memoryTriples: number;
   maxResults: number;
   bounds: QueryBounds | undefined;
+  /** A reader: answers queries; the one writer (store.ts routes writes to it) changes files. */
+  readOnly: boolean;
 }
 
 export type Request =
@@ -43,7 +45,9 @@ export type Request =
   | { op: 'query'; dataset: string; text: string }
   | { op: 'update'; dataset: string; text: string }
   /** Runs a query on an empty store: whether oxigraph still answers (/readyz). */
-  | { op: 'ping' };
+  | { op: 'ping' }
+  /** Another thread changed the dataset: its manifest is read again and its copy let go. */
+  | { op: 'refresh'; dataset: string };
 
 export type Reply =
   /** The query's dataset is in memory and oxigraph starts on it (store.ts watches its memory from here). */
@@ -300,7 +304,20 @@ function update(dataset: string, text: string): void {
   for (const file of replaced) rmSync(join(dir, file), { force: true });
 }
 
+/** Another thread wrote the dataset: this one's manifest, owners and copy follow the disk. */
+function refresh(dataset: string): void {
+  for (const graph of graphsOf(dataset)) owners.delete(graph);
+  forget(dataset);
+  const manifest = readManifest(datasetDir(config.root, dataset));
+  if (Object.keys(manifest.graphs).length === 0) manifests.delete(dataset);
+  else manifests.set(dataset, manifest);
+  for (const graph of Object.keys(manifest.graphs)) owners.set(graph, dataset);
+}
+
+const WRITES = new Set<Request['op']>(['replace', 'drop', 'dropDataset', 'update']);
+
 function handle(r: Request): unknown {
+  if (config.readOnly && WRITES.has(r.op)) throw new Error(`${r.op} sent to a reader thread`);
   switch (r.op) {
     case 'replace':
       return replace(r);
@@ -317,6 +334,8 @@ function handle(r: Request): unknown {
       return update(r.dataset, r.text);
     case 'ping':
       return EMPTY.query('ASK {}');
+    case 'refresh':
+      return refresh(r.dataset);
   }
 }
 

@@ -1,0 +1,194 @@
+// One worker thread of the embedded triple store and the job it runs. oxigraph cannot be
+// interrupted, so a query past LABLD_SPARQL_TIMEOUT_MS ends the worker and a fresh one takes
+// its place (it reads datasets back from disk when they are next queried). So does a worker
+// whose oxigraph trapped (a WASM trap leaves it unusable for every later caller), that ended,
+// or whose query grew its memory past LABLD_SPARQL_MEMORY_MB: that job is refused (413, never
+// retried) and the slot is free for the next one.
+import { Worker } from 'node:worker_threads';
+import { DomainError, tooLarge, unreachable, upstreamTimeout } from '../../process/errors.ts';
+import type { Reply, Request, WorkerConfig } from './worker.ts';
+
+const ENTRY = new URL('./worker.ts', import.meta.url);
+/** How often a running query's memory is looked at: at ~400 MB/s of growth, 20 MB past the limit. */
+const MEMORY_SAMPLE_MS = 50;
+
+export interface Job {
+  request: Request;
+  timed: boolean;
+  signal: AbortSignal | undefined;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export interface SlotOptions {
+  config: WorkerConfig;
+  memoryMb: number;
+  timeoutMs: number;
+  /** The slot's job (if any) settled (answered, refused or its worker replaced): give it the next. */
+  onFree: (slot: Slot, done: Job | undefined) => void;
+}
+
+interface Current {
+  id: number;
+  job: Job;
+  timer: NodeJS.Timeout | undefined;
+  watch?: NodeJS.Timeout;
+}
+
+export class Slot {
+  /** When the slot last finished a job: idle readers are let go. */
+  freeSince = performance.now();
+  readonly #options: SlotOptions;
+  #worker!: Worker;
+  #current: Current | undefined;
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: SlotOptions) {
+    this.#options = options;
+    this.#spawn();
+  }
+
+  get writer(): boolean {
+    return !this.#options.config.readOnly;
+  }
+
+  get job(): Job | undefined {
+    return this.#current?.job;
+  }
+
+  /** Starts a job; the slot must be free. */
+  run(job: Job): void {
+    const id = this.#nextId++;
+    const timer = job.timed
+      ? setTimeout(
+          () =>
+            this.#restart(
+              upstreamTimeout(
+                `query: did not finish within ${this.#options.timeoutMs} ms (LABLD_SPARQL_TIMEOUT_MS)`,
+                'query',
+              ),
+            ),
+          this.#options.timeoutMs,
+        )
+      : undefined;
+    this.#current = { id, job, timer };
+    this.#worker.ref();
+    this.#worker.postMessage({ id, request: job.request });
+  }
+
+  /** A message whose reply nobody waits for (id 0): it is handled before any later job. */
+  tell(request: Request): void {
+    this.#worker.postMessage({ id: 0, request });
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await this.#worker.terminate();
+  }
+
+  #spawn(): void {
+    const worker = new Worker(ENTRY, { workerData: this.#options.config });
+    worker.on('message', (reply: Reply) => {
+      if (worker !== this.#worker || reply.id === 0) return;
+      const current = this.#current;
+      if (!current || current.id !== reply.id) return;
+      if ('running' in reply) {
+        this.#watchMemory(current);
+        return;
+      }
+      if (!reply.ok && reply.fatal) {
+        this.#restart(this.#failure(current.job, `oxigraph failed: ${reply.error.message.slice(0, 200)}`));
+        return;
+      }
+      this.#settle();
+      if (reply.ok) current.job.resolve(reply.value);
+      else {
+        const e = reply.error;
+        current.job.reject('kind' in e ? new DomainError(e.kind, e.message, e.field) : new Error(e.message));
+      }
+      this.#options.onFree(this, current.job);
+    });
+    const ended = (why: string) => {
+      if (worker !== this.#worker || this.#closed) return;
+      const current = this.#current;
+      this.#restart(
+        current ? this.#failure(current.job, why) : unreachable(`the embedded triple store ${why}`),
+      );
+    };
+    worker.on('error', (error) => ended(`failed: ${error.message.slice(0, 200)}`));
+    worker.on('exit', (code) => ended(`ended (exit code ${code})`));
+    // Idle, the worker does not keep the process alive (a running job does).
+    worker.unref();
+    this.#worker = worker;
+  }
+
+  #settle(): void {
+    const current = this.#current;
+    if (!current) return;
+    clearTimeout(current.timer);
+    clearInterval(current.watch);
+    this.#current = undefined;
+    this.freeSince = performance.now();
+    this.#worker.unref();
+  }
+
+  /**
+   * What the caller of a job that broke the worker is told: its query or update was too much
+   * for the store (413, not retried: it would break the next worker too); other work, 503.
+   */
+  #failure(job: Job, why: string): DomainError {
+    const { op } = job.request;
+    if (op === 'query' || op === 'update') {
+      return tooLarge(
+        `${op}: the triple store could not run this ${op}: it ${why}; it was restarted for the next one. Simplify the ${op}`,
+        op,
+      );
+    }
+    return unreachable(`the embedded triple store ${why}; it was restarted`);
+  }
+
+  /**
+   * From when oxigraph starts the query (its dataset read in), the worker's memory may grow by
+   * LABLD_SPARQL_MEMORY_MB: its WASM memory never shrinks and is outside any heap limit, so a
+   * sort of a cartesian product would take gigabytes and keep them. Past it, the worker is
+   * replaced. The worker's own figures (V8 counts the WASM memory as external; they are given
+   * while it runs), not the process's RSS, which other threads' work would move.
+   */
+  #watchMemory(current: Current): void {
+    const worker = this.#worker;
+    const { memoryMb } = this.#options;
+    const limit = memoryMb * 2 ** 20;
+    let start: number | undefined;
+    let asking = false;
+    const look = () => {
+      if (asking) return;
+      asking = true;
+      worker.getHeapStatistics().then(
+        (heap) => {
+          asking = false;
+          const used = heap.external_memory + heap.used_heap_size;
+          start ??= used;
+          if (this.#current !== current || used - start <= limit) return;
+          this.#restart(
+            this.#failure(current.job, `needed more than ${memoryMb} MB (LABLD_SPARQL_MEMORY_MB)`),
+          );
+        },
+        () => (asking = false),
+      );
+    };
+    look();
+    current.watch = setInterval(look, MEMORY_SAMPLE_MS);
+  }
+
+  /** Ends the worker (a query past its time, or a crash) and starts another in its place. */
+  #restart(error: DomainError): void {
+    const current = this.#current;
+    this.#settle();
+    const old = this.#worker;
+    this.#spawn();
+    void old.terminate();
+    current?.job.reject(error);
+    this.#options.onFree(this, current?.job);
+  }
+}
