@@ -11,6 +11,7 @@ import * as http from '../support/http.ts';
 import type { Answer } from '../support/http.ts';
 import type { Running } from '../support/labld.ts';
 import { startAnnotator } from '../annotator/e2e-support.ts';
+import { setEnv } from '../support/env.ts';
 import type { MonitorOptions, MonitorReport } from './monitor.ts';
 import { healthProblems } from '../support/responsiveness.ts';
 
@@ -39,8 +40,10 @@ export type { Answer } from '../support/http.ts';
  * labld allowed to fetch from loopback (where the file server listens), as e2e-support does.
  * The file server closes each connection after its answer, as plain lab file servers do.
  */
-export async function startHostile(): Promise<Hostile> {
+/** `env`: settings for this labld only (restored when it stops). */
+export async function startHostile(env: Record<string, string> = {}): Promise<Hostile> {
   const files = await startFileServer({ closeAfterBody: true });
+  const restore = setEnv(env);
   const labld = await startAnnotator();
   const base = labld.running.url.replace(/\/$/, '');
   const seedCsvUrl = files.put('/seed/probe.csv', SEED_CSV, 'text/csv');
@@ -59,6 +62,7 @@ export async function startHostile(): Promise<Hostile> {
     async stop() {
       await labld.stop();
       await files.stop();
+      restore();
     },
   };
 }
