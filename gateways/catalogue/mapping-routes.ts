@@ -2,10 +2,10 @@
 // choices (CSRF-checked by formRoute): the mapping is generated and saved, and the answer is a
 // redirect to the upload's dataset (whose selection runs again) or to the new mapping. A refused
 // save is the page again with the choices made and the reason, with the refusal's status.
-import { DomainError, invalid } from '../../lib/process/errors.ts';
-import { toErrorAnswer, type Route } from '../kit/index.ts';
+import { invalid } from '../../lib/process/errors.ts';
+import type { Route } from '../kit/index.ts';
 import type { Accounts } from './accounts.ts';
-import type { BuilderPost, BuilderQuery, MappingSource } from './mapping-source.ts';
+import { toldOnPage, type BuilderPost, type BuilderQuery, type MappingSource } from './mapping-source.ts';
 import { formRoute, pageRoute, type Named, type Query, type Visitor } from './page-routes.ts';
 import { datasetPath, resourcePath } from './pages/datasets.ts';
 import { renderBuilder } from './pages/mapping-builder.ts';
@@ -73,12 +73,13 @@ export function mappingRoutes(source: MappingSource, visitor: Visitor, a: Accoun
                 : resourcePath(post.shelf, id),
           };
         } catch (error) {
-          if (!(error instanceof DomainError) || error.kind === 'unauthorized') throw error;
+          const told = toldOnPage(error);
+          if (!told) throw error;
           // The page again, with what was chosen and why it was refused.
           const { view } = await source.builder(asker, params.name, post);
-          Object.assign(view, { chosen: post.map, shelf: post.shelf, error: toErrorAnswer(error).detail });
+          Object.assign(view, { chosen: post.map, shelf: post.shelf, error: told.detail });
           if (post.name) view.fileName = post.name;
-          return page(renderBuilder(context, view), {}, toErrorAnswer(error).status);
+          return page(renderBuilder(context, view), {}, told.status);
         }
       },
     ),

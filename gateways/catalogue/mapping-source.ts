@@ -9,13 +9,14 @@ import { isDownload } from '../../lib/blobs/download.ts';
 import { mappingGroup } from '../../lib/catalogue/mapping-library.ts';
 import type { ActionName } from '../../lib/contracts/catalogue.ts';
 import { text } from '../../lib/json.ts';
+import { safeDecode } from '../../lib/sources.ts';
 import {
   mappingChoices,
   OWL_NAMED_INDIVIDUAL,
   type Choice,
   type EntityList,
 } from '../../lib/mapper/index.ts';
-import { DomainError, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
+import { DomainError, TimeoutError, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../lib/process/runtime.ts';
 import { sendRequest } from '../forward.ts';
 import { toErrorAnswer } from '../kit/index.ts';
@@ -70,13 +71,23 @@ const isTurtle = (r: Dict) =>
   derivation(r) === null &&
   (/^(ttl|turtle)$/i.test(text(r.format)) || /\.ttl$/i.test(text(r.name)));
 const lastSegment = (url: string) =>
-  decodeURIComponent(
+  safeDecode(
     url
       .replace(/[?#].*$/, '')
       .replace(/\/+$/, '')
       .split('/')
       .pop() || url,
   );
+
+/**
+ * A refusal the builder tells in its own page (the reason, the status): a domain error but a
+ * visitor's (who gets the login page), or a service that did not answer in time. Anything else
+ * is a fault, left to the error page.
+ */
+export function toldOnPage(error: unknown): { status: number; detail: string } | undefined {
+  const domain = error instanceof DomainError && error.kind !== 'unauthorized';
+  return domain || error instanceof TimeoutError ? toErrorAnswer(error) : undefined;
+}
 
 export class MappingSource {
   readonly #runtime: Runtime;
@@ -203,11 +214,11 @@ export class MappingSource {
         .replace(/(\.csvw)?\.json(ld)?$/i, '')
         .replace(/\.[^.]*$/, '')}-map.yaml`;
     } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
+      const told = toldOnPage(error);
+      if (!told) throw error;
       delete view.choices;
-      const { status, detail } = toErrorAnswer(error);
-      view.error = detail;
-      return { view, status };
+      view.error = told.detail;
+      return { view, status: told.status };
     }
     return { view };
   }
