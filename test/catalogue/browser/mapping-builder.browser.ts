@@ -69,6 +69,9 @@ describe('making a mapping in Chromium', () => {
 
     await page.setViewportSize({ width: NARROW, height: 844 });
     await shot('columns-390');
+    // The first columns as a phone shows them (the full page is too tall to read at a glance).
+    await page.getByRole('heading', { name: '3. Map each column' }).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SCREENSHOTS, 'mapping-builder-columns-390-view.png') });
     const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
     assert.ok(width <= NARROW, `the builder is ${width} px wide at ${NARROW} px`);
     await page.setViewportSize({ width: 1280, height: 900 });
