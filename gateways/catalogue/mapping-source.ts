@@ -12,6 +12,7 @@ import { text } from '../../lib/json.ts';
 import { safeDecode } from '../../lib/sources.ts';
 import {
   mappingChoices,
+  mappingFileName,
   OWL_NAMED_INDIVIDUAL,
   type Choice,
   type EntityList,
@@ -210,9 +211,8 @@ export class MappingSource {
         throw invalid('template: the template has no owl:NamedIndividual to map onto', 'template');
       if (view.choices.length === 0)
         throw invalid('descriptor: the descriptor has no named column or annotation', 'descriptor');
-      view.fileName = `${lastSegment(view.descriptor)
-        .replace(/(\.csvw)?\.json(ld)?$/i, '')
-        .replace(/\.[^.]*$/, '')}-map.yaml`;
+      // The name the mapper gives the file it makes (MapToMethod's).
+      view.fileName = mappingFileName(view.descriptor);
     } catch (error) {
       const told = toldOnPage(error);
       if (!told) throw error;

@@ -84,6 +84,11 @@ test('the step links the builder, which offers the library’s template; chosen,
   // Every individual of the template is offered (35 in the DIN template, research §2.4).
   const options = /<select id="map-0"[^>]*>([\s\S]*?)<\/select>/.exec(chosen.html)![1]!;
   assert.equal([...options.matchAll(/<option value="[^"]/g)].length, 35);
+  // The name the mapper gives the file (MapToMethod's rule: example-metadata.jsonld → example-map.yaml).
+  assert.match(
+    chosen.html,
+    /<input id="builder-name" name="name" type="text" maxlength="200" value="example-map\.yaml">/,
+  );
   assert.match(
     chosen.html,
     /<select id="builder-shelf" name="shelf"><option value="library">Mapping library<\/option><\/select>/,
@@ -182,4 +187,27 @@ test('saving the choices makes a library mapping; the waiting CSV is selected ag
   assert.deepEqual(shown.waiting, []);
   const mapping = (shown.mappings as Dict[]).find((m) => m.name === 'tensile-map.yaml')!;
   assert.equal((mapping.summary as Dict).rules, 7);
+});
+
+test('from a descriptor’s URL (no upload named): saved under the mapper’s file name, to the new mapping’s page', async () => {
+  const jar = lab.jars.get('maker')!;
+  const tensile = (await lab.call('package_show', { id: 'tensile' })).resources as Dict[];
+  const descriptor = String(tensile.find((r) => r.name === 'example-metadata.jsonld')!.url);
+  const start = `${lab.labld.url}/group/mappings/mapping/new?${new URLSearchParams({ descriptor })}`;
+  const { html } = await getPage(start, jar);
+  const template = /name="template" type="radio" value="([^"]+)"/.exec(html)![1]!.replaceAll('&amp;', '&');
+  const response = await postForm(`${lab.labld.url}/group/mappings/mapping`, jar, {
+    _csrf: csrfOf(html),
+    descriptor,
+    template,
+    shelf: 'library',
+    name: '',
+    'map.table-1-Standardkraft': 'ForceMeasurement',
+  });
+  assert.equal(response.status, 303, await response.text());
+  const made = ((await lab.call('package_show', { id: 'library' })).resources as Dict[]).find(
+    (r) => r.name === 'example-map.yaml',
+  );
+  assert.ok(made, `MapToMethod's name for example-metadata.jsonld: ${(await libraryNames()).join(', ')}`);
+  assert.equal(response.headers.get('location'), `/dataset/library/resource/${String(made.id)}`);
 });
