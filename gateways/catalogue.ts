@@ -4,6 +4,8 @@
 // Accounts — makes it the real catalogue: pages from the actions (ActionSource), authentication
 // on the catalogue store. Without them, `/` is a placeholder linking the services.
 import { editRoutes } from './catalogue/edit-routes.ts';
+import { mappingRoutes } from './catalogue/mapping-routes.ts';
+import { MappingSource } from './catalogue/mapping-source.ts';
 import { EditSource } from './catalogue/edit-source.ts';
 import { notFound } from '../lib/process/errors.ts';
 import type { Runtime } from '../app/runtime.ts';
@@ -86,6 +88,7 @@ export function catalogueGateway(options: CatalogueOptions = {}): Gateway {
             .map((r) => resolvingDownload(options.runtime!, visitor, r)),
           mintedRoute(options.runtime, visitor),
           ...editRoutes(new EditSource(options.runtime), visitor, a),
+          ...mappingRoutes(new MappingSource(options.runtime), visitor, a),
           ...login,
           assetRoute,
         ]

@@ -84,10 +84,9 @@ function withUpload(fields: object, upload: UploadFields | undefined): Record<st
  * token, a header the original services forwarded upstream) is not refused here: the request
  * then reads this catalogue as anonymous.
  */
-function callerHeaders(input: Input): Record<string, string> {
-  let credential: Credential;
+function callerCredential(input: Input): { credential?: Credential } {
   try {
-    credential = credentialOf(
+    const credential = credentialOf(
       {
         authorization: input.header('authorization'),
         'x-ckan-api-key': input.header('x-ckan-api-key'),
@@ -95,34 +94,53 @@ function callerHeaders(input: Input): Record<string, string> {
       },
       baseUrl().startsWith('https:'),
     );
+    return { credential };
   } catch {
     return {};
   }
-  const value = credentialHeader(credential);
-  return value === undefined ? {} : { [CREDENTIAL_HEADER]: value };
+}
+
+/**
+ * Sends `operation` of `service` over its request topic and resolves to the reply value (a
+ * refusal rejects with the consumer's DomainError). `credential`: whose rights the operation
+ * reads this catalogue's URLs with (a page passes its CSRF-checked visitor's).
+ */
+export async function sendRequest<S extends ServiceName, O extends OperationName<S>>(
+  runtime: Runtime,
+  service: S,
+  operation: O,
+  fields: OperationInputs[S][O],
+  options: { correlationId: string; credential?: Credential; timeoutMs?: number },
+): Promise<unknown> {
+  // Checked before the claim check, which would hide a large input from the bus's own check.
+  const request = { operation, input: declaredFields(service, operation, fields) };
+  checkRequest(service, request);
+  const credential = options.credential && credentialHeader(options.credential);
+  const reply = await runtime.bus.request(
+    runtime.catalog.topicReadBy(requestGroupOf(service)).name,
+    { operation, input: await checkIn(runtime.blobs, request.input) },
+    {
+      timeoutMs: options.timeoutMs ?? intSetting('LABLD_REQUEST_TIMEOUT_MS'),
+      headers: {
+        'x-correlation-id': options.correlationId,
+        ...(credential === undefined ? {} : { [CREDENTIAL_HEADER]: credential }),
+      },
+    },
+  );
+  return checkOut(runtime.blobs, reply);
 }
 
 export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): Forwarder<S> {
-  const topic = runtime.catalog.topicReadBy(requestGroupOf(service)).name;
-  const timeoutMs = intSetting('LABLD_REQUEST_TIMEOUT_MS');
   const fieldsOf = (input: Input) => {
     const body = input.body && typeof input.body === 'object' ? (input.body as Record<string, unknown>) : {};
     return { ...input.params, ...input.query, ...body };
   };
-  const send: Forwarder<S>['send'] = async (operation, fields, input, options) => {
-    // Checked before the claim check, which would hide a large input from the bus's own check.
-    const request = { operation, input: declaredFields(service, operation, fields) };
-    checkRequest(service, request);
-    const reply = await runtime.bus.request(
-      topic,
-      { operation, input: await checkIn(runtime.blobs, request.input) },
-      {
-        timeoutMs: options?.timeoutMs ?? timeoutMs,
-        headers: { 'x-correlation-id': input.correlationId, ...callerHeaders(input) },
-      },
-    );
-    return checkOut(runtime.blobs, reply);
-  };
+  const send: Forwarder<S>['send'] = (operation, fields, input, options) =>
+    sendRequest(runtime, service, operation, fields, {
+      correlationId: input.correlationId,
+      ...callerCredential(input),
+      ...(options?.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    });
   const asDownload = (value: unknown): Result => {
     if (!isDownload(value)) throw new Error('the consumer did not reply with a download');
     return {

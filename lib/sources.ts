@@ -93,7 +93,8 @@ function ownTarget(url: string): OwnTarget | undefined {
   return { kind: 'elsewhere' };
 }
 
-function safeDecode(segment: string): string {
+/** A URL's path segment decoded, or as it is when its escapes are broken (`%zz`). */
+export function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
   } catch {

@@ -33,6 +33,7 @@ import { plotView, tablePreview } from './data-views.ts';
 import { fileView } from './file-views.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
 import { libraryView } from './library-view.ts';
+import { builderPath } from './pages/mapping-builder.ts';
 import { QuerySource } from './query-source.ts';
 import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
@@ -40,7 +41,6 @@ import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
 import { searchBoxQuery } from '../../lib/catalogue/search-query.ts';
 import { mappingGroup } from '../../lib/catalogue/mapping-library.ts';
-import { segment } from './html.ts';
 
 export const DATASET_PAGE_SIZE = 20;
 
@@ -258,7 +258,8 @@ export class ActionSource implements CatalogueSource {
       steps: stepViews(status, names, {
         canRetry: may.retry_steps === true,
         outputs,
-        libraryHref: `/group/${segment(mappingGroup())}`,
+        mappingHref: (resource) =>
+          `${builderPath(mappingGroup())}?${new URLSearchParams({ dataset: text(d.name), resource })}`,
       }),
     };
     if (letters !== null) view.deadLetters = deadLetterViews({ dead_letters: letters }, names);

@@ -42,8 +42,8 @@ export interface StepViewOptions {
   canRetry?: boolean;
   /** The resource a step made from a source, by `<source id> <step>`. */
   outputs?: ReadonlyMap<string, { name: string; href: string }>;
-  /** The mapping library's page, linked from a step that needs a mapping. */
-  libraryHref?: string;
+  /** The mapping builder's page for a source, linked from a step that needs a mapping. */
+  mappingHref?: (resourceId: string) => string;
 }
 
 /** How a state reads on the page: a source waiting for a mapping is not "done" (issue 28). */
@@ -70,8 +70,8 @@ export function stepViews(
         const failure = (step.failure as Dict | undefined) ?? {};
         view.failure = { detail: String(failure.detail ?? 'failed'), action: String(failure.action ?? '') };
       }
-      if (step.state === NEEDS_MAPPING && options.libraryHref) {
-        view.help = { href: options.libraryHref, text: 'add a mapping to the mapping library' };
+      if (step.state === NEEDS_MAPPING && options.mappingHref && names.has(resourceId)) {
+        view.help = { href: options.mappingHref(resourceId), text: 'make a mapping for it' };
       }
       // A source still there: a removed one has nothing to run again. A waiting selection
       // runs again too (as saving a mapping to the library does by itself).

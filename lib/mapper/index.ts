@@ -22,5 +22,6 @@ export {
   type MappingRequest,
 } from './mapping.ts';
 export { readMap, resolveEntries, type Orientation, type ResolvedEntry } from './resolve.ts';
-export { closestNames, editDistance } from './suggest.ts';
+export { closestNames, editDistance, holdsText, suggestIndividuals } from './suggest.ts';
 export * from './vocab.ts';
+export { mappingChoices, type Choice } from './choices.ts';

@@ -40,3 +40,39 @@ export function closestNames(name: string, candidates: Iterable<string>, limit =
     .slice(0, limit)
     .map((s) => s.candidate);
 }
+
+/** A name as words are compared: folded, and only its letters and digits. */
+const bare = (name: string): string => fold(name).replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * The template individuals a data entity's text suggests, best first (at most `limit`): the
+ * names near it (closestNames: `Specimen ID` → `SpecimenID`), then names that hold it, three
+ * letters or more (`Force` → `ForceMeasurement`), the shortest first. A name the text
+ * holds is no suggestion: `Standardkraft` (a force) is no `Standard`.
+ */
+export function suggestIndividuals(text: string, individuals: readonly string[], limit = 3): string[] {
+  const target = bare(text);
+  // The first individual of each bare name stands for it.
+  const byBare = new Map<string, string>();
+  for (const name of individuals) if (!byBare.has(bare(name))) byBare.set(bare(name), name);
+  const chosen = closestNames(target, byBare.keys(), limit).map((b) => byBare.get(b)!);
+  if (target.length >= 3 && target.length <= 200) {
+    const holding = individuals
+      .filter((name) => !chosen.includes(name))
+      .map((name) => ({ name, b: bare(name) }))
+      .filter(({ b }) => b.includes(target))
+      .sort((x, y) => x.b.length - y.b.length);
+    chosen.push(...holding.map(({ name }) => name));
+  }
+  return chosen.slice(0, limit);
+}
+
+/**
+ * Whether a suggestion is sure enough to be chosen before the person looks: the individual's name
+ * holds the whole text (`Specimen ID` → `SpecimenID`, `Force` → `ForceMeasurement`). A near name
+ * only (`Standardweg` → `Standard`) stays a suggestion.
+ */
+export function holdsText(individual: string, text: string): boolean {
+  const target = bare(text);
+  return target.length >= 3 && bare(individual).includes(target);
+}

@@ -12,6 +12,7 @@ import {
 } from '../../gateways/catalogue/pages/datasets.ts';
 import { renderError } from '../../gateways/catalogue/pages/layout.ts';
 import { renderDatasetEdit, renderResourceEdit } from '../../gateways/catalogue/pages/edit.ts';
+import { renderBuilder } from '../../gateways/catalogue/pages/mapping-builder.ts';
 import { renderResource, renderTablePreview, sortHref } from '../../gateways/catalogue/pages/resource.ts';
 import { parseTableQuery } from '../../gateways/catalogue/source.ts';
 import type { PageContext, TablePreviewView } from '../../gateways/catalogue/views.ts';
@@ -108,6 +109,32 @@ function allPages(s: string): string[] {
       dataset: { name: s, title: s },
       resource: { id: s, name: s, description: s, stored: true },
     }),
+    // The mapping builder: where to start, then an upload's columns (a refused save), then a descriptor's.
+    renderBuilder(context, {
+      group: s,
+      waiting: [{ dataset: s, resourceId: s, name: s }],
+      templates: [],
+      shelves: [],
+    }),
+    renderBuilder(context, {
+      group: s,
+      source: { dataset: s, datasetTitle: s, resourceId: s, name: s },
+      descriptor: s,
+      waiting: [],
+      templates: [{ url: s, label: s }],
+      template: s,
+      choices: [
+        { entity: s, text: s, kind: 'column', suggestions: [s], preselected: s },
+        { entity: `${s}2`, text: s, kind: 'annotation', suggestions: [], preselected: '' },
+      ],
+      individuals: [s, `${s}3`],
+      shelves: [{ name: s, title: s }],
+      chosen: { [s]: s },
+      shelf: s,
+      fileName: s,
+      error: s,
+    }),
+    renderBuilder(context, { group: s, descriptor: s, waiting: [], templates: [], template: s, shelves: [] }),
   ];
 }
 

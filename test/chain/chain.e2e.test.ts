@@ -213,7 +213,10 @@ test('only a partial mapping: exact converts nothing, needs a mapping and says w
     page,
     /select-mapping<\/code> <span class="status status-needsamapping">needs a mapping<\/span>/,
   );
-  assert.match(page, /<a href="\/group\/mappings">add a mapping to the mapping library<\/a>/);
+  assert.match(
+    page,
+    /<a href="\/group\/mappings\/mapping\/new\?dataset=strategies&amp;resource=[^"]+">make a mapping for it<\/a>/,
+  );
   const note = exact[3]!.summary.note as string;
   assert.match(note, /no mapping selected: no mapping applies fully: strategy exact needs rules_skipped = 0/);
   assert.match(note, /best_match .* would choose it/);

@@ -6,12 +6,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { seedFixture } from '../support/shared.ts';
-import { sleep } from '../support/wait.ts';
+import { stateOf, stepsWhen as waitForSteps, type Step } from '../support/steps.ts';
 import { api } from '../catalogue/actions/support.ts';
 import { startLibraryLabld, type LibraryLabld } from './library-labld.ts';
 
 type Dict = Record<string, unknown>;
-type Step = { step: string; state: string; summary?: Dict };
 
 let lab: LibraryLabld;
 before(async () => {
@@ -31,20 +30,7 @@ async function uploadTo(dataset: string, body: Blob, name: string): Promise<stri
   return made.body.result.id as string;
 }
 
-async function stepsWhen(id: string, done: (steps: Step[]) => boolean): Promise<Step[]> {
-  for (let i = 0; ; i++) {
-    const status = await lab.call('labld_status_show', { resource_id: id });
-    const steps = (status.resources as { steps: Step[] }[])[0]?.steps ?? [];
-    if (done(steps)) return steps;
-    assert.ok(
-      i < 900,
-      `the chain did not come as far: ${JSON.stringify(steps.map((s) => [s.step, s.state]))}`,
-    );
-    await sleep(100);
-  }
-}
-
-const stateOf = (steps: Step[], step: string) => steps.find((s) => s.step === step)?.state;
+const stepsWhen = (id: string, done: (steps: Step[]) => boolean) => waitForSteps(lab.call, id, done);
 
 test('a CSV with no library mapping needs one; uploading a fitting mapping converts it', async () => {
   // The library's only mapping is taken out (its text kept, to be saved again).

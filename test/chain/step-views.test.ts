@@ -87,7 +87,7 @@ test('a failed step offers Retry to editors only, a done one links what it made,
   assert.ok(reader.every((v) => v.retry === undefined));
 });
 
-test('select-mapping with no mapping reads "needs a mapping", links the library, and offers Retry (issue 28)', () => {
+test('select-mapping with no mapping reads "needs a mapping", links the mapping builder for it, and offers Retry (issue 28)', () => {
   const status = {
     resources: [
       {
@@ -104,15 +104,21 @@ test('select-mapping with no mapping reads "needs a mapping", links the library,
     ],
   };
   const names = new Map([['r1', 'a.csv']]);
-  assert.deepEqual(stepViews(status, names, { canRetry: true, libraryHref: '/group/mappings' }), [
-    {
-      step: 'a.csv: select-mapping',
-      status: 'needs a mapping',
-      detail: 'no mapping selected: no mapping to check; 4 ms',
-      help: { href: '/group/mappings', text: 'add a mapping to the mapping library' },
-      retry: { resourceId: 'r1', step: 'select-mapping' },
-    },
-  ]);
+  assert.deepEqual(
+    stepViews(status, names, {
+      canRetry: true,
+      mappingHref: (id) => `/group/mappings/mapping/new?resource=${id}`,
+    }),
+    [
+      {
+        step: 'a.csv: select-mapping',
+        status: 'needs a mapping',
+        detail: 'no mapping selected: no mapping to check; 4 ms',
+        help: { href: '/group/mappings/mapping/new?resource=r1', text: 'make a mapping for it' },
+        retry: { resourceId: 'r1', step: 'select-mapping' },
+      },
+    ],
+  );
 });
 
 test('dead letters name their source and step', () => {

@@ -7,6 +7,7 @@ import { escapeHtml, segment } from '../html.ts';
 import type { LibraryView, MappingView, PageContext } from '../views.ts';
 import { csrfField } from './layout.ts';
 import { datasetNameFields } from './datasets.ts';
+import { builderPath } from './mapping-builder.ts';
 
 /** An IRI shortened to what follows the template's URL (or its last segment), the whole IRI as its title. */
 function iriItem(iri: string, template: string | undefined): string {
@@ -96,6 +97,7 @@ export function librarySection(context: PageContext, view: LibraryView): string 
       ${waiting}
       ${mappings}
       <h2 id="add-mapping">Add a mapping</h2>
+      ${context.user ? `<p><a href="${escapeHtml(builderPath(view.group))}">Make a mapping in the browser</a> from the columns of an upload, or upload a YARRRML file.</p>` : ''}
       ${addForms(context, view)}
     </section>
     <h2>Datasets of the library</h2>`;
