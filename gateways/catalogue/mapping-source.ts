@@ -18,7 +18,7 @@ import {
   type EntityList,
 } from '../../lib/mapper/index.ts';
 import { DomainError, TimeoutError, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
-import type { Runtime } from '../../lib/process/runtime.ts';
+import type { Runtime } from '../../app/runtime.ts';
 import { sendRequest } from '../forward.ts';
 import { toErrorAnswer } from '../kit/index.ts';
 import { callAction } from './actions.ts';
