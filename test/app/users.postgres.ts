@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -43,20 +43,21 @@ after(async () => {
 
 function user(args: string[], input = '') {
   // A data directory that holds no catalogue: the database URL must be what is used.
-  const env = {
-    ...process.env,
-    LABLD_DATA: mkdtempSync(join(tmpdir(), 'labld-pg-cli-')),
-    LABLD_DATABASE_URL: url,
-  };
-  return spawnSync(
-    process.execPath,
-    [new URL('../../bin/labld.js', import.meta.url).pathname, 'user', ...args],
-    {
-      env,
-      input,
-      encoding: 'utf8',
-    },
-  );
+  const data = mkdtempSync(join(tmpdir(), 'labld-pg-cli-'));
+  const env = { ...process.env, LABLD_DATA: data, LABLD_DATABASE_URL: url };
+  try {
+    return spawnSync(
+      process.execPath,
+      [new URL('../../bin/labld.js', import.meta.url).pathname, 'user', ...args],
+      {
+        env,
+        input,
+        encoding: 'utf8',
+      },
+    );
+  } finally {
+    rmSync(data, { recursive: true, force: true });
+  }
 }
 
 test('user add, token and list work on PostgreSQL, and a labld on that database logs the user in', async (t) => {

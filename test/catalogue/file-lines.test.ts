@@ -2,13 +2,14 @@
 // line break, a last line without its break still a line, a long line cut with what was left
 // out counted, a file that is not UTF-8 read as windows-1252.
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { LINE_CHARACTER_LIMIT, fileLines } from '../../lib/catalogue/file-lines.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'labld-lines-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 function file(name: string, bytes: string | Buffer): string {
   const path = join(dir, name);
   writeFileSync(path, bytes);
