@@ -285,6 +285,11 @@ export async function guardedFetch(url: string, options: GuardedFetchOptions): P
     (rule) => new DomainError(KIND.badUrl, `${field}: ${named} refused: ${rule}`, field),
   );
   const policy = options.policy ?? policyFromEnv();
+  if (policy.offline) {
+    const rule =
+      'labld is offline (LABLD_FETCH_OFFLINE); store the document in this catalogue and give its URL';
+    throw new DomainError(KIND.upstream, `${field}: ${named} could not be fetched: ${rule}`, field);
+  }
   // A one-off policy's pool would outlive its only fetch: that session closes it.
   const session = new Session(field, shown, policy, options.signal, options.policy === undefined);
   let authorization = options.authorization ?? hop.authorization;

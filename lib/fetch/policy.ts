@@ -25,6 +25,8 @@ export interface FetchPolicy {
   readonly maxRedirects: number;
   /** Every connection resolves through this, so tests never need real DNS. */
   readonly resolve: Resolver;
+  /** No fetch at all (an offline install): documents come from the catalogue itself. */
+  readonly offline: boolean;
 }
 
 /** The system resolver; an IP literal resolves to itself without a query. */
@@ -44,6 +46,7 @@ export function policyFromEnv(env: NodeJS.ProcessEnv = process.env): FetchPolicy
     maxBytes: byteSetting('LABLD_FETCH_MAX_BYTES', env),
     maxRedirects: intSetting('LABLD_FETCH_MAX_REDIRECTS', env),
     resolve: systemResolver,
+    offline: setting('LABLD_FETCH_OFFLINE', env) === 'true',
   };
 }
 

@@ -219,6 +219,12 @@ export const settings = [
     description: 'host names, IPs, CIDRs (optionally `:port`) the guarded fetch may reach although private',
   },
   {
+    name: 'LABLD_FETCH_OFFLINE',
+    default: 'false',
+    description:
+      'true: the guarded fetch reaches nothing (an offline install); templates and mappings are read from the catalogue',
+  },
+  {
     name: 'LABLD_FETCH_TIMEOUT_MS',
     default: '30000',
     description: "guarded fetch: time limit for the upstream, not counting waits for labld's own reader",

@@ -167,6 +167,27 @@ test('a reader that stops reading for a whole limit ends the fetch', async () =>
   await rejectsWith(reading, 'upstream-timeout', 'LABLD_FETCH_TIMEOUT_MS');
 });
 
+test('an offline labld fetches nothing: the refusal names the field, the URL and the setting', async () => {
+  let asked = 0;
+  const counting = await serve((_req, res) => {
+    asked++;
+    res.end('never');
+  });
+  try {
+    await rejectsWith(
+      guardedFetch(`${counting.origin}/template.ttl`, {
+        field: 'template_url',
+        policy: testPolicy({ offline: true }),
+      }),
+      'unreachable',
+      `template_url: ${counting.origin}/template.ttl could not be fetched: labld is offline (LABLD_FETCH_OFFLINE)`,
+    );
+    assert.equal(asked, 0);
+  } finally {
+    await counting.close();
+  }
+});
+
 test('slow name resolution hits the connect time limit', async () => {
   const policy = testPolicy({
     connectTimeoutMs: 150,
