@@ -10,6 +10,7 @@ import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { CatalogueStore, OutboxEvent } from '../lib/catalogue/store/contract.ts';
 import { CHAIN_EVENTS } from '../lib/chain/events.ts';
 import { LOAD_EVENT, LOAD_GROUP } from '../lib/contracts/triplestore.ts';
+import { onOutboxWritten } from '../lib/catalogue/store/outbox-signal.ts';
 import { log } from '../lib/process/log.ts';
 
 /** The consumer group whose topic carries each outbox event (topics.yaml names the topic). */
@@ -57,32 +58,44 @@ export function startOutboxRelay(
   store: () => Promise<CatalogueStore>,
 ): Relay {
   let stopped = false;
+  /** Ends the current rest; `idle`: a rest that news of a write ends too (not one after an error). */
   let wake: (() => void) | undefined;
-  const pause = (ms: number) =>
+  let idle = false;
+  /** Something was written while the relay was publishing: it looks again before resting. */
+  let written = false;
+  const pause = (ms: number, wakeable: boolean) =>
     new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, ms);
+      idle = wakeable;
       wake = () => {
         clearTimeout(timer);
         resolve();
       };
     });
+  // Written in this process: published at once, not at the next look (a step's next event waits for none).
+  const unsubscribe = onOutboxWritten(() => {
+    written = true;
+    if (idle) wake?.();
+  });
   const loop = (async () => {
     while (!stopped) {
       try {
-        if ((await relayOnce(bus, catalog, await store())) === 0) await pause(IDLE_MS);
+        written = false;
+        if ((await relayOnce(bus, catalog, await store())) === 0 && !written) await pause(IDLE_MS, true);
       } catch (error) {
         if (stopped) break;
         log.warn(
           { err: error instanceof Error ? error.message : String(error) },
           'outbox relay: will try again',
         );
-        await pause(ERROR_MS);
+        await pause(ERROR_MS, false);
       }
     }
   })();
   return {
     async stop() {
       stopped = true;
+      unsubscribe();
       wake?.();
       await loop;
     },
