@@ -1,14 +1,15 @@
 // The automation chain's consumers (DESIGN §2, issue 14): one consumer group per step, each
 // reading the previous step's event, calling the step's domain function (lib/chain), storing
-// its output as a derived resource and publishing the next event. They hold no state: the step
+// its output as a derived resource and writing the next event to the catalogue's outbox (its
+// relay, consumers/outbox.ts, is the only publisher). They hold no state: the step
 // status in the catalogue says which run a step belongs to and how far it came, so any number
 // of copies may run in any process, and a message that comes twice does no harm.
 //
 // Per message: a status of another run (the source was replaced or deleted meanwhile) →
 // dropped as stale; a step already done → acknowledged (select-mapping: chosen again, and acted
 // on only when the choice changed — a replay after the library changed); else running → work → the output
-// replaces the derived resource of the same (source, step) → the next step queued and its
-// event published → done. A crash before "done" redelivers the message and the step runs
+// replaces the derived resource of the same (source, step) → the next step queued, its event
+// kept in the outbox and done, in one transaction. A crash before that redelivers the message and the step runs
 // again, replacing its output in place. A failure is recorded on the step in words and
 // rethrown, so that the bus retries it (an upstream that was down: lib/chain/failed-step.ts
 // forTheBus) or dead-letters it.
@@ -36,8 +37,8 @@ import { log } from '../lib/process/log.ts';
 import { dropTables } from '../lib/catalogue/actions/resources.ts';
 import type { ChainStepEvent, ResourceEvent } from '../lib/contracts/chain.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';
-import { LOAD_GROUP, type LoadEvent } from '../lib/contracts/triplestore.ts';
-import { queueLoad } from '../lib/chain/load-status.ts';
+import { eventReadBy } from '../lib/chain/events.ts';
+import { announceLoad } from '../lib/catalogue/actions/triplestore-events.ts';
 
 /** A chain event as the topics carry it (lib/contracts/chain.ts): a step's, or resource.uploaded's. */
 export type ChainEvent = ChainStepEvent & Partial<Pick<ResourceEvent, 'name'>>;
@@ -118,27 +119,38 @@ export interface RunAgain {
 
 /**
  * Queues the next step (unless this run's is under way, or done already and not `again`) and
- * publishes its event.
+ * keeps its event in the outbox of `tx` (the relay publishes it, consumers/outbox.ts).
  */
-async function pass(deps: ChainDeps, next: NonNullable<StepResult['next']>, again = false): Promise<void> {
+async function pass(tx: StepDeps, next: NonNullable<StepResult['next']>, again = false): Promise<void> {
   const { event } = next;
-  const previous = (await deps.store.getStepStatus(event.resource_id, next.step))?.status;
+  const previous = (await tx.store.getStepStatus(event.resource_id, next.step))?.status;
   const busy =
     previous?.run === event.run && (previous.state === 'running' || (previous.state === 'done' && !again));
-  if (!busy) await put(deps, event, queueStep(previous, { step: next.step, run: event.run, at: now() }));
-  const topic = deps.catalog.topicReadBy(next.group).name;
-  await deps.bus.publish(topic, event, { key: event.dataset_id });
+  if (!busy) await put(tx, event, queueStep(previous, { step: next.step, run: event.run, at: now() }));
+  const name = eventReadBy(next.group);
+  if (!name) throw new Error(`no chain event is read by ${next.group}`);
+  await tx.store.addEvent({ event: name, key: event.dataset_id, payload: event });
 }
 
 /**
- * Spec step 7 by itself (LABLD_TRIPLESTORE_AUTOLOAD): convert made the joined graph, so the
- * dataset is loaded as if Load were pressed. Before "done", so that a crash in between loads
- * again rather than never.
+ * A step's end in one transaction: the next step queued with its event, the dataset's load
+ * (spec step 7 by itself, LABLD_TRIPLESTORE_AUTOLOAD: convert made the joined graph, so it is
+ * loaded as if Load were pressed) and the step's own status. A crash before the commit runs the
+ * step again; after it, the redelivery finds the step done and its events kept.
  */
-async function autoload(deps: ChainDeps, event: ChainEvent): Promise<void> {
-  await queueLoad(deps.store, event.dataset_id);
-  const load: LoadEvent = { dataset_id: event.dataset_id, reason: 'load' };
-  await deps.bus.publish(deps.catalog.topicReadBy(LOAD_GROUP).name, load, { key: event.dataset_id });
+async function finish(
+  deps: ChainDeps,
+  event: ChainEvent,
+  result: StepResult,
+  status: StepStatus,
+  again = false,
+): Promise<void> {
+  await deps.store.transaction(async (store) => {
+    const tx = { ...deps, store };
+    if (result.next) await pass(tx, result.next, again);
+    if (result.loadDataset) await announceLoad(store, event.dataset_id);
+    await put(tx, event, status);
+  });
 }
 
 /**
@@ -234,9 +246,7 @@ export async function runStep(
   await progress.flush();
   // The source was deleted or replaced while the step ran: its newer run owns the status now.
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
-  if (result.next) await pass(deps, result.next);
-  if (result.loadDataset) await autoload(deps, event);
-  await put(deps, event, finishStep(status, event.run, now(), result.summary, result.ends));
+  await finish(deps, event, result, finishStep(status, event.run, now(), result.summary, result.ends));
 }
 
 /** A done step run again (RunAgain): its new result recorded and passed on only when it changed. */
@@ -264,8 +274,7 @@ async function runAgain(
   }
   if (!again.changed(done.summary, result.summary)) return;
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
-  if (result.next) await pass(deps, result.next, true);
-  await put(deps, event, finishStep(running, event.run, now(), result.summary, result.ends));
+  await finish(deps, event, result, finishStep(running, event.run, now(), result.summary, result.ends), true);
 }
 
 /** Subscribes each consumer's group to its topic (one key's messages in order: concurrency 1). */

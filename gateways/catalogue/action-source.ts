@@ -2,7 +2,6 @@
 // over the bus with the asker's credential (callAction), so a page shows exactly what the Action
 // API shows that person and authorization is decided in one place. This file only turns CKAN's
 // dicts into the pages' view models.
-import { randomUUID } from 'node:crypto';
 import type { StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { forbidden, invalid, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../app/runtime.ts';
@@ -35,7 +34,6 @@ import { deadLetterViews, stepViews } from './step-views.ts';
 import { libraryView } from './library-view.ts';
 import { builderPath } from './pages/mapping-builder.ts';
 import { QuerySource } from './query-source.ts';
-import { afterAction } from './triplestore-events.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
@@ -289,9 +287,7 @@ export class ActionSource implements CatalogueSource {
   async loadTripleStore(asker: Asker, name: string, rows: boolean): Promise<void> {
     if (asker.userName === undefined) throw unauthorized('Log in to load the dataset.', 'user');
     const d = await this.#package(asker, name);
-    const result = await this.#call(asker, 'triplestore_load', { id: text(d.id), rows });
-    // As the Action API does after triplestore_load: the load-triplestore consumer's event.
-    await afterAction(this.#runtime, 'triplestore_load', result, undefined, randomUUID());
+    await this.#call(asker, 'triplestore_load', { id: text(d.id), rows });
   }
 
   async plot(asker: Asker, name: string, id: string, params: Record<string, string>): Promise<unknown> {

@@ -22,7 +22,6 @@ import type { Runtime } from '../../app/runtime.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { ckanError } from '../kit/ckan-errors.ts';
 import { route, tokenAccepted, type Route, type RouteInput } from '../kit/index.ts';
-import { afterAction, datasetBefore } from './triplestore-events.ts';
 import { IDEMPOTENCY_HEADER, idempotencyOf } from './idempotency.ts';
 
 export interface CallOptions {
@@ -64,26 +63,6 @@ export async function callAction(
     },
   );
   return checkOut(runtime.blobs, reply);
-}
-
-/**
- * An action as the Action API runs it, whatever door it came in by (the API or a page's form):
- * the call, then the triple store's event for what it changed (a resource replaced or deleted,
- * a dataset deleted), so that a page's Delete leaves the store as the API's does.
- */
-export async function actWithEffects(
-  runtime: Runtime,
-  name: ActionName,
-  params: Record<string, unknown>,
-  credential: Credential,
-  options: CallOptions & { correlationId: string },
-): Promise<unknown> {
-  const call = (n: ActionName, p: Record<string, unknown>, c: Credential) =>
-    callAction(runtime, n, p, c, { correlationId: options.correlationId });
-  const before = await datasetBefore(call, name, params, credential);
-  const result = await callAction(runtime, name, params, credential, options);
-  await afterAction(runtime, name, result, before, options.correlationId);
-  return result;
 }
 
 /** CKAN's answers that come before an action runs: 400 "Bad request - …". */
@@ -213,7 +192,7 @@ export function actionRoutes(runtime: Runtime): Route[] {
       params,
       upload,
     });
-    const result = await actWithEffects(runtime, name, params, caller, {
+    const result = await callAction(runtime, name, params, caller, {
       correlationId,
       idempotency,
       ...(upload ? { upload } : {}),

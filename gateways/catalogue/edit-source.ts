@@ -1,13 +1,13 @@
 // The pages' edit verbs: a dataset's fields, deletion and members, a resource's fields,
 // replacement and deletion. Each is the Action API's own action (package_patch, package_delete,
-// package_collaborator_*, resource_patch, resource_delete) run through actWithEffects with the
-// asker's credential, so the rights, the refusals and the triple store's events are the API's.
+// package_collaborator_*, resource_patch, resource_delete) run with the asker's credential, so
+// the rights, the refusals and what the change sets off (its outbox) are the API's.
 import { randomUUID } from 'node:crypto';
 import type { ActionName, StoredUpload } from '../../lib/contracts/catalogue.ts';
 import { text } from '../../lib/json.ts';
 import { forbidden, notFound, unauthorized } from '../../lib/process/errors.ts';
 import type { Runtime } from '../../app/runtime.ts';
-import { actWithEffects, callAction } from './actions.ts';
+import { callAction } from './actions.ts';
 import type { Asker, UploadedResource } from './source.ts';
 
 type Dict = Record<string, unknown>;
@@ -49,9 +49,9 @@ export class EditSource {
     return callAction(this.#runtime, name, params, asker.credential);
   }
 
-  /** As the Action API runs it: with the triple store's event for what it changed. */
+  /** A change, with a correlation id of its own for the logs of what it sets off. */
   #act(asker: Asker, name: ActionName, params: Dict, upload?: StoredUpload) {
-    return actWithEffects(this.#runtime, name, params, asker.credential, {
+    return callAction(this.#runtime, name, params, asker.credential, {
       correlationId: randomUUID(),
       ...(upload ? { upload } : {}),
     });

@@ -10,6 +10,8 @@ import { SCHEMA_BASE } from './requests.ts';
 
 /** The consumer group of the load topic (DESIGN §2: load-triplestore). */
 export const LOAD_GROUP = 'load-triplestore';
+/** The catalogue outbox's name for a LoadEvent (consumers/outbox.ts publishes it to LOAD_GROUP's topic). */
+export const LOAD_EVENT = 'triplestore.load';
 /** The consumer group of the SPARQL request topic. */
 export const SPARQL_GROUP = 'triplestore-requests';
 

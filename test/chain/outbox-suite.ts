@@ -10,6 +10,7 @@ import { failStep, finishStep, queueStep, startStep, type DeadLetter } from '../
 import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import { invalid } from '../../lib/process/errors.ts';
 import { relayOnce } from '../../consumers/outbox.ts';
+import { onOutboxWritten } from '../../lib/catalogue/store/outbox-signal.ts';
 import { sleep } from '../support/wait.ts';
 
 export const catalog = loadTopics('topics.yaml');
@@ -85,6 +86,34 @@ export function outboxSuite(
       ]);
       assert.deepEqual(await store.pendingEvents(10), []);
       assert.equal(await relayOnce(working.bus, catalog, store), 0);
+    });
+
+    test('the relays of this process hear of an event once it is committed: not before, not when rolled back', async () => {
+      let heard = 0;
+      const stop = onOutboxWritten(() => heard++);
+      try {
+        await store.transaction(async (tx) => {
+          await tx.addEvent({ event: 'resource.uploaded', key: 'd9', payload: ev(9) });
+          await tx.transaction((inner) =>
+            inner.addEvent({ event: 'resource.deleted', key: 'd9', payload: ev(9) }),
+          );
+          assert.equal(heard, 0, 'not while the transaction is open');
+        });
+        assert.equal(heard, 1, 'once, when it committed');
+        await assert.rejects(
+          store.transaction(async (tx) => {
+            await tx.addEvent({ event: 'resource.uploaded', key: 'd9', payload: ev(9) });
+            throw invalid('rolled back', 'x');
+          }),
+        );
+        await store.transaction((tx) => tx.getDataset('none'));
+        assert.equal(heard, 1, 'not for a rollback, nor for a transaction that wrote no event');
+        await store.addEvent({ event: 'resource.uploaded', key: 'd9', payload: ev(9) });
+        assert.equal(heard, 2, 'an event written alone is committed at once');
+      } finally {
+        stop();
+        await store.removeEvents((await store.pendingEvents(10)).map((e) => e.seq));
+      }
     });
 
     test('step status: every state round-trips; listed per dataset or source; gone with the dataset', async () => {

@@ -13,7 +13,8 @@ import type { CatalogueStore } from '../../lib/catalogue/store/contract.ts';
 import type { Datastore } from '../../lib/datastore/contract.ts';
 import { openDatastore } from '../../lib/datastore/open.ts';
 import { invalid, isDomainError, unreachable } from '../../lib/process/errors.ts';
-import { runStep, type ChainDeps, type StepResult } from '../../consumers/chain.ts';
+import { runStep as runStepAlone, type ChainDeps, type StepResult } from '../../consumers/chain.ts';
+import { relayOnce } from '../../consumers/outbox.ts';
 
 let store: CatalogueStore;
 let datastore: Datastore;
@@ -53,6 +54,15 @@ after(async () => {
   await datastore.close();
   await store.close();
 });
+
+/** A step run by the shell, then its outbox published by the relay: what it set off, on the bus. */
+async function runStep(...args: Parameters<typeof runStepAlone>): Promise<void> {
+  try {
+    await runStepAlone(...args);
+  } finally {
+    await relayOnce(deps.bus, catalog, store);
+  }
+}
 
 const at = () => new Date().toISOString();
 const status = async (step: 'annotate' | 'import') =>
@@ -226,4 +236,38 @@ test('a step of an older run that ends after the source was replaced writes noth
   assert.deepEqual(sent, []);
   assert.equal((await status('import'))?.state, 'running', 'left for the new run to queue again');
   assert.equal((await store.getStepStatus(event.resource_id, 'describe'))?.status, undefined);
+});
+
+test("a step's events leave by the outbox only, kept with its done status: the next step's, and the load under auto-load", async () => {
+  const id = event.dataset_id;
+  const csv = await store.createResource(id, { name: 'c.csv', url: 'https://example.org/c.csv' });
+  const converted = { ...event, resource_id: csv.id, run: 'run-7' };
+  const queued = queueStep(undefined, { step: 'annotate', run: 'run-7', at: at() });
+  await store.putStepStatus({ source_resource_id: csv.id, package_id: id, status: queued });
+  await relayOnce(deps.bus, catalog, store);
+  sent.splice(0);
+  const result: StepResult = {
+    summary: { durationMs: 1 },
+    next: { step: 'import', group: 'chain-import', event: converted },
+    loadDataset: true,
+  };
+  await runStepAlone(deps, 'annotate', converted, new AbortController().signal, work(result));
+  assert.equal(sent.length, 0, 'nothing published by the step itself');
+  assert.deepEqual(
+    (await store.pendingEvents(10)).map((e) => [e.event, e.key, e.payload]),
+    [
+      ['step.annotated', id, converted],
+      ['triplestore.load', id, { dataset_id: id, reason: 'load' }],
+    ],
+  );
+  assert.equal((await store.getStepStatus(csv.id, 'annotate'))?.status.state, 'done');
+  assert.equal((await store.getStepStatus(id, 'load'))?.status.state, 'queued');
+  assert.equal(await relayOnce(deps.bus, catalog, store), 2);
+  assert.deepEqual(
+    sent.map((m) => [m.topic, m.key]),
+    [
+      [catalog.topicReadBy('chain-import').name, id],
+      [catalog.topicReadBy('load-triplestore').name, id],
+    ],
+  );
 });

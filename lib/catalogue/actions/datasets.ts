@@ -11,6 +11,7 @@ import { metadataOf } from './dataset-fields.ts';
 import { packageDict } from './dicts.ts';
 import { bool, givenId, integer, list, optional, required, type Params } from './params.ts';
 import { createLinkResource, dropTables } from './resources.ts';
+import { announceSync } from './triplestore-events.ts';
 
 function name(params: Params): string {
   return checkName(required(params, 'name'));
@@ -167,7 +168,11 @@ const packagePatch: Action = (deps, viewer, params) => updateOrPatch(deps, viewe
 const packageDelete: Action = async (deps, viewer, params) => {
   const dataset = await datasetFor(deps.store, viewer, 'dataset.delete', required(params, 'id'));
   const resources = await deps.store.listResources(dataset.id);
-  await deps.store.deleteDataset(dataset.id);
+  await deps.store.transaction(async (tx) => {
+    await tx.deleteDataset(dataset.id);
+    // Its graphs go too (a sync of a dataset that is gone drops them).
+    await announceSync(tx, dataset.id);
+  });
   await dropTables(
     deps,
     resources.map((r) => r.id),

@@ -11,6 +11,7 @@ import type { StoredUpload } from '../../contracts/catalogue.ts';
 import { datasetFor, resourceFor, type Action, type ActionDeps } from './context.ts';
 import { announceDelete, announceUpload } from './chain-events.ts';
 import { inLibrary, reselectWaiting } from './chain-replay.ts';
+import { announceSync } from './triplestore-events.ts';
 import { resourceDict } from './dicts.ts';
 import { givenId, optional, required, type Params } from './params.ts';
 
@@ -216,6 +217,8 @@ async function change(
       await announceUpload(tx, after);
       if (inLibrary(dataset, after)) await reselectWaiting(tx);
     }
+    // A loaded dataset's graph of this resource follows it (its name and file).
+    await announceSync(tx, after.package_id);
     return after;
   });
   return show(deps, updated);
@@ -233,6 +236,7 @@ const resourceDelete: Action = async (deps, viewer, params) => {
     const gone = await tx.deleteDerivedFrom(resource.id);
     await tx.deleteResource(resource.id);
     await announceDelete(tx, resource);
+    await announceSync(tx, resource.package_id);
     return gone;
   });
   await dropTables(deps, [resource.id, ...derived]);

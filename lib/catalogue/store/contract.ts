@@ -35,20 +35,29 @@ import type { StatusStep, StepState, StepStatus } from '../../chain/status.ts';
 import type { ChainEventName } from '../../chain/events.ts';
 import type { DeadLetter } from '../../chain/dead-letters.ts';
 import type { ChainStepEvent, ResourceEvent } from '../../contracts/chain.ts';
+import type { LOAD_EVENT, LoadEvent } from '../../contracts/triplestore.ts';
 
-/** An event of a catalogue change, kept in the change's transaction until it is published. */
-export interface OutboxEvent {
-  /** resource.uploaded/deleted from a change; a step's event from a Retry or a replay. */
-  event: ChainEventName;
-  /** The message key (the dataset id: one dataset's events stay in order). */
-  key: string;
-  payload: ResourceEvent | ChainStepEvent;
-}
+/**
+ * An event of a catalogue change, kept in the change's transaction until it is published: every
+ * side effect of a change leaves this way, whichever door the change came in by.
+ */
+export type OutboxEvent =
+  | {
+      /** resource.uploaded/deleted from a change; a step's event from a step, a Retry or a replay. */
+      event: ChainEventName;
+      /** The message key (the dataset id: one dataset's events stay in order). */
+      key: string;
+      payload: ResourceEvent | ChainStepEvent;
+    }
+  | {
+      /** The triple store brought in step with the dataset (a load, or a change to its resources). */
+      event: typeof LOAD_EVENT;
+      key: string;
+      payload: LoadEvent;
+    };
 
 /** An event of the outbox with its place in the order of writing. */
-export interface StoredEvent extends OutboxEvent {
-  seq: number;
-}
+export type StoredEvent = OutboxEvent & { seq: number };
 
 /**
  * What a dataset's page shows, in one read (issue 25: the page made a dozen round trips): the

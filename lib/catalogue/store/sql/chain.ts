@@ -1,6 +1,7 @@
-// The chain's tables of the catalogue store: the outbox of events waiting to be published, and
-// the status of each step per source resource (migration 3). Plain rows; what the states mean
-// and which transitions are allowed is lib/chain/status.ts's business.
+// The chain's tables of the catalogue store: the outbox of events waiting to be published (the
+// chain's and the triple store's), and the status of each step per source resource (migration
+// 3). Plain rows; what the states mean and which transitions are allowed is lib/chain/status.ts's
+// business.
 import { NEEDS_MAPPING, type EndState, type StatusStep, type StepStatus } from '../../../chain/status.ts';
 import type { DeadLetter } from '../../../chain/dead-letters.ts';
 import type { OutboxEvent, SourceStepStatus, StepStatusFilter, StoredEvent } from '../contract.ts';
@@ -18,12 +19,15 @@ export async function addEvent(s: SqlSession, event: OutboxEvent): Promise<void>
 
 export async function pendingEvents(s: SqlSession, limit: number): Promise<StoredEvent[]> {
   const rows = await s.all(`SELECT * FROM chain_outbox ORDER BY seq LIMIT ?`, [limit]);
-  return rows.map((r) => ({
-    seq: num(r.seq),
-    event: str(r.event) as OutboxEvent['event'],
-    key: str(r.event_key),
-    payload: JSON.parse(str(r.payload)) as OutboxEvent['payload'],
-  }));
+  return rows.map(
+    (r) =>
+      ({
+        seq: num(r.seq),
+        event: str(r.event),
+        key: str(r.event_key),
+        payload: JSON.parse(str(r.payload)) as unknown,
+      }) as StoredEvent,
+  );
 }
 
 export async function removeEvents(s: SqlSession, seqs: readonly number[]): Promise<void> {

@@ -38,6 +38,7 @@ import type { StatusStep } from '../../../chain/status.ts';
 import * as accounts from './accounts.ts';
 import * as orgs from './organizations.ts';
 import * as chain from './chain.ts';
+import { outboxWritten } from '../outbox-signal.ts';
 import * as requests from './requests.ts';
 import * as page from './page.ts';
 import * as search from './search.ts';
@@ -106,9 +107,17 @@ export class SqlCatalogueStore implements CatalogueStore {
   readonly #holder = randomUUID();
   #leasing = false;
 
-  constructor(session: SqlSession, close: () => Promise<void> = () => session.close()) {
+  /** Inside a transaction: whether it wrote to the outbox, told once the outermost one commits. */
+  readonly #written: { events: boolean } | undefined;
+
+  constructor(
+    session: SqlSession,
+    close: () => Promise<void> = () => session.close(),
+    written?: { events: boolean },
+  ) {
     this.#s = session;
     this.#close = close;
+    this.#written = written;
   }
 
   // --- datasets -------------------------------------------------------------------------
@@ -336,7 +345,12 @@ export class SqlCatalogueStore implements CatalogueStore {
   // --- groups ---------------------------------------------------------------------------
 
   // --- the chain (chain.ts) ---------------------------------------------------------------
-  addEvent = (event: OutboxEvent) => chain.addEvent(this.#s, event);
+  addEvent = async (event: OutboxEvent) => {
+    await chain.addEvent(this.#s, event);
+    // Outside a transaction it is committed now; inside, when the outermost one commits.
+    if (this.#written) this.#written.events = true;
+    else outboxWritten();
+  };
   pendingEvents = (limit: number) => chain.pendingEvents(this.#s, limit);
   removeEvents = (seqs: readonly number[]) => chain.removeEvents(this.#s, seqs);
   claimOutbox<T>(work: (tx: CatalogueStore) => Promise<T>): Promise<T | undefined> {
@@ -492,8 +506,13 @@ export class SqlCatalogueStore implements CatalogueStore {
   }
 
   /** Work on the session of a transaction (and a store on it); inside one already, that one. */
-  #atomic<T>(work: (s: SqlSession, store: SqlCatalogueStore) => Promise<T>): Promise<T> {
-    return this.#s.transaction((tx) => work(tx, tx === this.#s ? this : new SqlCatalogueStore(tx)));
+  async #atomic<T>(work: (s: SqlSession, store: SqlCatalogueStore) => Promise<T>): Promise<T> {
+    const written = this.#written ?? { events: false };
+    const result = await this.#s.transaction((tx) =>
+      work(tx, tx === this.#s ? this : new SqlCatalogueStore(tx, undefined, written)),
+    );
+    if (!this.#written && written.events) outboxWritten();
+    return result;
   }
 
   async ready(): Promise<void> {
