@@ -4,6 +4,7 @@
 // rows end in a tab, one field more than the header. Each must give one table.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import iconv from 'iconv-lite';
 import { describe, it } from 'node:test';
 import { lineSeparator } from '../../lib/annotator/separators.ts';
 import { annotateBytes, annotateFile } from './support.ts';
@@ -141,6 +142,41 @@ describe('machine exports', () => {
       assert.deepEqual(c.datatype, { base: 'double', format: { decimalChar: '.', groupChar: ',' } }, c.name);
     }
     assert.equal(d.notes?.length, 8);
+  });
+
+  it('a CP932 logger export whose only Japanese is its header line is read as Shift_JIS (chardet ranks windows-1252 first)', async () => {
+    const file = `${sharedDir}fixtures/real-exports/logger-jp-H300CP_No1.csv`;
+    const { descriptor, encoding } = await annotateFile(file, 'http://example.org/logger.csv');
+    assert.equal(encoding, 'shift_jis');
+    const { table, columns } = oneTable(descriptor);
+    // The title line `H300-CP-No.1`, then the header with units after a space.
+    const dialect = { delimiter: ',', skipRows: 1, headerRowCount: 1, encoding: 'shift_jis' };
+    assert.deepEqual(table.dialect, dialect);
+    assert.deepEqual(
+      columns.map((c) => c.titles[0]),
+      [
+        '名前',
+        '測定日時 ',
+        '荷重 kN',
+        '変位 mm',
+        '表-縦 μ',
+        '表-横 μ',
+        '裏-縦 μ',
+        '裏-横 μ',
+        '縦-平均 μ',
+        '横-平均 μ',
+      ],
+    );
+    assert.deepEqual(
+      columns.slice(2, 4).map((c) => c['qudt:unit']?.['@id']),
+      [`${QUDT}KiloN`, `${QUDT}MilliM`],
+    );
+    // Latin text in windows-1252 is not taken for Shift_JIS: an accented letter before ASCII.
+    const latin = iconv.encode(
+      'Prüfer;Kh\nHöhe [mm];98,6\nWürfel;1\n\nZeit [s];Kraft [kN]\n1;2\n3;4\n',
+      'windows-1252',
+    );
+    assert.notEqual((await annotateBytes(latin)).encoding, 'shift_jis');
   });
 
   it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {
