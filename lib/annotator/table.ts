@@ -370,9 +370,18 @@ function columnUnit(titles: string[]): UnitRef | undefined {
   for (const title of titles) {
     unit = undefined;
     for (const part of title.split(' ')) {
-      unit = unitOf(part);
+      unit = unitOf(part) ?? bracketedUnitOf(part);
       if (unit) break;
     }
   }
   return unit ?? suffixUnitOf(titles[0] ?? '');
+}
+
+/**
+ * The unit in brackets at the end of a word without a space before them: `日時(μs)` (Keyence),
+ * `Weg[mm]`. The original split titles at spaces only and found none.
+ */
+function bracketedUnitOf(word: string): UnitRef | undefined {
+  const inside = /.[([]([^()[\]]+)[)\]]$/u.exec(word)?.[1];
+  return inside === undefined ? undefined : unitOf(inside);
 }

@@ -179,6 +179,23 @@ describe('machine exports', () => {
     assert.notEqual((await annotateBytes(latin)).encoding, 'shift_jis');
   });
 
+  it("Keyence NR-500: a unit in brackets right after the name, no space (`日時(μs)`), is the column's unit", async () => {
+    const file = `${sharedDir}fixtures/real-exports/keyence-nr500-jp-instron.csv`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/keyence.csv');
+    const d = descriptor as unknown as Tables;
+    // The 57-line header ends in the header row `#EndHeader,日時(μs),(1)HA-V01` (line 57).
+    const table = d.tables!.at(-1)!;
+    assert.equal(table.dialect.skipRows, 56);
+    assert.deepEqual(
+      table.tableSchema.columns.slice(1).map((c) => [c.titles[0], c['qudt:unit']?.['@id']]),
+      [
+        ['#EndHeader', undefined],
+        ['日時(μs)', `${QUDT}MicroSEC`],
+        ['(1)HA-V01', undefined],
+      ],
+    );
+  });
+
   it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {
     const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export.TXT`;
     const { descriptor } = await annotateFile(file, 'http://example.org/bose.TXT');
