@@ -55,6 +55,8 @@ export class TableBuilder {
   private runOpen = true;
   private readonly candidates: string[] = [];
   private headerFields: string[][] = [];
+  /** The header of the block this one continues (continueFrom), when it has none. */
+  private inherited: string[][] = [];
   private width = -1;
   private stats: ColumnStats[] = [];
   private readonly sample: string[][] = [];
@@ -217,8 +219,19 @@ export class TableBuilder {
     };
   }
 
+  /**
+   * Takes the header of `previous` when this table has none of its own and as many columns:
+   * the second block of an export that prints its header once.
+   */
+  continueFrom(previous: TableBuilder): void {
+    const headed = previous.run > 0 && !previous.runOpen && previous.headerFields.length > 0;
+    if (headed && this.run === 0 && !this.runOpen && previous.width === this.width) {
+      this.inherited = previous.headerFields;
+    }
+  }
+
   private columns(headerRows: number, about: string): Column[] {
-    const titles = columnTitles(headerRows > 0 ? this.headerFields : [], this.width);
+    const titles = columnTitles(headerRows > 0 ? this.headerFields : this.inherited, this.width);
     return titles.map((columnTitles, col) => {
       const name = makeId(columnTitles[0] as string);
       const unit = columnUnit(columnTitles);

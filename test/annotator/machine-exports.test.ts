@@ -196,6 +196,30 @@ describe('machine exports', () => {
     );
   });
 
+  it("Bose WinTest's second acquisition block, without a header of its own, has the first block's columns", async () => {
+    const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export_block.TXT`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/bose_block.TXT');
+    const d = descriptor as unknown as Tables;
+    // Block 1: header line 4, units line 5, rows 6–4105; a spaces-only line; block 2 from 4107.
+    assert.deepEqual(
+      d.tables?.map((t) => [t.dialect.skipRows, t.dialect.headerRowCount]),
+      [
+        [3, 2],
+        [4106, 0],
+      ],
+    );
+    for (const table of d.tables!) {
+      assert.deepEqual(
+        table.tableSchema.columns.slice(1, 4).map((c) => [c.titles[0]?.trim(), c['qudt:unit']?.['@id']]),
+        [
+          ['Elapsed Time', `${QUDT}SEC`],
+          ['Disp', `${QUDT}MilliM`],
+          ['Load', `${QUDT}N`],
+        ],
+      );
+    }
+  });
+
   it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {
     const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export.TXT`;
     const { descriptor } = await annotateFile(file, 'http://example.org/bose.TXT');
