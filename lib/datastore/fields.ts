@@ -71,6 +71,9 @@ export function tableCount(descriptor: unknown): number {
  */
 export function mainTableIndex(descriptor: unknown, lines: number): number {
   if (!isObject(descriptor) || !Array.isArray(descriptor.tables)) return 0;
+  // Blocks of one file only: a table group of several files keeps its first table.
+  const urls = new Set(descriptor.tables.map((table: unknown) => (isObject(table) ? table.url : undefined)));
+  if (urls.size > 1) return 0;
   const starts = descriptor.tables.map((table: unknown) => {
     const { skipRows, headerRowCount } = describedDialect(dialectOf(descriptor, table));
     return { first: skipRows, data: skipRows + headerRowCount };

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
 import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
-import { descriptorTable } from '../../lib/datastore/fields.ts';
+import { descriptorTable, mainTableIndex } from '../../lib/datastore/fields.ts';
 import { importCsv } from '../../lib/datastore/import.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { sharedDir } from '../support/shared.ts';
@@ -155,6 +155,14 @@ describe('datastore fields from a CSVW descriptor', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it('chooses among the blocks of one file only', () => {
+    const table = (url: string, skipRows: number) => ({ url, dialect: { skipRows, headerRowCount: 1 } });
+    // One file: the second block has room for 90 rows, the first for 9.
+    assert.equal(mainTableIndex({ tables: [table('a.csv', 0), table('a.csv', 10)] }, 100), 1);
+    // Two files of a table group: the first table, as before.
+    assert.equal(mainTableIndex({ tables: [table('a.csv', 0), table('b.csv', 10)] }, 100), 0);
   });
 
   it('counts lines: LF or CRLF, CR alone, a last line without a break', async () => {
