@@ -21,6 +21,7 @@ import { downloadUrl } from '../lib/contracts/catalogue.ts';
 import type { Resource } from '../lib/catalogue/model.ts';
 import { maxOutputBytes } from '../lib/blobs/download.ts';
 import { importCsv } from '../lib/datastore/import.ts';
+import { countLines } from '../lib/line-breaks.ts';
 import { invalid, notFound } from '../lib/process/errors.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
 import { openSource, textLoader } from '../lib/sources.ts';
@@ -148,7 +149,7 @@ const load = async ({ deps, event, source, onProgress }: StepWork) => {
     parsed,
     { body: deps.blobs.open(csv.blob) },
     csv.url,
-    { onRows: (rows) => onProgress({ rows }) },
+    { onRows: (rows) => onProgress({ rows }), lines: () => countLines(deps.blobs.open(csv.blob)) },
   );
   const summary = {
     durationMs: Math.round(performance.now() - started),

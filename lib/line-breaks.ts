@@ -49,3 +49,24 @@ export class LineBreaks {
     return text.replace(/\r\n?/g, '\n');
   }
 }
+
+/**
+ * The lines of a text body: its LF count, or its CR count when it has no LF (old Mac), one more
+ * when the last line has no line break.
+ */
+export async function countLines(
+  body: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+): Promise<number> {
+  let lf = 0;
+  let cr = 0;
+  let last = -1;
+  for await (const chunk of body) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (bytes.length === 0) continue;
+    for (let at = bytes.indexOf(10); at >= 0; at = bytes.indexOf(10, at + 1)) lf++;
+    if (lf === 0) for (let at = bytes.indexOf(13); at >= 0; at = bytes.indexOf(13, at + 1)) cr++;
+    last = bytes[bytes.length - 1] as number;
+  }
+  const breaks = lf > 0 ? lf : cr;
+  return last < 0 ? 0 : breaks + (last === 10 || last === 13 ? 0 : 1);
+}

@@ -170,10 +170,39 @@ function isUtf8Prefix(sample: Buffer): boolean {
 // chardet's single-byte guesses are ambiguous (research: 13 of 30 exact); among the legible
 // ones its first that iconv-lite can decode wins, windows-1252 when none is usable.
 function guessLegacy(sample: Buffer): Decoder {
-  for (const candidate of analyse(sample)) {
+  const candidates = analyse(sample);
+  if (candidates.some((c) => c.name === 'Shift_JIS') && readsAsShiftJis(sample)) {
+    return iconvDecoder('shift_jis', 'shift_jis'); // iconv-lite's shift_jis is CP932
+  }
+  for (const candidate of candidates) {
     const name = candidate.name.toLowerCase();
     if (name.startsWith('utf') || name.startsWith('iso-2022') || !iconv.encodingExists(name)) continue;
     return iconvDecoder(name, name === 'iso-8859-1' ? 'latin-1' : name);
   }
   return iconvDecoder('windows-1252', 'windows-1252');
+}
+
+/**
+ * Whether `sample` is Japanese text in Shift_JIS (Windows' CP932): every byte above ASCII part
+ * of a valid character, none of them in the user-defined area, and at least one two-byte
+ * character whose both bytes are above ASCII (kanji, kana). chardet ranks a short CP932 file
+ * with few Japanese words (a header line) below windows-1252 (98 against 40 for a logger's
+ * export), whose reading is mojibake; Latin text is never valid CP932 with such a character
+ * (an accented letter is followed by ASCII).
+ */
+function readsAsShiftJis(sample: Buffer): boolean {
+  let wide = 0;
+  let i = 0;
+  for (; i < sample.length; i++) {
+    const b = sample[i] as number;
+    if (b < 0x80 || (b >= 0xa1 && b <= 0xdf)) continue; // ASCII, half-width katakana
+    const lead = (b >= 0x81 && b <= 0x9f) || (b >= 0xe0 && b <= 0xef) || (b >= 0xfa && b <= 0xfc);
+    if (!lead) return false;
+    if (i + 1 === sample.length) break; // the sample ends inside a character
+    const trail = sample[++i] as number;
+    if (trail < 0x40 || trail === 0x7f || trail > 0xfc) return false;
+    if (trail >= 0x80) wide++;
+  }
+  if (wide === 0) return false;
+  return !/[\ufffd\ue000-\uf8ff]/u.test(iconv.decode(sample.subarray(0, i), 'shift_jis'));
 }

@@ -194,13 +194,19 @@ export class Segmenter {
     const notes: Note[] = [];
     const tables: Table[] = [];
     let tableNumber = 0;
-    for (const part of this.parts) {
+    this.parts.forEach((part, i) => {
+      const before = this.parts[i - 1];
+      // A headerless block right after a table of the same shape (only blank lines between)
+      // continues its columns: Bose WinTest's second acquisition block.
+      if (part.table && before?.table && before.sep === part.sep && before.count === part.count) {
+        part.table.continueFrom(before.table);
+      }
       const table = part.table ?? (anyData ? undefined : part.fallback);
       if (table) {
         const built = table.finish({ ...context, key: `table-${++tableNumber}` });
         if (built) tables.push(built);
       } else notes.push(...metaNotes(part.lines, part.start, part.sep, part.count, context.namespace));
-    }
+    });
     return { notes, tables, nonBlankLines: this.nonBlank };
   }
 }

@@ -5,7 +5,7 @@ import { scanRow } from './fast-row.ts';
 import { makeId } from './names.ts';
 import { ColumnStats, pandasCell } from './pandas.ts';
 import { SEP_REGEX, splitPandas, splitTyped, type Sep } from './separators.ts';
-import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
+import { columnUnit } from './units.ts';
 import { QuotedNumbers } from './quoted-numbers.ts';
 import { stripChars, valueType, XSD_OF } from './value-type.ts';
 
@@ -44,6 +44,13 @@ function isTextLine(line: string, sep: Sep): boolean {
   });
 }
 
+/** A line whose first field and most others are text: a header if an all-text line follows. */
+function namesFirst(line: string, sep: Sep): boolean {
+  const types = splitTyped(line, sep).map((field) => valueType(field).type);
+  const text = types.filter((type) => type === 'TEXT').length;
+  return types[0] === 'TEXT' && text * 2 > types.length;
+}
+
 export class TooManyHeaderLines extends Error {}
 
 /** Accumulates one data part line by line; `finish` gives the table or undefined (omitted). */
@@ -54,7 +61,14 @@ export class TableBuilder {
   private run = 0;
   private runOpen = true;
   private readonly candidates: string[] = [];
+  /**
+   * A first line of names with some numbers among them (sensor serials: MTS 793's `1281068`),
+   * held until the next line says: all text (its unit row) makes both the header.
+   */
+  private pending: string | undefined;
   private headerFields: string[][] = [];
+  /** The header of the block this one continues (continueFrom), when it has none. */
+  private inherited: string[][] = [];
   private width = -1;
   private stats: ColumnStats[] = [];
   private readonly sample: string[][] = [];
@@ -148,13 +162,21 @@ export class TableBuilder {
   addPartLine(line: string): void {
     this.partLines++;
     if (!this.runOpen) return this.addRow(line);
+    const pending = this.pending;
+    this.pending = undefined;
     if (isTextLine(line, this.sep)) {
-      this.run++;
+      if (pending !== undefined) this.candidates.push(pending);
+      this.run = this.candidates.length + 1;
       if (this.candidates.length >= MAX_HEADER_LINES) throw new TooManyHeaderLines();
       this.candidates.push(line);
       return;
     }
+    if (pending === undefined && this.run === 0 && this.rows === 0 && namesFirst(line, this.sep)) {
+      this.pending = line;
+      return;
+    }
     this.closeRun();
+    if (pending !== undefined) this.addRow(pending);
     this.addRow(line);
   }
 
@@ -196,6 +218,7 @@ export class TableBuilder {
       headerRows = 0;
       this.runOpen = false;
       this.width = -1;
+      if (this.pending !== undefined) this.addRow(this.pending);
       for (const line of this.candidates) this.addRow(line);
     } else if (headerRows >= this.partLines) return undefined; // no data rows: pandas gave an empty frame
     if (this.tooWide || this.rows === 0 || this.width <= 0) return undefined;
@@ -217,8 +240,19 @@ export class TableBuilder {
     };
   }
 
+  /**
+   * Takes the header of `previous` when this table has none of its own and as many columns:
+   * the second block of an export that prints its header once.
+   */
+  continueFrom(previous: TableBuilder): void {
+    const headed = previous.run > 0 && !previous.runOpen && previous.headerFields.length > 0;
+    if (headed && this.run === 0 && !this.runOpen && previous.width === this.width) {
+      this.inherited = previous.headerFields;
+    }
+  }
+
   private columns(headerRows: number, about: string): Column[] {
-    const titles = columnTitles(headerRows > 0 ? this.headerFields : [], this.width);
+    const titles = columnTitles(headerRows > 0 ? this.headerFields : this.inherited, this.width);
     return titles.map((columnTitles, col) => {
       const name = makeId(columnTitles[0] as string);
       const unit = columnUnit(columnTitles);
@@ -359,20 +393,4 @@ function columnTitles(headerFields: string[][], width: number): string[][] {
     counts.set(key(current), count + 1);
     return current.map((title) => stripChars(title, '"'));
   });
-}
-
-/**
- * The unit of a column: each title's first unit word; the last title decides (so a unit row
- * below the names wins). Without one, the spec's CamelCase suffix of the first title.
- */
-function columnUnit(titles: string[]): UnitRef | undefined {
-  let unit: UnitRef | undefined;
-  for (const title of titles) {
-    unit = undefined;
-    for (const part of title.split(' ')) {
-      unit = unitOf(part);
-      if (unit) break;
-    }
-  }
-  return unit ?? suffixUnitOf(titles[0] ?? '');
 }

@@ -1,8 +1,9 @@
 // The rows of a CSV as the original annotator's descriptor describes it: its dialect (rows
 // skipped, header rows, the delimiter as a real character or the original's regex form such
 // as `\t`, the encoding), read in stream; the table ends at its first blank row (as the
-// original), and a row narrower than the described columns is refused (422, csv_url). Used
-// by /api/rdf (descriptor-rdf.ts) and by the datastore's import.
+// original) or at a row of another width whose first cell is text (the next block of a
+// multi-block export, as the annotator split it); such a row with a number first is ragged and
+// refused (422, csv_url). Used by /api/rdf (descriptor-rdf.ts) and by the datastore's import.
 import { invalid } from '../process/errors.ts';
 import { maxColumns } from '../limits.ts';
 import { csvEventBatches } from './csv-reader.ts';
@@ -24,6 +25,9 @@ export interface DescriptorRow {
   sourceNumber: number;
   cells: string[];
 }
+
+/** A cell that starts as a number does (`-.5`, `1,5`, ` 12`): a data row's first cell. */
+const NUMBER_FIRST = /^\s*[-+]?(?:\d|[.,]\d)/;
 
 /** Whether every cell from `from` on is empty or blanks. */
 function isBlankRow(cells: readonly string[], from = 0): boolean {
@@ -74,6 +78,12 @@ export async function* descriptorRowBatches(
           break;
         }
         if (cells.length < width || !isBlankRow(cells, width)) {
+          // Another shape with text first is the next block of a machine export (the annotator
+          // made it notes or the next table); with a number first, a ragged row of this one.
+          if (!NUMBER_FIRST.test(cells[0] ?? '')) {
+            ended = true;
+            break;
+          }
           failure = invalid(
             `${CSV_FIELD}: line ${event.sourceNumber} of ${csvUrl} has ${cells.length} fields; the descriptor describes ${width} columns`,
             CSV_FIELD,

@@ -51,19 +51,51 @@ function typeOf(column: Json): FieldType {
   return fieldType(datatype.startsWith(XSD) ? datatype.slice(XSD.length) : datatype.replace(/^xsd:/, ''));
 }
 
-/** The first table of a descriptor (a table group's or a lone table) as datastore fields. */
-export function descriptorTable(descriptor: unknown): DescriptorTable {
+/** A table's dialect, else the table group's. */
+function dialectOf(descriptor: Json, table: unknown): Json {
+  if (isObject(table) && isObject(table.dialect)) return table.dialect;
+  return isObject(descriptor.dialect) ? descriptor.dialect : {};
+}
+
+/** The number of tables of a table group (1 for a lone table). */
+export function tableCount(descriptor: unknown): number {
+  return isObject(descriptor) && Array.isArray(descriptor.tables) ? descriptor.tables.length : 1;
+}
+
+/**
+ * Which table of a table group the datastore keeps (one table per resource): the one with room
+ * for the most rows, from its first data line to the next table's first line (the last one to
+ * the file's end, `lines`). Machine exports put settings, specimen dimensions or a first short
+ * acquisition as small tables before their measurements (Shimadzu Trapezium, MTS 793); the
+ * first of equals wins.
+ */
+export function mainTableIndex(descriptor: unknown, lines: number): number {
+  if (!isObject(descriptor) || !Array.isArray(descriptor.tables)) return 0;
+  // Blocks of one file only: a table group of several files keeps its first table.
+  const urls = new Set(descriptor.tables.map((table: unknown) => (isObject(table) ? table.url : undefined)));
+  if (urls.size > 1) return 0;
+  const starts = descriptor.tables.map((table: unknown) => {
+    const { skipRows, headerRowCount } = describedDialect(dialectOf(descriptor, table));
+    return { first: skipRows, data: skipRows + headerRowCount };
+  });
+  let best = 0;
+  let room = -1;
+  starts.forEach(({ data }, i) => {
+    const end = starts[i + 1]?.first ?? lines;
+    if (end - data > room) [best, room] = [i, end - data];
+  });
+  return best;
+}
+
+/** A table of a descriptor (a table group's, the first by default, or a lone table) as datastore fields. */
+export function descriptorTable(descriptor: unknown, index = 0): DescriptorTable {
   const fail = (detail: string) => invalid(`metadata_url: ${detail}`, 'metadata_url');
   if (!isObject(descriptor)) throw fail('a CSVW descriptor (a JSON object)');
-  const table = Array.isArray(descriptor.tables) ? descriptor.tables[0] : descriptor;
+  const table = Array.isArray(descriptor.tables) ? descriptor.tables[index] : descriptor;
   if (!isObject(table) || !isObject(table.tableSchema) || !Array.isArray(table.tableSchema.columns)) {
     throw fail('no table with a tableSchema and columns');
   }
-  const dialect = isObject(table.dialect)
-    ? table.dialect
-    : isObject(descriptor.dialect)
-      ? descriptor.dialect
-      : {};
+  const dialect = dialectOf(descriptor, table);
   const fields: Field[] = [];
   const styles: NumberStyle[] = [];
   const taken = new Set<string>();

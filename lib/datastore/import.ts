@@ -10,7 +10,7 @@ import { CSV_FIELD, readError } from '../csvw/types.ts';
 import type { LoadedResource } from '../loader.ts';
 import { invalid, isDomainError } from '../process/errors.ts';
 import type { ColumnBatch, Datastore, DatastoreInfo, Field, RowBatch, Value } from './contract.ts';
-import { descriptorTable, type DescriptorTable } from './fields.ts';
+import { descriptorTable, mainTableIndex, tableCount, type DescriptorTable } from './fields.ts';
 import { columnBatchesInThread } from './import-thread.ts';
 import { cellReader, isNumericType } from './values.ts';
 
@@ -22,6 +22,11 @@ export interface ImportOptions {
   batchSize?: number;
   /** Told the rows read so far, after each batch (the chain's step status shows it). */
   onRows?: (rows: number) => void;
+  /**
+   * The CSV's number of lines, asked only of a descriptor with several tables, to keep the one
+   * with the most rows (fields.ts, mainTableIndex); without it, the first table.
+   */
+  lines?: () => Promise<number>;
 }
 
 /** The batches as they pass, telling `onRows` the count so far. */
@@ -159,7 +164,8 @@ export async function importCsv(
   csvUrl: string,
   options: ImportOptions = {},
 ): Promise<DatastoreInfo> {
-  const table = descriptorTable(descriptor);
+  const several = options.lines !== undefined && tableCount(descriptor) > 1;
+  const table = descriptorTable(descriptor, several ? mainTableIndex(descriptor, await options.lines!()) : 0);
   try {
     await store.delete(resourceId);
   } catch (error) {

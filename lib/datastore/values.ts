@@ -10,6 +10,16 @@ const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const TIMESTAMP = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d+)?)?$/;
 
+/**
+ * A year-first date written with slashes (`2019/11/01`, as Japanese loggers and Keyence write
+ * it, and the annotator types dateTime) in ISO form; anything else unchanged.
+ */
+function isoDate(text: string): string {
+  return /^\d{4}\/\d{2}\/\d{2}(?![^T ])/.test(text)
+    ? `${text.slice(0, 4)}-${text.slice(5, 7)}-${text.slice(8)}`
+    : text;
+}
+
 function validDate(text: string): boolean {
   const match = DATE.exec(text);
   if (!match) return false;
@@ -157,10 +167,12 @@ export function readValue(type: FieldType, raw: unknown): Value | undefined {
       if (raw === true || raw === 'true' || raw === 1 || raw === '1') return true;
       if (raw === false || raw === 'false' || raw === 0 || raw === '0') return false;
       return undefined;
-    case 'date':
-      return typeof raw === 'string' && validDate(raw.trim()) ? raw.trim() : undefined;
+    case 'date': {
+      const date = typeof raw === 'string' ? isoDate(raw.trim()) : undefined;
+      return date !== undefined && validDate(date) ? date : undefined;
+    }
     case 'timestamp':
-      return typeof raw === 'string' ? timestamp(raw.trim()) : undefined;
+      return typeof raw === 'string' ? timestamp(isoDate(raw.trim())) : undefined;
   }
 }
 

@@ -4,6 +4,7 @@
 // rows end in a tab, one field more than the header. Each must give one table.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import iconv from 'iconv-lite';
 import { describe, it } from 'node:test';
 import { lineSeparator } from '../../lib/annotator/separators.ts';
 import { annotateBytes, annotateFile } from './support.ts';
@@ -141,6 +142,108 @@ describe('machine exports', () => {
       assert.deepEqual(c.datatype, { base: 'double', format: { decimalChar: '.', groupChar: ',' } }, c.name);
     }
     assert.equal(d.notes?.length, 8);
+  });
+
+  it('a CP932 logger export whose only Japanese is its header line is read as Shift_JIS (chardet ranks windows-1252 first)', async () => {
+    const file = `${sharedDir}fixtures/real-exports/logger-jp-H300CP_No1.csv`;
+    const { descriptor, encoding } = await annotateFile(file, 'http://example.org/logger.csv');
+    assert.equal(encoding, 'shift_jis');
+    const { table, columns } = oneTable(descriptor);
+    // The title line `H300-CP-No.1`, then the header with units after a space.
+    const dialect = { delimiter: ',', skipRows: 1, headerRowCount: 1, encoding: 'shift_jis' };
+    assert.deepEqual(table.dialect, dialect);
+    assert.deepEqual(
+      columns.map((c) => c.titles[0]),
+      [
+        '名前',
+        '測定日時 ',
+        '荷重 kN',
+        '変位 mm',
+        '表-縦 μ',
+        '表-横 μ',
+        '裏-縦 μ',
+        '裏-横 μ',
+        '縦-平均 μ',
+        '横-平均 μ',
+      ],
+    );
+    assert.deepEqual(
+      columns.slice(2, 4).map((c) => c['qudt:unit']?.['@id']),
+      [`${QUDT}KiloN`, `${QUDT}MilliM`],
+    );
+    // Latin text in windows-1252 is not taken for Shift_JIS: an accented letter before ASCII.
+    const latin = iconv.encode(
+      'Prüfer;Kh\nHöhe [mm];98,6\nWürfel;1\n\nZeit [s];Kraft [kN]\n1;2\n3;4\n',
+      'windows-1252',
+    );
+    assert.notEqual((await annotateBytes(latin)).encoding, 'shift_jis');
+  });
+
+  it("Keyence NR-500: a unit in brackets right after the name, no space (`日時(μs)`), is the column's unit", async () => {
+    const file = `${sharedDir}fixtures/real-exports/keyence-nr500-jp-instron.csv`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/keyence.csv');
+    const d = descriptor as unknown as Tables;
+    // The 57-line header ends in the header row `#EndHeader,日時(μs),(1)HA-V01` (line 57).
+    const table = d.tables!.at(-1)!;
+    assert.equal(table.dialect.skipRows, 56);
+    assert.deepEqual(
+      table.tableSchema.columns.slice(1).map((c) => [c.titles[0], c['qudt:unit']?.['@id']]),
+      [
+        ['#EndHeader', undefined],
+        ['日時(μs)', `${QUDT}MicroSEC`],
+        ['(1)HA-V01', undefined],
+      ],
+    );
+  });
+
+  it("Bose WinTest's second acquisition block, without a header of its own, has the first block's columns", async () => {
+    const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export_block.TXT`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/bose_block.TXT');
+    const d = descriptor as unknown as Tables;
+    // Block 1: header line 4, units line 5, rows 6–4105; a spaces-only line; block 2 from 4107.
+    assert.deepEqual(
+      d.tables?.map((t) => [t.dialect.skipRows, t.dialect.headerRowCount]),
+      [
+        [3, 2],
+        [4106, 0],
+      ],
+    );
+    for (const table of d.tables!) {
+      assert.deepEqual(
+        table.tableSchema.columns.slice(1, 4).map((c) => [c.titles[0]?.trim(), c['qudt:unit']?.['@id']]),
+        [
+          ['Elapsed Time', `${QUDT}SEC`],
+          ['Disp', `${QUDT}MilliM`],
+          ['Load', `${QUDT}N`],
+        ],
+      );
+    }
+  });
+
+  it('MTS 793: a header row holding sensor serials above a unit row is a header (the original read both as data)', async () => {
+    const file = `${sharedDir}fixtures/real-exports/mts793-de-emodul-specimen.dat`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/specimen.dat');
+    const d = descriptor as unknown as Tables;
+    // Line 14 `Datum … 1944 B<TAB>1281068<TAB>2157`, line 15 `d<TAB>s<TAB>kN…`, rows from 16.
+    const first = d.tables![0]!;
+    assert.deepEqual([first.dialect.skipRows, first.dialect.headerRowCount], [13, 2]);
+    assert.deepEqual(
+      first.tableSchema.columns.slice(1).map((c) => `${c.titles[0]} [${c.titles[1]}]`),
+      ['Datum [d]', 'Laufzeit [s]', 'Ch 1 Kraft Sollwert [kN]', 'Ch 1 Kraft [kN]', 'Ch 1 Weg [mm]'].concat([
+        '1944 B [mm]',
+        '1281068 [mm]',
+        '2157 [mm]',
+      ]),
+    );
+    // A first row of mostly text above numbers (no unit row below it) stays a data row.
+    const { table, columns } = oneTable(
+      (await annotateBytes('Summe\tAlle\t5\n1\t2\t3\n4\t5\t6\n')).descriptor,
+    );
+    assert.equal(table.dialect.headerRowCount, 0);
+    assert.deepEqual(
+      columns.map((c) => c.titles[0]),
+      ['0', '1', '2'],
+    );
   });
 
   it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {

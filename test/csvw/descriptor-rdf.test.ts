@@ -6,7 +6,7 @@
 // - xsd:double lexical forms: rdflib's Turtle writer prints 190.0 as `1.9e+02`, labld writes
 //   the canonical `1.9E2`; doubles are compared by value.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { createReadStream, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import fc from '../support/fc.ts';
@@ -16,7 +16,8 @@ import { DomainError } from '../../lib/process/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
 import { assertIsomorphic, doublesByValue } from '../support/rdf.ts';
 import { rejection } from '../support/client-error.ts';
-import { seedFixture } from '../support/shared.ts';
+import { seedFixture, sharedDir } from '../support/shared.ts';
+import { annotateFile } from '../annotator/support.ts';
 
 const BASE = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
 
@@ -130,6 +131,21 @@ describe('descriptorToRdf (/api/rdf)', () => {
     assert.equal(error.kind, 'invalid');
     assert.equal(error.field, 'csv_url');
     assert.match(error.message, /line 3/);
+  });
+});
+
+describe('/api/rdf on a multi-block machine export', () => {
+  it('a table ends where a block of another width starts with text (MTS 793: no blank line before it)', async () => {
+    const file = `${sharedDir}fixtures/real-exports/mts793-de-druck-specimen.dat`;
+    const url = 'http://example.org/specimen.dat';
+    const { descriptor } = await annotateFile(file, url);
+    const load: ResourceLoader = async (at) =>
+      at === url ? { body: createReadStream(file) } : { text: JSON.stringify(descriptor) };
+    const quads = await descriptorToRdf({ metadataUrl: `${url}-metadata.json` }, load);
+    // By reading the file: `Probebezeichnung<TAB>Wolf 8.2 Probe 2` heads 4 key/value lines that
+    // `Bediener Information Ende` (one field) closes; then 2 rows, then 455 rows.
+    const rows = quads.filter((q) => q.predicate.value === 'http://www.w3.org/ns/csvw#row');
+    assert.equal(rows.length, 4 + 2 + 455);
   });
 });
 

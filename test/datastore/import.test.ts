@@ -4,10 +4,12 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createReadStream, readFileSync } from 'node:fs';
 import { openEmbeddedDatastore } from '../../lib/datastore/embedded.ts';
-import { descriptorTable } from '../../lib/datastore/fields.ts';
+import { descriptorTable, mainTableIndex } from '../../lib/datastore/fields.ts';
 import { importCsv } from '../../lib/datastore/import.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { sharedDir } from '../support/shared.ts';
+import { countLines } from '../../lib/line-breaks.ts';
+import { annotateFile, asJson } from '../annotator/support.ts';
 
 const SEED = `${sharedDir}fixtures/seed-examples/csvtocsvw/`;
 const json = (name: string): unknown => JSON.parse(readFileSync(SEED + name, 'utf8'));
@@ -114,5 +116,59 @@ describe('datastore fields from a CSVW descriptor', () => {
     } finally {
       await store.close();
     }
+  });
+
+  it("keeps a machine export's measurements, not the small tables of settings above them", async () => {
+    // Expectations from reading the files: Shimadzu Trapezium's test settings (1 row), shape
+    // (1 row), then header line 19, units line 20, 5598 rows; MTS 793's operator block as a
+    // table, a first acquisition of 2 rows, then one of 6 columns and 455 rows.
+    const cases: [string, string[], number][] = [
+      ['shimadzu-jp-agis.csv', ['時間', '試験力', 'ｽﾄﾛｰｸ', 'Unnamed: 3_level_0'], 5598],
+      [
+        'mts793-de-druck-specimen.dat',
+        ['Datum', 'Tageszeit', 'Laufzeit', 'Ch 1 Kraft Sollwert', 'Ch 1 Kraft', 'Ch 1 Weg'],
+        455,
+      ],
+    ];
+    const store = await openEmbeddedDatastore(':memory:');
+    try {
+      for (const [name, fields, rows] of cases) {
+        const file = `${sharedDir}fixtures/real-exports/${name}`;
+        const { descriptor } = await annotateFile(file, `http://example.org/${name}`);
+        const info = await importCsv(
+          store,
+          name,
+          asJson(descriptor),
+          { body: createReadStream(file) },
+          name,
+          {
+            lines: () => countLines(createReadStream(file)),
+          },
+        );
+        assert.deepEqual(
+          info.fields.map((f) => f.id),
+          fields,
+          name,
+        );
+        assert.equal(info.count, rows, name);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('chooses among the blocks of one file only', () => {
+    const table = (url: string, skipRows: number) => ({ url, dialect: { skipRows, headerRowCount: 1 } });
+    // One file: the second block has room for 90 rows, the first for 9.
+    assert.equal(mainTableIndex({ tables: [table('a.csv', 0), table('a.csv', 10)] }, 100), 1);
+    // Two files of a table group: the first table, as before.
+    assert.equal(mainTableIndex({ tables: [table('a.csv', 0), table('b.csv', 10)] }, 100), 0);
+  });
+
+  it('counts lines: LF or CRLF, CR alone, a last line without a break', async () => {
+    assert.equal(await countLines(['a\r\nb', '\r\nc\r\n']), 3);
+    assert.equal(await countLines(['a\rb\r', 'c']), 3);
+    assert.equal(await countLines([Buffer.from('a\n'), Buffer.from('')]), 1);
+    assert.equal(await countLines([]), 0);
   });
 });

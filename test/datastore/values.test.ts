@@ -65,6 +65,12 @@ describe('datastore values: numbers from text', () => {
     assert.equal(cellReader('text')('1.50'), '1.50');
     assert.equal(cellReader('date')('2024-02-30'), undefined);
     assert.equal(cellReader('date')(' 2024-02-29 '), '2024-02-29');
+    // Year first with slashes, as Japanese loggers write dates (the annotator says dateTime).
+    assert.equal(cellReader('timestamp')('2019/11/01 17:06:57'), '2019-11-01T17:06:57');
+    assert.equal(cellReader('date')('2019/11/01'), '2019-11-01');
+    assert.equal(cellReader('date')('2019/02/30'), undefined);
+    assert.equal(cellReader('date')('2019/11/01x'), undefined);
+    assert.equal(cellReader('date')('01/11/2019'), undefined);
     assert.equal(cellReader('bool')('1'), true);
   });
 
