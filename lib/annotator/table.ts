@@ -5,7 +5,7 @@ import { scanRow } from './fast-row.ts';
 import { makeId } from './names.ts';
 import { ColumnStats, pandasCell } from './pandas.ts';
 import { SEP_REGEX, splitPandas, splitTyped, type Sep } from './separators.ts';
-import { columnUnit } from './units.ts';
+import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
 import { QuotedNumbers } from './quoted-numbers.ts';
 import { stripChars, valueType, XSD_OF } from './value-type.ts';
 
@@ -44,13 +44,6 @@ function isTextLine(line: string, sep: Sep): boolean {
   });
 }
 
-/** A line whose first field and most others are text: a header if an all-text line follows. */
-function namesFirst(line: string, sep: Sep): boolean {
-  const types = splitTyped(line, sep).map((field) => valueType(field).type);
-  const text = types.filter((type) => type === 'TEXT').length;
-  return types[0] === 'TEXT' && text * 2 > types.length;
-}
-
 export class TooManyHeaderLines extends Error {}
 
 /** Accumulates one data part line by line; `finish` gives the table or undefined (omitted). */
@@ -61,11 +54,6 @@ export class TableBuilder {
   private run = 0;
   private runOpen = true;
   private readonly candidates: string[] = [];
-  /**
-   * A first line of names with some numbers among them (sensor serials: MTS 793's `1281068`),
-   * held until the next line says: all text (its unit row) makes both the header.
-   */
-  private pending: string | undefined;
   private headerFields: string[][] = [];
   /** The header of the block this one continues (continueFrom), when it has none. */
   private inherited: string[][] = [];
@@ -162,21 +150,13 @@ export class TableBuilder {
   addPartLine(line: string): void {
     this.partLines++;
     if (!this.runOpen) return this.addRow(line);
-    const pending = this.pending;
-    this.pending = undefined;
     if (isTextLine(line, this.sep)) {
-      if (pending !== undefined) this.candidates.push(pending);
-      this.run = this.candidates.length + 1;
+      this.run++;
       if (this.candidates.length >= MAX_HEADER_LINES) throw new TooManyHeaderLines();
       this.candidates.push(line);
       return;
     }
-    if (pending === undefined && this.run === 0 && this.rows === 0 && namesFirst(line, this.sep)) {
-      this.pending = line;
-      return;
-    }
     this.closeRun();
-    if (pending !== undefined) this.addRow(pending);
     this.addRow(line);
   }
 
@@ -218,7 +198,6 @@ export class TableBuilder {
       headerRows = 0;
       this.runOpen = false;
       this.width = -1;
-      if (this.pending !== undefined) this.addRow(this.pending);
       for (const line of this.candidates) this.addRow(line);
     } else if (headerRows >= this.partLines) return undefined; // no data rows: pandas gave an empty frame
     if (this.tooWide || this.rows === 0 || this.width <= 0) return undefined;
@@ -393,4 +372,29 @@ function columnTitles(headerFields: string[][], width: number): string[][] {
     counts.set(key(current), count + 1);
     return current.map((title) => stripChars(title, '"'));
   });
+}
+
+/**
+ * The unit of a column: each title's first unit word; the last title decides (so a unit row
+ * below the names wins). Without one, the spec's CamelCase suffix of the first title.
+ */
+function columnUnit(titles: string[]): UnitRef | undefined {
+  let unit: UnitRef | undefined;
+  for (const title of titles) {
+    unit = undefined;
+    for (const part of title.split(' ')) {
+      unit = unitOf(part) ?? bracketedUnitOf(part);
+      if (unit) break;
+    }
+  }
+  return unit ?? suffixUnitOf(titles[0] ?? '');
+}
+
+/**
+ * The unit in brackets at the end of a word without a space before them: `日時(μs)` (Keyence),
+ * `Weg[mm]`. The original split titles at spaces only and found none.
+ */
+function bracketedUnitOf(word: string): UnitRef | undefined {
+  const inside = /.[([]([^()[\]]+)[)\]]$/u.exec(word)?.[1];
+  return inside === undefined ? undefined : unitOf(inside);
 }

@@ -179,28 +179,3 @@ export function suffixUnitOf(header: string): UnitRef | undefined {
   }
   return undefined;
 }
-
-/**
- * The unit of a column: each title's first unit word; the last title decides (so a unit row
- * below the names wins). Without one, the spec's CamelCase suffix of the first title.
- */
-export function columnUnit(titles: string[]): UnitRef | undefined {
-  let unit: UnitRef | undefined;
-  for (const title of titles) {
-    unit = undefined;
-    for (const part of title.split(' ')) {
-      unit = unitOf(part) ?? bracketedUnitOf(part);
-      if (unit) break;
-    }
-  }
-  return unit ?? suffixUnitOf(titles[0] ?? '');
-}
-
-/**
- * The unit in brackets at the end of a word without a space before them: `日時(μs)` (Keyence),
- * `Weg[mm]`. The original split titles at spaces only and found none.
- */
-function bracketedUnitOf(word: string): UnitRef | undefined {
-  const inside = /.[([]([^()[\]]+)[)\]]$/u.exec(word)?.[1];
-  return inside === undefined ? undefined : unitOf(inside);
-}

@@ -220,32 +220,6 @@ describe('machine exports', () => {
     }
   });
 
-  it('MTS 793: a header row holding sensor serials above a unit row is a header (the original read both as data)', async () => {
-    const file = `${sharedDir}fixtures/real-exports/mts793-de-emodul-specimen.dat`;
-    const { descriptor } = await annotateFile(file, 'http://example.org/specimen.dat');
-    const d = descriptor as unknown as Tables;
-    // Line 14 `Datum … 1944 B<TAB>1281068<TAB>2157`, line 15 `d<TAB>s<TAB>kN…`, rows from 16.
-    const first = d.tables![0]!;
-    assert.deepEqual([first.dialect.skipRows, first.dialect.headerRowCount], [13, 2]);
-    assert.deepEqual(
-      first.tableSchema.columns.slice(1).map((c) => `${c.titles[0]} [${c.titles[1]}]`),
-      ['Datum [d]', 'Laufzeit [s]', 'Ch 1 Kraft Sollwert [kN]', 'Ch 1 Kraft [kN]', 'Ch 1 Weg [mm]'].concat([
-        '1944 B [mm]',
-        '1281068 [mm]',
-        '2157 [mm]',
-      ]),
-    );
-    // A first row of mostly text above numbers (no unit row below it) stays a data row.
-    const { table, columns } = oneTable(
-      (await annotateBytes('Summe\tAlle\t5\n1\t2\t3\n4\t5\t6\n')).descriptor,
-    );
-    assert.equal(table.dialect.headerRowCount, 0);
-    assert.deepEqual(
-      columns.map((c) => c.titles[0]),
-      ['0', '1', '2'],
-    );
-  });
-
   it('a NUL byte of padding does not make a text export binary (Bose WinTest ends line 1 with one)', async () => {
     const file = `${sharedDir}fixtures/real-exports/bose-wintest-bose_export.TXT`;
     const { descriptor } = await annotateFile(file, 'http://example.org/bose.TXT');

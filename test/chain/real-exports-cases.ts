@@ -146,29 +146,6 @@ export const CASES: Expected[] = [
     last: [42032, 0.44107777, 172.11914, -356.15137, 0.10281429, -6.843832],
   },
   {
-    // MTS 793 E-modulus (latin-1, tab, decimal comma): the locale line, the operator block, then
-    // 6 `Datenerfassung` blocks; each header holds sensor serials (`1281068`, `2157`) above a
-    // unit row. Blocks 1–4 have 1024 rows (block 1: lines 16–1039), block 5 987, and a last
-    // block of other columns 2; import keeps the first of the largest.
-    file: `${REAL}mts793-de-emodul-specimen.dat`,
-    format: 'TSV',
-    rows: 1024,
-    tables: 6,
-    described: 4 * 1024 + 987 + 2,
-    columns: [
-      ['Datum', 'DAY'],
-      ['Laufzeit', 'SEC'],
-      ['Ch 1 Kraft Sollwert', 'KiloN'],
-      ['Ch 1 Kraft', 'KiloN'],
-      ['Ch 1 Weg', 'MilliM'],
-      ['1944 B', 'MilliM'],
-      ['1281068', 'MilliM'],
-      ['2157', 'MilliM'],
-    ],
-    first: [41883, 14.408203, -1, -0.98710692, 0.045672059, -0.069941565, 0.025368601, 0.046717122],
-    last: [41883, 525.9082, -1, -0.95350111, -0.014519691, -0.0030817837, -0.0033255932, -0.0031947009],
-  },
-  {
     // Shimadzu Trapezium (CP932, LF): the test settings (header and 1 row), title, the shape
     // (header and 1 row, then the 5-field specimen table, text first, with no blank line), the
     // specimen name, header line 19 `"時間","試験力","ｽﾄﾛｰｸ",`, units line 20, 5598 rows
