@@ -16,12 +16,13 @@
 // the CSV was replaced) is refused as stale instead of overwriting the newer run's state.
 // The kinds → failure mapping (whether a retry can help) lives beside this, in failed-step.ts.
 import { failedStep } from './failed-step.ts';
+import { PIPELINE, type ChainStepName } from './pipeline.ts';
 import type { RankedMapping } from './select.ts';
 import { conflict, type ErrorKind } from '../process/errors.ts';
 
-/** The chain's steps in order (spec steps 2–6). */
-export const CHAIN_STEPS = ['annotate', 'import', 'describe', 'select-mapping', 'convert'] as const;
-export type ChainStep = (typeof CHAIN_STEPS)[number];
+/** The chain's steps in order (spec steps 2–6, and what labld adds): the pipeline's. */
+export const CHAIN_STEPS: readonly ChainStepName[] = PIPELINE.map((s) => s.step);
+export type ChainStep = ChainStepName;
 /**
  * Spec step 7, loading the dataset into the triple store: a status of the dataset, not of one
  * source, kept beside the others with the dataset's id as its source (lib/triplestore/load-status.ts).
