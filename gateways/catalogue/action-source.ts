@@ -39,6 +39,7 @@ import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
 import type { StepSummary } from '../../lib/chain/status.ts';
+import { STEP_FACETS } from '../../lib/chain/pipeline.ts';
 import { searchBoxQuery } from '../../lib/catalogue/search-query.ts';
 import { mappingGroup } from '../../lib/catalogue/mapping-library.ts';
 import { segment } from './html.ts';
@@ -152,13 +153,23 @@ export class ActionSource implements CatalogueSource {
       rows: DATASET_PAGE_SIZE,
       start: (page - 1) * DATASET_PAGE_SIZE,
       include_private: true,
-    })) as { count: number; results: Dict[] };
+      ...(STEP_FACETS.length > 0 ? { 'facet.field': STEP_FACETS.map((f) => f.field) } : {}),
+    })) as { count: number; results: Dict[]; search_facets?: Record<string, { items: Dict[] }> };
+    const facets = STEP_FACETS.map(({ field, title }) => ({
+      field,
+      title,
+      items: (found.search_facets?.[field]?.items ?? []).map((i) => ({
+        name: text(i.name),
+        count: Number(i.count),
+      })),
+    })).filter((f) => f.items.length > 0);
     return {
       query,
       page,
       pageSize: DATASET_PAGE_SIZE,
       total: found.count,
       datasets: found.results.map(summaryOf),
+      ...(facets.length > 0 ? { facets } : {}),
     };
   }
 

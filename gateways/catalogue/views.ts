@@ -35,6 +35,8 @@ export interface DatasetListView {
   pageSize: number;
   total: number;
   datasets: DatasetSummary[];
+  /** The facets the chain's steps declare (pipeline.ts), counted over the datasets found. */
+  facets?: { field: string; title: string; items: { name: string; count: number }[] }[];
 }
 
 /** Who or what made a resource: a person's upload or a step of the automation chain. */

@@ -52,6 +52,12 @@ export interface StepDeclaration {
    * acting only when its choice changed.
    */
   readonly selects?: boolean;
+  /**
+   * The step's outcome is a facet of the dataset search: its done statuses' `summary.outcome`
+   * counted per dataset by package_search (`facet.field`), searchable as `<field>:<outcome>` and
+   * listed on the search page under `title`.
+   */
+  readonly facet?: { readonly field: string; readonly title: string };
 }
 
 const TURTLE = 'text/turtle; charset=utf-8';
@@ -164,6 +170,14 @@ export function stepEntry(step: string): StepDeclaration {
   if (!entry) throw new Error(`no chain step named ${step}`);
   return entry;
 }
+
+/** A facet field a step declares. */
+export type StepFacetField = Extract<PipelineEntry, { facet: { field: string } }>['facet']['field'];
+
+/** The search facets the steps declare, each with its step. */
+export const STEP_FACETS: readonly { field: StepFacetField; title: string; step: string }[] = (
+  PIPELINE as readonly StepDeclaration[]
+).flatMap((s) => (s.facet ? [{ ...s.facet, field: s.facet.field as StepFacetField, step: s.step }] : []));
 
 /** The outputs of the chain, in chain order, each with the step that makes it. */
 export const OUTPUTS: readonly (OutputDeclaration & { step: string })[] = (

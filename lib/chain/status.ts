@@ -51,6 +51,8 @@ export interface StepSummary extends Progress {
   mapping?: { name: string; url: string; resource_id: string };
   /** load: the sources' rows were loaded too (the Load form then keeps them ticked). */
   withRows?: boolean;
+  /** A word the search counts, for a step that declares a facet (pipeline.ts `facet`). */
+  outcome?: string;
 }
 
 /** A failure in words: what went wrong and what the user can do about it. */
