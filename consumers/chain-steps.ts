@@ -40,6 +40,7 @@ import {
 } from './chain.ts';
 import { setting } from '../lib/process/config.ts';
 import { libraryShelves } from '../lib/catalogue/mapping-library.ts';
+import { shapesNameFor, validateStep } from '../lib/chain/validate.ts';
 
 /** The step whose output is the descriptor, which later steps read. */
 const DESCRIPTOR_STEP = PIPELINE.find((s) => 'makes' in s && s.makes.kind === 'descriptor')!.step;
@@ -217,9 +218,26 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
   await store(deps, source, 'convert', joined, descriptor.url);
   return {
     summary,
-    next: onward('convert', event),
+    next: onward('convert', event, { mapping: event.mapping }),
     loadDataset: setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true',
   };
+};
+
+/** The joined graph against the shapes beside its mapping in the library (lib/chain/validate.ts). */
+const validate = async ({ deps, event, source, signal }: StepWork) => {
+  if (!event.mapping) throw invalid('the event names no mapping', 'mapping');
+  const joined = fileOf(deps, await derived(deps, source, 'convert'), 'resource_id');
+  const mapping = await deps.store.getResource(event.mapping.resource_id);
+  const shapesName = shapesNameFor(event.mapping.name);
+  const shapes = mapping
+    ? (await deps.store.listResources(mapping.package_id)).find((r) => r.name === shapesName && r.blob_key)
+    : undefined;
+  const { report, summary } = await validateStep(
+    { joined, csvName: fileName(source), ...(shapes ? { shapes: fileOf(deps, shapes, 'shapes') } : {}) },
+    { blobs: deps.blobs, signal },
+  );
+  if (report) await store(deps, source, 'validate', report, joined.url);
+  return { summary, next: onward('validate', event) };
 };
 
 /**
@@ -256,6 +274,7 @@ const WORK: { [S in ChainStep]: (input: StepWork) => Promise<StepResult> } = {
   describe,
   'select-mapping': select,
   convert,
+  validate,
 };
 
 /** A step's work and how it runs (a selecting step runs again on a replay: RunAgain). */

@@ -137,6 +137,27 @@ export const PIPELINE = [
     },
     runsIn: 'worker',
     retry: RETRY,
+    next: 'validate',
+  },
+  {
+    // Beyond the spec: the joined graph checked with SHACL against the shapes the mapping
+    // library holds beside its mapping (`<mapping base>-shapes.ttl`).
+    step: 'validate',
+    consumes: 'step.converted',
+    domain: 'lib/chain/validate.ts#validateStep',
+    input: CHAIN_STEP_FILE,
+    output: CHAIN_STEP_FILE,
+    makes: {
+      kind: 'validation',
+      suffix: '-validation.ttl',
+      format: TURTLE,
+      contentType: TURTLE,
+      original: false,
+      generatedBy: '/converter/api/rdfvalidator',
+    },
+    runsIn: 'worker',
+    retry: RETRY,
+    facet: { field: 'shacl', title: 'SHACL validation' },
   },
 ] as const satisfies readonly StepDeclaration[];
 
