@@ -173,6 +173,8 @@ export function failStep(status: StepStatus, run: string, at: string, error: unk
 }
 
 const FIX_MAPPING = 'correct the mapping in the group mappings (the detail names it), then press Retry';
+const FIX_SHAPES =
+  'correct the shapes file beside the mapping (<mapping name>-shapes.ttl) in the group mappings, or remove it, then press Retry';
 
 // The file was annotated, but a cell does not read as its column's type says (the import's refusal).
 const FIX_CELL =
@@ -186,6 +188,7 @@ function actionFor(step: StatusStep, failure: Omit<StepFailure, 'action'>): stri
     case 'malformed':
     case 'unsupported':
       if (step === 'select-mapping' || step === 'convert') return FIX_MAPPING;
+      if (step === 'validate') return FIX_SHAPES;
       if (step === 'import' && failure.field === 'csv_url') return FIX_CELL;
       return 'the file cannot be read as a table: check that it is a delimited text file (CSV, TSV) and upload a corrected version';
     case 'too-large':
