@@ -15,8 +15,13 @@ import {
   serviceRequestConsumer,
 } from '../consumers/service-requests.ts';
 import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
-import { runChainConsumers, type ChainConsumer, type StepResult } from '../consumers/chain.ts';
-import { CHAIN_OPERATION, chainOperationsSource } from '../consumers/chain-operations.ts';
+import {
+  runChainConsumers,
+  type ChainConsumer,
+  type ChainEvent,
+  type StepResult,
+} from '../consumers/chain.ts';
+import { CHAIN_OPERATION, chainOperationsSources } from '../consumers/chain-operations.ts';
 import { CHAIN_CONSUMERS } from '../consumers/chain-steps.ts';
 import { DEAD_LETTER_COLLECTORS, DEAD_LETTERS_PROCESS } from '../consumers/chain-dead-letters.ts';
 import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
@@ -98,7 +103,7 @@ async function run(
     };
     const { gateways, consumers, mainConsumers = [], chain = [], rootAlias } = parts(runtime);
     // The chain's steps do their work in the same pool as the request operations.
-    const sources = [...consumers, ...chain.map((c) => chainOperationsSource(c.group))];
+    const sources = [...consumers, ...chainOperationsSources(chain)];
     if (sources.length > 0) {
       // One pool for every consumer of the process: its workers load each group's operations.
       pool = new WorkerPool({ sources, dataDir: options.bus.dataDir, documents: shared.documents });
@@ -111,11 +116,14 @@ async function run(
     if (consumers.some((c) => c.group === CATALOGUE_GROUP)) {
       relay = startOutboxRelay(bus, catalog, () => stores.catalogue.get());
     }
-    if (chain.length > 0 && pool) {
+    if (chain.length > 0) {
+      // The steps' work runs in the pool; chain-forget and the dead-letter collectors need none.
       const offloadTo = pool;
       await runChainConsumers(chain, async () => ({
-        offload: (group, event, signal) =>
-          offloadTo.run(group, CHAIN_OPERATION, { event }, { signal }) as Promise<StepResult>,
+        ...(offloadTo && {
+          offload: (group: string, event: ChainEvent, signal: AbortSignal) =>
+            offloadTo.run(group, CHAIN_OPERATION, { event }, { signal }) as Promise<StepResult>,
+        }),
         bus,
         catalog,
         store: await stores.catalogue.get(),

@@ -2,11 +2,8 @@
 // replay them (lib/chain/dead-letters.ts): one collector group on each chain dead-letter topic,
 // `<step group>-dead-letters`. Stateless like the steps; a dead letter that comes twice is kept
 // once (its id is its place on the topic). One of a dataset deleted meanwhile is let go.
-import { CHAIN_EVENTS, deadLetterOf } from '../lib/chain/index.ts';
+import { CHAIN_EVENTS, deadLetterGroup, deadLetterOf } from '../lib/chain/index.ts';
 import type { ChainConsumer } from './chain.ts';
-
-/** The collector group of a chain group's dead-letter topic. */
-export const deadLetterGroup = (group: string) => `${group}-dead-letters`;
 
 const collector = (group: string): ChainConsumer => ({
   group: deadLetterGroup(group),

@@ -7,14 +7,17 @@ import { notFound } from '../lib/process/errors.ts';
 import { baseUrl } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './request-consumer.ts';
 import { progressWriter, type ChainEvent } from './chain.ts';
-import { STEP_WORK } from './chain-steps.ts';
+import { stepWork } from './chain-steps.ts';
+import { stepOf } from '../lib/chain/index.ts';
+import { runsInWorker } from './workers/operations.ts';
 
 /** The one operation of a chain group: `work` with `{event}`. */
 export const CHAIN_OPERATION = 'work';
 
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>> {
-  const entry = STEP_WORK[group];
-  if (!entry) return {}; // chain-forget works on the main thread: it only deletes
+  const step = stepOf(group);
+  if (!step) return {}; // chain-forget works on the main thread: it only deletes
+  const entry = stepWork(step);
   const work: Operation<{ event: ChainEvent }> = async ({ event }, { signal }) => {
     const deps = {
       store: await env.stores.catalogue(),
@@ -25,7 +28,7 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
     };
     const source = await deps.store.getResource(event.resource_id);
     if (!source) throw notFound(`the resource ${event.resource_id} is gone`, 'resource_id');
-    const progress = progressWriter(deps, event, entry.step);
+    const progress = progressWriter(deps, event, step);
     try {
       return await entry.work({ deps, event, source, signal, onProgress: progress.report });
     } finally {
@@ -35,8 +38,6 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
   return { [CHAIN_OPERATION]: work as Operation<never> };
 }
 
-/** The worker pool's source of the chain groups' operations. */
-export const chainOperationsSource = (group: string) => ({
-  group,
-  module: new URL('./chain-operations.ts', import.meta.url).href,
-});
+/** The worker pool's sources of the chain's groups: those whose step runs in a worker (pipeline.ts). */
+export const chainOperationsSources = (groups: readonly { group: string }[]) =>
+  groups.filter((c) => runsInWorker(c.group)).map(({ group }) => ({ group }));

@@ -7,10 +7,13 @@ import {
   annotateStep,
   convertStep,
   describeStep,
-  derivedNames,
+  groupOfStep,
   mappingStrategy,
   NEEDS_MAPPING,
+  outputName,
+  PIPELINE,
   selectMapping,
+  stepEntry,
   type ChainFile,
   type ChainStep,
   type MappingEntry,
@@ -32,6 +35,7 @@ import {
   forgotten,
   runStep,
   type ChainConsumer,
+  type ChainEvent,
   type RunAgain,
   type ChainDeps,
   type StepDeps,
@@ -40,20 +44,10 @@ import {
 } from './chain.ts';
 import { setting } from '../lib/process/config.ts';
 import { libraryShelves } from '../lib/catalogue/mapping-library.ts';
+import { shapesNameFor, validateStep } from '../lib/chain/validate.ts';
 
-/** The derivation step keys of the outputs (a source has one of each). */
-const OUTPUT = { descriptor: 'annotate', turtle: 'describe', joined: 'convert' } as const;
-
-/**
- * The service operation each step does, recorded as the derived resource's `wasGeneratedBy` as
- * the original records it (research §1.8: the annotate and rdf URLs; the original leaves the
- * joined graph without one, labld names createrdf).
- */
-const GENERATED_BY = {
-  annotate: '/annotator/api/annotate',
-  describe: '/annotator/api/rdf',
-  convert: '/converter/api/createrdf',
-} as const;
+/** The step whose output is the descriptor, which later steps read. */
+const DESCRIPTOR_STEP = PIPELINE.find((s) => 'makes' in s && s.makes.kind === 'descriptor')!.step;
 
 /** What a step is told of the configuration (lib/chain reads none itself). */
 const settings = (deps: StepDeps): StepSettings => ({
@@ -105,10 +99,16 @@ async function derived(deps: StepDeps, source: Resource, step: string): Promise<
   return found;
 }
 
-/** Stores a step's output as the derived resource of (source, step), replacing the last one. */
-async function store(deps: StepDeps, source: Resource, step: string, output: StepOutput, from: string) {
-  const kind = step === OUTPUT.descriptor ? 'descriptor' : step === OUTPUT.turtle ? 'turtle' : 'joined';
-  const name = derivedNames(fileName(source))[kind];
+/**
+ * Stores a step's output as the derived resource of (source, step), replacing the last one,
+ * under the name and format the pipeline declares; its `wasGeneratedBy` is the service operation
+ * that does the same, as the original records it (research §1.8: the annotate and rdf URLs; the
+ * original leaves the joined graph without one, labld names createrdf).
+ */
+async function store(deps: StepDeps, source: Resource, step: ChainStep, output: StepOutput, from: string) {
+  const makes = stepEntry(step).makes;
+  if (!makes) throw new Error(`the pipeline's ${step} step makes no resource`);
+  const name = outputName(makes, fileName(source));
   return deps.store.upsertDerived(
     { package_id: source.package_id, source_resource_id: source.id, step },
     {
@@ -121,7 +121,7 @@ async function store(deps: StepDeps, source: Resource, step: string, output: Ste
       mimetype: output.contentType,
       format: name.format,
       hadPrimarySource: from,
-      wasGeneratedBy: `${deps.siteUrl}${GENERATED_BY[step as keyof typeof GENERATED_BY]}`,
+      ...(makes.generatedBy ? { wasGeneratedBy: `${deps.siteUrl}${makes.generatedBy}` } : {}),
     },
   );
 }
@@ -133,14 +133,14 @@ const annotate = async ({ deps, event, source: given, signal, onProgress }: Step
     { csv },
     { blobs: deps.blobs, ...settings(deps), onProgress },
   );
-  await store(deps, source, OUTPUT.descriptor, descriptor, csv.url);
-  return { summary, next: { step: 'import' as const, group: 'chain-import', event: stepEvent(event) } };
+  await store(deps, source, 'annotate', descriptor, csv.url);
+  return { summary, next: onward('annotate', event) };
 };
 
 const load = async ({ deps, event, source, onProgress }: StepWork) => {
   const started = performance.now();
   const csv = fileOf(deps, source, 'resource_id');
-  const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
+  const descriptor = fileOf(deps, await derived(deps, source, DESCRIPTOR_STEP), 'descriptor');
   const parsed: unknown = JSON.parse(await readText(deps.blobs.open(descriptor.blob, 'descriptor')));
   // Replaces the table of an earlier run (importCsv drops it first).
   const info = await importCsv(
@@ -157,21 +157,18 @@ const load = async ({ deps, event, source, onProgress }: StepWork) => {
     // The rows are a count of the summary already (shown as "N rows"); the note says the rest.
     note: `${info.fields.length} column(s)`,
   };
-  return { summary, next: { step: 'describe' as const, group: 'chain-describe', event: stepEvent(event) } };
+  return { summary, next: onward('import', event) };
 };
 
 const describe = async ({ deps, event, source, signal, onProgress }: StepWork) => {
   const csv = fileOf(deps, source, 'resource_id');
-  const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
+  const descriptor = fileOf(deps, await derived(deps, source, DESCRIPTOR_STEP), 'descriptor');
   const { turtle, summary } = await describeStep(
     { descriptor, csv },
     { blobs: deps.blobs, ...settings(deps), signal, onProgress },
   );
-  await store(deps, source, OUTPUT.turtle, turtle, descriptor.url);
-  return {
-    summary,
-    next: { step: 'select-mapping' as const, group: 'chain-select-mapping', event: stepEvent(event) },
-  };
+  await store(deps, source, 'describe', turtle, descriptor.url);
+  return { summary, next: onward('describe', event) };
 };
 
 /** Every YAML resource of the datasets in the mapping group, in library order (dataset name, position). */
@@ -188,7 +185,7 @@ async function library(deps: StepDeps): Promise<(MappingEntry & { resource_id: s
 }
 
 const select = async ({ deps, event, source, signal }: StepWork) => {
-  const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
+  const descriptor = fileOf(deps, await derived(deps, source, DESCRIPTOR_STEP), 'descriptor');
   const entries = await library(deps);
   const { selection, summary } = await selectMapping(
     { descriptor, library: entries, strategy: mappingStrategy() },
@@ -201,7 +198,7 @@ const select = async ({ deps, event, source, signal }: StepWork) => {
   const mapping = { name: winner.name, url: winner.url, resource_id: winner.resource_id };
   return {
     summary: { ...ranked, mapping },
-    next: { step: 'convert' as const, group: 'chain-convert', event: { ...stepEvent(event), mapping } },
+    next: onward('select-mapping', event, { mapping }),
   };
 };
 
@@ -215,7 +212,7 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
     );
   }
   const csv = fileOf(deps, source, 'resource_id');
-  const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
+  const descriptor = fileOf(deps, await derived(deps, source, DESCRIPTOR_STEP), 'descriptor');
   const mapping = { name: event.mapping.name, url: event.mapping.url, blob: mappingResource.blob_key };
   // A mapping's template is read from where the mapping says: from this catalogue with the
   // source owner's rights when it names one of its resources, else through the guarded fetch.
@@ -231,16 +228,41 @@ const convert = async ({ deps, event, source, signal }: StepWork) => {
     { descriptor, csv, mapping },
     { blobs: deps.blobs, ...settings(deps), signal, load },
   );
-  await store(deps, source, OUTPUT.joined, joined, descriptor.url);
-  return { summary, loadDataset: setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true' };
+  await store(deps, source, 'convert', joined, descriptor.url);
+  return {
+    summary,
+    next: onward('convert', event, { mapping: event.mapping }),
+    loadDataset: setting('LABLD_TRIPLESTORE_AUTOLOAD') === 'true',
+  };
 };
 
-/** The next step's event: the same source and run (a mapping only where convert needs one). */
-const stepEvent = (event: StepWork['event']) => ({
-  dataset_id: event.dataset_id,
-  resource_id: event.resource_id,
-  run: event.run,
-});
+/** The joined graph against the shapes beside its mapping in the library (lib/chain/validate.ts). */
+const validate = async ({ deps, event, source, signal }: StepWork) => {
+  if (!event.mapping) throw invalid('the event names no mapping', 'mapping');
+  const joined = fileOf(deps, await derived(deps, source, 'convert'), 'resource_id');
+  const mapping = await deps.store.getResource(event.mapping.resource_id);
+  const shapesName = shapesNameFor(event.mapping.name);
+  const shapes = mapping
+    ? (await deps.store.listResources(mapping.package_id)).find((r) => r.name === shapesName && r.blob_key)
+    : undefined;
+  const { report, summary } = await validateStep(
+    { joined, csvName: fileName(source), ...(shapes ? { shapes: fileOf(deps, shapes, 'shapes') } : {}) },
+    { blobs: deps.blobs, ...settings(deps), signal },
+  );
+  if (report) await store(deps, source, 'validate', report, joined.url);
+  return { summary, next: onward('validate', event) };
+};
+
+/**
+ * The step after `step` in the pipeline, with its event: the same source and run, and what the
+ * step hands on (select-mapping: the mapping convert runs); none where the chain ends.
+ */
+function onward(step: ChainStep, event: StepWork['event'], carry: Pick<ChainEvent, 'mapping'> = {}) {
+  const next = stepEntry(step).next as ChainStep | undefined;
+  if (next === undefined) return undefined;
+  const { dataset_id, resource_id, run } = event;
+  return { step: next, group: groupOfStep(next), event: { dataset_id, resource_id, run, ...carry } };
+}
 
 /** resource.deleted: whatever a step still in flight wrote after the delete goes too. */
 const forget: ChainConsumer = {
@@ -258,20 +280,27 @@ const chooseAgain: RunAgain = {
   changed: (before, after) => before.mapping?.resource_id !== after.mapping?.resource_id,
 };
 
-/** Each step's work, by the consumer group that runs it (the worker threads look it up here). */
-export const STEP_WORK: Record<
-  string,
-  { step: ChainStep; work: (input: StepWork) => Promise<StepResult>; again?: RunAgain }
-> = {
-  'chain-annotate': { step: 'annotate', work: annotate },
-  'chain-import': { step: 'import', work: load },
-  'chain-describe': { step: 'describe', work: describe },
-  'chain-select-mapping': { step: 'select-mapping', work: select, again: chooseAgain },
-  'chain-convert': { step: 'convert', work: convert },
+/** Each step's work: one per step of the pipeline (the worker threads look it up here). */
+const WORK: { [S in ChainStep]: (input: StepWork) => Promise<StepResult> } = {
+  annotate,
+  import: load,
+  describe,
+  'select-mapping': select,
+  convert,
+  validate,
 };
 
-const stepConsumer = (group: string): ChainConsumer => {
-  const { step, work, again } = STEP_WORK[group]!;
+/** A step's work and how it runs (a selecting step runs again on a replay: RunAgain). */
+export function stepWork(step: ChainStep): {
+  work: (input: StepWork) => Promise<StepResult>;
+  again?: RunAgain;
+} {
+  return { work: WORK[step], ...(stepEntry(step).selects ? { again: chooseAgain } : {}) };
+}
+
+const stepConsumer = (step: ChainStep): ChainConsumer => {
+  const { work, again } = stepWork(step);
+  const group = groupOfStep(step);
   return {
     group,
     handle: (deps: ChainDeps, event, signal) =>
@@ -288,7 +317,7 @@ const stepConsumer = (group: string): ChainConsumer => {
 
 /** The chain's consumers in chain order, then the collectors of their dead letters. */
 export const CHAIN_CONSUMERS: readonly ChainConsumer[] = [
-  ...Object.keys(STEP_WORK).map(stepConsumer),
+  ...PIPELINE.map((s) => stepConsumer(s.step)),
   forget,
   ...DEAD_LETTER_COLLECTORS,
 ];

@@ -17,7 +17,7 @@ import type { Bus, Message, Subscription } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import {
-  CHAIN_STEPS,
+  FIRST_STEP,
   failStep,
   finishStep,
   forTheBus,
@@ -191,7 +191,7 @@ export function progressWriter(deps: StepDeps, event: ChainEvent, step: ChainSte
 
 /** Whether `event` belongs to the source's current run: the one its first step was queued for. */
 async function isCurrent(deps: StepDeps, event: ChainEvent): Promise<boolean> {
-  return (await deps.store.getStepStatus(event.resource_id, CHAIN_STEPS[0]))?.status.run === event.run;
+  return (await deps.store.getStepStatus(event.resource_id, FIRST_STEP))?.status.run === event.run;
 }
 
 /**

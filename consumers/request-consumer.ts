@@ -46,8 +46,11 @@ export interface OperationEnv {
 export interface RequestConsumer {
   /** Consumer group, as declared in topics.yaml; also the name for `labld serve`. */
   group: string;
-  /** File URL of the module whose `operationsFor(group, env)` export gives the group's operations (loaded in each worker). */
-  module: string;
+  /**
+   * A module of its own whose `operationsFor(group, env)` gives the group's operations (test
+   * fixtures); else the worker finds them by the group (consumers/workers/operations.ts).
+   */
+  module?: string;
 }
 
 /** Serve the consumer's topic; each request runs in `pool` until its deadline or the subscription's close. */

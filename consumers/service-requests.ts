@@ -1,18 +1,17 @@
 // Request consumers of the four services, by group. Their operations (service-operations.ts)
-// are loaded by the worker threads only, so the main thread never loads the domain code.
+// are loaded by the worker threads only (consumers/workers/operations.ts), so the main thread
+// never loads the domain code.
 import { SERVICES, requestGroupOf, type ServiceName } from '../lib/services.ts';
 import type { RequestConsumer } from './request-consumer.ts';
 import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 
-const OPERATIONS = new URL('./service-operations.ts', import.meta.url).href;
-
 export function serviceRequestConsumer(service: ServiceName): RequestConsumer {
-  return { group: requestGroupOf(service), module: OPERATIONS };
+  return { group: requestGroupOf(service) };
 }
 
 /** The catalogue's Action API calls (consumers/catalogue.ts). */
 export function catalogueRequestConsumer(): RequestConsumer {
-  return { group: CATALOGUE_GROUP, module: new URL('./catalogue.ts', import.meta.url).href };
+  return { group: CATALOGUE_GROUP };
 }
 
 /** Every consumer labld runs, by group name. */

@@ -7,11 +7,11 @@ import { DeterministicFault, isDeterministic } from '../../lib/process/transient
 import type { CacheCall } from './document-cache.ts';
 import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 
-/** A consumer group whose operations a worker runs: `module` exports `operationsFor(group, env)`. */
+/** A consumer group whose operations a worker runs (consumers/workers/operations.ts finds them by its name). */
 export interface OperationsSource {
   group: string;
-  /** File URL of the operations module. */
-  module: string;
+  /** A module of its own that exports `operationsFor(group, env)` (test fixtures); else the group's. */
+  module?: string;
 }
 
 export interface WorkerData {

@@ -11,14 +11,10 @@ import { notFound } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { lazyStores } from '../stores.ts';
+import { loadOperations } from './operations.ts';
 import { openSharedStores } from '../../lib/shared/open.ts';
 import { PortDocumentCache, type CacheReply } from './document-cache.ts';
 import { toWire, type CloseWorker, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
-
-type OperationsModule = {
-  // `never`: each operation takes its own input type (a service's checks it against its contract).
-  operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>>;
-};
 
 const port = parentPort!;
 const { sources, dataDir } = workerData as WorkerData;
@@ -31,10 +27,7 @@ const env: OperationEnv = {
   documents: portCache ?? shared.documents,
 };
 const groups = new Map<string, Record<string, Operation<never>>>();
-for (const source of sources) {
-  const module = (await import(source.module)) as OperationsModule;
-  groups.set(source.group, module.operationsFor(source.group, env));
-}
+for (const source of sources) groups.set(source.group, await loadOperations(source, env));
 
 // Garbage is collected before each request (after loading, and after each answer), so that the
 // pool's heap watch counts what this request holds, not what the last one left: the same request

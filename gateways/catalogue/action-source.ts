@@ -37,6 +37,8 @@ import { QuerySource } from './query-source.ts';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { AutomationView } from './pages/automation.ts';
 import { text } from '../../lib/json.ts';
+import type { StepSummary } from '../../lib/chain/status.ts';
+import { STEP_FACETS } from '../../lib/chain/pipeline.ts';
 import { searchBoxQuery } from '../../lib/catalogue/search-query.ts';
 import { mappingGroup } from '../../lib/catalogue/mapping-library.ts';
 
@@ -118,6 +120,20 @@ function tripleStoreViewOf(load: unknown, resources: Dict[], canLoad: boolean): 
   return view;
 }
 
+/** The chain steps done for the dataset's sources, with their summaries (labld_status_show's). */
+function findingsOf(status: Dict, resources: Dict[]): Pick<TripleStoreView, 'findings'> {
+  const names = new Map(resources.map((r) => [text(r.id), text(r.name)]));
+  const sources = Array.isArray(status.resources) ? (status.resources as Dict[]) : [];
+  const findings = sources.flatMap((r) => {
+    const steps = Array.isArray(r.steps) ? (r.steps as Dict[]) : [];
+    const source = names.get(text(r.resource_id)) ?? 'a removed resource';
+    return steps
+      .filter((s) => s.state === 'done' && typeof s.summary === 'object' && s.summary !== null)
+      .map((s) => ({ source, step: text(s.step), summary: s.summary as StepSummary }));
+  });
+  return findings.length > 0 ? { findings } : {};
+}
+
 export class ActionSource implements CatalogueSource {
   readonly #runtime: Runtime;
 
@@ -135,13 +151,23 @@ export class ActionSource implements CatalogueSource {
       rows: DATASET_PAGE_SIZE,
       start: (page - 1) * DATASET_PAGE_SIZE,
       include_private: true,
-    })) as { count: number; results: Dict[] };
+      ...(STEP_FACETS.length > 0 ? { 'facet.field': STEP_FACETS.map((f) => f.field) } : {}),
+    })) as { count: number; results: Dict[]; search_facets?: Record<string, { items: Dict[] }> };
+    const facets = STEP_FACETS.map(({ field, title }) => ({
+      field,
+      title,
+      items: (found.search_facets?.[field]?.items ?? []).map((i) => ({
+        name: text(i.name),
+        count: Number(i.count),
+      })),
+    })).filter((f) => f.items.length > 0);
     return {
       query,
       page,
       pageSize: DATASET_PAGE_SIZE,
       total: found.count,
       datasets: found.results.map(summaryOf),
+      ...(facets.length > 0 ? { facets } : {}),
     };
   }
 
@@ -185,7 +211,10 @@ export class ActionSource implements CatalogueSource {
       canEdit: may.update === true || may.manage_members === true,
       steps: automation.steps,
       ...(automation.deadLetters ? { deadLetters: automation.deadLetters } : {}),
-      triplestore: tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
+      triplestore: {
+        ...tripleStoreViewOf(status.triplestore, resources, may.load_triplestore === true),
+        ...findingsOf(status, resources),
+      },
       ...(await plotView(
         // The plot's columns came with the page (labld_dataset_page's `plot`).
         (action, params) =>

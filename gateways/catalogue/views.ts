@@ -1,6 +1,7 @@
 // What the catalogue's pages show, as plain data. The render functions (pages/*.ts) turn these
 // into HTML and know nothing of stores; whoever serves the pages (a CatalogueSource) builds them.
 // Every string here may come from a user and is escaped when rendered.
+import type { StepSummary } from '../../lib/chain/status.ts';
 import type { Literal, NamedNode } from 'n3';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { FileLine } from '../../lib/catalogue/file-lines.ts';
@@ -34,6 +35,8 @@ export interface DatasetListView {
   pageSize: number;
   total: number;
   datasets: DatasetSummary[];
+  /** The facets the chain's steps declare (pipeline.ts), counted over the datasets found. */
+  facets?: { field: string; title: string; items: { name: string; count: number }[] }[];
 }
 
 /** Who or what made a resource: a person's upload or a step of the automation chain. */
@@ -100,6 +103,19 @@ export interface TripleStoreView {
   canLoad: boolean;
   /** done: the rows were loaded too, so Load again offers them ticked. */
   withRows?: boolean;
+  /**
+   * The chain steps done for the dataset's sources, with their summaries: what a step found out
+   * about the graphs Load loads (a step of the pipeline may show its findings here).
+   */
+  findings?: StepFinding[];
+}
+
+/** A done chain step of one source, with its summary (lib/chain/status.ts). */
+export interface StepFinding {
+  /** The source's name. */
+  source: string;
+  step: string;
+  summary: StepSummary;
 }
 
 /** The plot of one numeric column over another of a resource's datastore table. */

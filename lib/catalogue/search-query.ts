@@ -11,6 +11,7 @@
 //   primary := "(" or ")" | FIELD ":" (value | "(" values ")") | value | "*:*"
 //   value   := WORD | WORD "*" | "\"phrase\"" | "*"
 import { invalid } from '../process/errors.ts';
+import { STEP_FACETS, type StepFacetField } from '../chain/pipeline.ts';
 
 /** How a value matches: the word (or the whole value of an exact field), a prefix, a phrase, or any value. */
 export type Match = 'word' | 'prefix' | 'phrase' | 'any';
@@ -47,9 +48,14 @@ export const SEARCH_FIELDS = [
   'capacity',
   'creator_user_id',
 ] as const;
-export type SearchField = (typeof SEARCH_FIELDS)[number];
+/** Besides CKAN's: the fields the chain's steps declare, each the outcome of a step (pipeline.ts `facet`). */
+export type SearchField = (typeof SEARCH_FIELDS)[number] | StepFacetField;
 
-const FIELDS = new Set<string>(SEARCH_FIELDS);
+/** The step whose outcome a field is, for a field a step declares. */
+export const stepOfField = (field: string): string | undefined =>
+  STEP_FACETS.find((f) => f.field === field)?.step;
+
+const FIELDS = new Set<string>([...SEARCH_FIELDS, ...STEP_FACETS.map((f) => f.field)]);
 /** Bounds that keep the SQL made from a query small. */
 const MAX_TERMS = 100;
 const MAX_DEPTH = 20;
@@ -216,7 +222,7 @@ class Parser {
     if (token.kind === 'field' && field === undefined) {
       if (!FIELDS.has(token.name)) {
         this.fail(
-          `labld does not search the field ${JSON.stringify(token.name)} (it searches ${SEARCH_FIELDS.join(', ')})`,
+          `labld does not search the field ${JSON.stringify(token.name)} (it searches ${[...FIELDS].join(', ')})`,
         );
       }
       const named = token.name as SearchField;
@@ -334,8 +340,10 @@ export function parseSort(text: string): SortKey[] {
   return keys;
 }
 
-export const FACET_FIELDS = ['groups', 'organization', 'tags', 'res_format', 'license_id'] as const;
-export type FacetField = (typeof FACET_FIELDS)[number];
+const BASE_FACET_FIELDS = ['groups', 'organization', 'tags', 'res_format', 'license_id'] as const;
+export type FacetField = (typeof BASE_FACET_FIELDS)[number] | StepFacetField;
+/** CKAN's facet fields labld counts, and those the chain's steps declare. */
+export const FACET_FIELDS: readonly FacetField[] = [...BASE_FACET_FIELDS, ...STEP_FACETS.map((f) => f.field)];
 export interface FacetQuery {
   fields: FacetField[];
   /** The most values per field (the largest counts). */

@@ -1,29 +1,28 @@
 // The chain's events by name, each read by one consumer group (topics.yaml gives the group its
-// topic). The catalogue's outbox names the event it keeps; the relay publishes it to the topic
-// of that group (consumers/outbox.ts). A Retry or a replay publishes the event that starts the
-// step again: resource.uploaded starts annotate, step.annotated starts import, and so on.
+// topic), as the pipeline declares them (pipeline.ts). The catalogue's outbox names the event
+// it keeps; the relay publishes it to the topic of that group (consumers/outbox.ts). A Retry or
+// a replay publishes the event that starts the step again: resource.uploaded starts annotate,
+// step.annotated starts import, and so on.
+import { FORGET, PIPELINE, groupOfStep, type PipelineEntry } from './pipeline.ts';
 import type { ChainStep } from './status.ts';
 
-export const CHAIN_EVENTS = {
-  'resource.uploaded': 'chain-annotate',
-  'resource.deleted': 'chain-forget',
-  'step.annotated': 'chain-import',
-  'step.imported': 'chain-describe',
-  'step.described': 'chain-select-mapping',
-  'step.mapping-selected': 'chain-convert',
-} as const;
+export type ChainEventName = PipelineEntry['consumes'] | typeof FORGET.consumes;
+export type ChainGroup = `chain-${ChainStep}` | typeof FORGET.group;
 
-export type ChainEventName = keyof typeof CHAIN_EVENTS;
-export type ChainGroup = (typeof CHAIN_EVENTS)[ChainEventName];
+/** Each event of the chain and the consumer group that reads it. */
+export const CHAIN_EVENTS = Object.fromEntries([
+  ...PIPELINE.map((s) => [s.consumes, groupOfStep(s.step)]),
+  [FORGET.consumes, FORGET.group],
+]) as Record<ChainEventName, ChainGroup>;
 
 /** The consumer group that runs `step`. */
-export const groupOf = (step: ChainStep): ChainGroup => `chain-${step}`;
+export const groupOf = (step: ChainStep): ChainGroup => groupOfStep(step);
+
+/** The step each step group runs. */
+const STEP_OF = new Map<string, ChainStep>(PIPELINE.map((s) => [groupOfStep(s.step), s.step]));
 
 /** The step a consumer group runs (chain-forget runs none). */
-export function stepOf(group: string): ChainStep | undefined {
-  if (group === 'chain-forget' || !Object.hasOwn(EVENT_OF, group)) return undefined;
-  return group.slice('chain-'.length) as ChainStep;
-}
+export const stepOf = (group: string): ChainStep | undefined => STEP_OF.get(group);
 
 /** The event each consumer group reads. */
 const EVENT_OF = Object.fromEntries(

@@ -10,6 +10,7 @@ export {
   derivedNames,
   derivedReadings,
   descriptorAlias,
+  outputName,
   extensionOf,
   startsChain,
   triggerFormats,
@@ -71,4 +72,17 @@ export {
   type ChainEventName,
   type ChainGroup,
 } from './events.ts';
+export {
+  FIRST_STEP,
+  FORGET,
+  OUTPUTS,
+  PIPELINE,
+  deadLetterGroup,
+  groupOfStep,
+  stepEntry,
+  type OutputDeclaration,
+  type PipelineEntry,
+  type RunsIn,
+  type StepDeclaration,
+} from './pipeline.ts';
 export { deadLetterOf, replayOf, type DeadLetter, type DeadLetterMessage } from './dead-letters.ts';

@@ -11,22 +11,30 @@
 // `<base>-joined.ttl`. The spec's `<base>.csvw.json` names the same descriptor: it is an alias
 // (`derivedReadings` recognises it), not a fifth resource.
 import { setting } from '../process/config.ts';
+import { OUTPUTS, type OutputDeclaration, type PipelineEntry } from './pipeline.ts';
 
-/** The resources the chain derives from a source file, in chain order. */
-export const DERIVED_KINDS = ['descriptor', 'turtle', 'joined'] as const;
-export type DerivedKind = (typeof DERIVED_KINDS)[number];
+/** The resources the chain derives from a source file under the original's names, in chain order (pipeline.ts). */
+const ORIGINAL_OUTPUTS = OUTPUTS.filter((o) => o.original);
+export type DerivedKind = Extract<PipelineEntry, { makes: { original: true } }>['makes']['kind'];
+export const DERIVED_KINDS = ORIGINAL_OUTPUTS.map((o) => o.kind as DerivedKind);
 
 /** A derived resource as the catalogue stores it: name, `format` field and media type. */
-export interface DerivedName {
-  kind: DerivedKind;
+export interface DerivedName<K extends string = DerivedKind> {
+  kind: K;
   name: string;
   /** The catalogue resource's `format`, as the original set it. */
   format: string;
   contentType: string;
 }
 
-export const DESCRIPTOR_TYPE = 'application/ld+json';
-export const TURTLE_TYPE = 'text/turtle; charset=utf-8';
+export const DESCRIPTOR_TYPE = outputOfKind('descriptor').contentType;
+export const TURTLE_TYPE = outputOfKind('turtle').contentType;
+
+function outputOfKind(kind: string) {
+  const output = OUTPUTS.find((o) => o.kind === kind);
+  if (!output) throw new Error(`the pipeline makes no ${kind}`);
+  return output;
+}
 
 /** What a catalogue resource offers to the trigger test. */
 export interface UploadedFile {
@@ -79,19 +87,20 @@ export function baseName(fileName: string): string {
   return base === '' ? 'data' : base;
 }
 
-/** The names of the resources derived from the source file `fileName`. */
+/** The name of the resource `output` of the pipeline derives from the source file `fileName`. */
+export function outputName<K extends string>(
+  output: Pick<OutputDeclaration, 'suffix' | 'format' | 'contentType'> & { kind: K },
+  fileName: string,
+): DerivedName<K> {
+  const { kind, suffix, format, contentType } = output;
+  return { kind, name: `${baseName(fileName)}${suffix}`, format, contentType };
+}
+
+/** The names of the resources derived from the source file `fileName` (the original's three). */
 export function derivedNames(fileName: string): Record<DerivedKind, DerivedName> {
-  const base = baseName(fileName);
-  return {
-    descriptor: {
-      kind: 'descriptor',
-      name: `${base}-metadata.jsonld`,
-      format: 'json-ld',
-      contentType: DESCRIPTOR_TYPE,
-    },
-    turtle: { kind: 'turtle', name: `${base}.ttl`, format: TURTLE_TYPE, contentType: TURTLE_TYPE },
-    joined: { kind: 'joined', name: `${base}-joined.ttl`, format: TURTLE_TYPE, contentType: TURTLE_TYPE },
-  };
+  return Object.fromEntries(
+    ORIGINAL_OUTPUTS.map((output) => [output.kind, outputName(output, fileName)]),
+  ) as Record<DerivedKind, DerivedName>;
 }
 
 /** The spec's name of the descriptor (`<base>.csvw.json`), served as an alias of `<base>-metadata.jsonld`. */
@@ -99,12 +108,15 @@ export function descriptorAlias(fileName: string): string {
   return `${baseName(fileName)}.csvw.json`;
 }
 
+const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+// The longer suffix first (`-joined.ttl` before `.ttl`), the spec's alias beside the descriptor.
 const SUFFIXES: readonly [DerivedKind, RegExp][] = [
-  ['descriptor', /^(.+)-metadata\.jsonld$/],
-  ['descriptor', /^(.+)\.csvw\.json$/],
-  ['joined', /^(.+)-joined\.ttl$/],
-  ['turtle', /^(.+)\.ttl$/],
-];
+  ...ORIGINAL_OUTPUTS.map((o): [DerivedKind, string] => [o.kind as DerivedKind, o.suffix]),
+  ['descriptor', '.csvw.json'] as [DerivedKind, string],
+]
+  .sort(([, a], [, b]) => b.length - a.length)
+  .map(([kind, suffix]) => [kind, new RegExp(`^(.+)${escape(suffix)}$`)]);
 
 /**
  * Which derived resources a name can stand for, with the base each was made from: the chain's

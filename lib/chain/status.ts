@@ -16,12 +16,13 @@
 // the CSV was replaced) is refused as stale instead of overwriting the newer run's state.
 // The kinds → failure mapping (whether a retry can help) lives beside this, in failed-step.ts.
 import { failedStep } from './failed-step.ts';
+import { PIPELINE, type ChainStepName } from './pipeline.ts';
 import type { RankedMapping } from './select.ts';
 import { conflict, type ErrorKind } from '../process/errors.ts';
 
-/** The chain's steps in order (spec steps 2–6). */
-export const CHAIN_STEPS = ['annotate', 'import', 'describe', 'select-mapping', 'convert'] as const;
-export type ChainStep = (typeof CHAIN_STEPS)[number];
+/** The chain's steps in order (spec steps 2–6, and what labld adds): the pipeline's. */
+export const CHAIN_STEPS: readonly ChainStepName[] = PIPELINE.map((s) => s.step);
+export type ChainStep = ChainStepName;
 /**
  * Spec step 7, loading the dataset into the triple store: a status of the dataset, not of one
  * source, kept beside the others with the dataset's id as its source (lib/chain/load-status.ts).
@@ -50,6 +51,8 @@ export interface StepSummary extends Progress {
   mapping?: { name: string; url: string; resource_id: string };
   /** load: the sources' rows were loaded too (the Load form then keeps them ticked). */
   withRows?: boolean;
+  /** A word the search counts, for a step that declares a facet (pipeline.ts `facet`). */
+  outcome?: string;
 }
 
 /** A failure in words: what went wrong and what the user can do about it. */
@@ -170,6 +173,8 @@ export function failStep(status: StepStatus, run: string, at: string, error: unk
 }
 
 const FIX_MAPPING = 'correct the mapping in the group mappings (the detail names it), then press Retry';
+const FIX_SHAPES =
+  'correct the shapes file beside the mapping (<mapping name>-shapes.ttl) in the group mappings, or remove it, then press Retry';
 
 // The file was annotated, but a cell does not read as its column's type says (the import's refusal).
 const FIX_CELL =
@@ -183,6 +188,7 @@ function actionFor(step: StatusStep, failure: Omit<StepFailure, 'action'>): stri
     case 'malformed':
     case 'unsupported':
       if (step === 'select-mapping' || step === 'convert') return FIX_MAPPING;
+      if (step === 'validate') return FIX_SHAPES;
       if (step === 'import' && failure.field === 'csv_url') return FIX_CELL;
       return 'the file cannot be read as a table: check that it is a delimited text file (CSV, TSV) and upload a corrected version';
     case 'too-large':

@@ -168,6 +168,22 @@ describe('labld serve <one part>', () => {
     }
   });
 
+  test('chain-forget and the dead-letter collectors run no work, so their processes start no worker pool', async () => {
+    for (const name of ['chain-forget', 'chain-dead-letters']) {
+      const part = await serveOne(name, { port: 0, bus: busConfig() });
+      try {
+        const body = (await (await fetch(`${part.url}/readyz`)).json()) as { checks: Record<string, string> };
+        assert.deepEqual(
+          Object.keys(body.checks).sort(),
+          ['bus', 'catalogue-store', 'datastore', 'server'],
+          name,
+        );
+      } finally {
+        await part.stop();
+      }
+    }
+  });
+
   test('an unknown name is refused with the list of names', () => {
     assert.throws(() => serveOne('nonsense', { port: 0, bus: busConfig() }), /annotator-requests/);
   });

@@ -2,7 +2,7 @@
 // (datasetPage) answers what the separate reads answer, on every store.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { queueStep } from '../../lib/chain/status.ts';
+import { finishStep, queueStep, startStep } from '../../lib/chain/status.ts';
 import type { DeadLetter } from '../../lib/chain/dead-letters.ts';
 import { freshStore, type CatalogueEnvironment } from './store-conformance.ts';
 
@@ -65,6 +65,41 @@ export function pageConformance(env: CatalogueEnvironment): void {
       assert.equal(await store.datasetPage('nothing'), undefined);
       const empty = await store.datasetPage('other');
       assert.deepEqual([empty?.resources.length, empty?.makers], [1, { [ada.id]: 'ada' }]);
+    });
+
+    test("a chain step's facet (pipeline.ts): its done outcomes counted per dataset, and searchable", async () => {
+      const { store } = t;
+      const at = '2026-01-01T00:00:00.000Z';
+      const outcomes: [string, string[]][] = [
+        ['good', ['conforms']],
+        ['bad', ['conforms', 'nonconforming']],
+        ['unshaped', ['unchecked']],
+      ];
+      for (const [name, each] of outcomes) {
+        const d = await store.createDataset({ name });
+        for (const [i, outcome] of each.entries()) {
+          const r = await store.createResource(d.id, { name: `${i}.csv` });
+          const running = startStep(queueStep(undefined, { step: 'validate', run: 'r1', at }), 'r1', at);
+          const status = finishStep(running, 'r1', at, { durationMs: 1, outcome });
+          await store.putStepStatus({ source_resource_id: r.id, package_id: d.id, status });
+        }
+      }
+      const found = await store.searchDatasets({ facets: { fields: ['shacl'], limit: 10, mincount: 1 } });
+      assert.deepEqual(
+        found.facets?.shacl?.map((f) => [f.name, f.count]),
+        [
+          ['conforms', 2],
+          ['nonconforming', 1],
+          ['unchecked', 1],
+        ],
+      );
+      const failing = await store.searchDatasets({
+        where: { field: 'shacl', value: 'nonconforming', match: 'word' },
+      });
+      assert.deepEqual(
+        failing.results.map((d) => d.name),
+        ['bad'],
+      );
     });
   });
 }

@@ -74,6 +74,7 @@ const DONE = [
   ['describe', 'done'],
   ['select-mapping', 'done'],
   ['convert', 'done'],
+  ['validate', 'done'],
 ];
 
 test('files that cannot be annotated fail their annotate step in words, beside an upload that goes through', async () => {
@@ -159,7 +160,7 @@ test('with no other mapping, the broken YAML fails select-mapping; fixed, its de
     'broken-map.yaml',
   );
   await replay(letter);
-  const steps = await stepsWhen(id, (s) => s.length === 5 && s.every((x) => x.state === 'done'));
+  const steps = await stepsWhen(id, (s) => s.length === DONE.length && s.every((x) => x.state === 'done'));
   assert.equal(steps[0]!.run, failed[0]!.run, 'the same run, carried on from the failed step');
   assert.match(steps[3]!.summary.note as string, /^mapping "broken-map\.yaml" selected \(7 rules applicable/);
   assert.deepEqual(await names('waits-for-library'), FOUR);
@@ -202,7 +203,7 @@ test('a converter step whose upstream is down is retried, then dead-lettered in 
 
     up = true;
     await replay(letter);
-    const steps = await stepsWhen(id, (s) => s.length === 5 && s.every((x) => x.state === 'done'));
+    const steps = await stepsWhen(id, (s) => s.length === DONE.length && s.every((x) => x.state === 'done'));
     assert.match(steps[4]!.summary.note as string, /"remote-template-map\.yaml": 7 rules applied, 0 skipped/);
     assert.deepEqual(await names('upstream-down'), FOUR);
   } finally {

@@ -30,6 +30,7 @@ test('an upload of example.csv ends with its four resources, the table typed in 
       ['describe', 'done'],
       ['select-mapping', 'done'],
       ['convert', 'done'],
+      ['validate', 'done'],
     ],
   );
   const selection = steps.find((s) => s.step === 'select-mapping')!;
@@ -165,7 +166,7 @@ test('a link of a trigger format runs the chain on the linked file, fetched thro
   const steps = await settled(link.id as string);
   assert.deepEqual(
     steps.map((s) => s.state),
-    ['done', 'done', 'done', 'done', 'done'],
+    ['done', 'done', 'done', 'done', 'done', 'done'],
   );
   assert.deepEqual(await names('linked'), FOUR);
   const shown = await call('resource_show', { id: link.id });
@@ -229,7 +230,7 @@ test('only a partial mapping: exact converts nothing, needs a mapping and says w
     assert.equal(steps[0]!.run, retried.run);
     assert.deepEqual(
       steps.map((s) => s.state),
-      ['done', 'done', 'done', 'done', 'done'],
+      ['done', 'done', 'done', 'done', 'done', 'done'],
     );
     const ranking = steps[3]!.summary.ranking as Dict[];
     assert.deepEqual(

@@ -109,7 +109,7 @@ test('a replay of chain-select-mapping from a time converts only the uploads a n
   e.labld = await startLabld({ again: halted });
 
   for (const id of variants) {
-    const steps = await e.stepsWhen(id, (s) => stepOf(s, 'convert')?.state === 'done');
+    const steps = await e.stepsWhen(id, (s) => stepOf(s, 'validate')?.state === 'done');
     assert.ok(
       steps.every((s) => s.state === 'done'),
       `every step final: ${JSON.stringify(steps)}`,

@@ -146,3 +146,9 @@ test('an import that refuses a cell says to check the column format in the descr
   // Other steps' refusals of the file keep their words.
   assert.match(stepFailure('annotate', invalid('file: empty', 'file')).action, /cannot be read as a table/);
 });
+
+test('a validate step whose shapes do not read asks for the shapes beside the mapping, not for a new table', () => {
+  const failure = stepFailure('validate', invalid('shapes: not valid Turtle at line 3', 'shapes'));
+  assert.match(failure.action, /correct the shapes file .*-shapes\.ttl.* in the group mappings/);
+  assert.doesNotMatch(failure.action, /table/);
+});

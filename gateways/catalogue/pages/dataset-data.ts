@@ -3,8 +3,39 @@
 // numeric columns, picked with a form that works without JavaScript; plot.js draws the points
 // with uPlot, and without JavaScript the points are a link to their JSON).
 import { escapeHtml, formatDate } from '../html.ts';
-import type { PageContext, PlotView, TripleStoreView } from '../views.ts';
+import type { PageContext, PlotView, StepFinding, TripleStoreView } from '../views.ts';
+import type { ValidationSummary } from '../../../lib/chain/validate.ts';
 import { csrfField } from './layout.ts';
+
+/** The validate step's reports (lib/chain/validate.ts), per source. */
+const validations = (view: TripleStoreView) =>
+  (view.findings ?? []).flatMap((f: StepFinding) =>
+    f.step === 'validate' && f.summary.validation
+      ? [{ source: f.source, note: f.summary.note ?? '', ...f.summary.validation }]
+      : [],
+  );
+
+/** The SHACL reports as readable lists: severity, focus node, path, message. */
+function validationList(reports: (ValidationSummary & { source: string; note: string })[]): string {
+  if (reports.length === 0) return '';
+  const items = reports.map((v) => {
+    const rows = v.results
+      .map(
+        (r) =>
+          `<tr><td>${escapeHtml(r.severity)}</td><td><code>${escapeHtml(r.focus)}</code></td><td><code>${escapeHtml(r.path)}</code></td><td>${escapeHtml(r.message)}</td></tr>`,
+      )
+      .join('');
+    const more =
+      v.total > v.results.length
+        ? `<p class="hint">${v.total - v.results.length} more in the report resource.</p>`
+        : '';
+    const table = rows
+      ? `<div class="table-scroll"><table class="data validation"><thead><tr><th scope="col">Severity</th><th scope="col">Focus node</th><th scope="col">Path</th><th scope="col">Message</th></tr></thead><tbody>${rows}</tbody></table></div>${more}`
+      : '';
+    return `<li><strong>${escapeHtml(v.source)}</strong>: ${escapeHtml(v.note)}${table}</li>`;
+  });
+  return `<h3 id="validation-heading">SHACL validation</h3><ul class="validation" aria-labelledby="validation-heading">${items.join('')}</ul>`;
+}
 
 const STATE_WORDS: Record<TripleStoreView['state'], string> = {
   'not-loaded': 'not loaded yet',
@@ -44,6 +75,11 @@ export function tripleStoreSection(context: PageContext, datasetPath: string, vi
     ? `<p>SPARQL endpoint: <a href="${escapeHtml(view.endpoint)}" class="endpoint">${escapeHtml(view.endpoint)}</a></p>`
     : '';
   const busy = view.state === 'queued' || view.state === 'running';
+  const reports = validations(view);
+  const failing = reports.filter((v) => v.conforms === false).map((v) => v.source);
+  const warning = failing.length
+    ? `<p class="notice warning" role="alert">Warning: the graph of ${escapeHtml(failing.join(', '))} does not conform to its shapes (see the SHACL validation below); Load loads it as it is.</p>`
+    : '';
   const button = view.canLoad
     ? `<form method="post" action="${escapeHtml(datasetPath)}/triplestore/load" class="action-form">
           ${csrfField(context)}
@@ -55,7 +91,9 @@ export function tripleStoreSection(context: PageContext, datasetPath: string, vi
         <h2 id="triplestore-heading">Triple store</h2>
         <p role="status">${stateLine(view)}</p>
         ${endpoint}
+        ${warning}
         ${button}
+        ${validationList(reports)}
       </section>`;
 }
 

@@ -62,9 +62,25 @@ export function renderDatasetList(context: PageContext, view: DatasetListView): 
         </div>
       </form>
       <p class="count" role="status">${found}</p>
+      ${facetLists(view)}
       ${summaries(view.datasets, view.query === '' ? 'No datasets yet.' : 'No dataset matches the search.')}
       ${pager('/dataset', { q: view.query }, view.page, view.pageSize, view.total, 'Dataset pages')}`;
   return layout({ ...context, current: context.current ?? 'datasets' }, { title: 'Datasets' }, main);
+}
+
+/** The chain's facets: each value a search for it (`field:value`, the search box's syntax). */
+function facetLists(view: DatasetListView): string {
+  return (view.facets ?? [])
+    .map((f) => {
+      const items = f.items
+        .map(
+          (i) =>
+            `<li><a href="/dataset?q=${encodeURIComponent(`${f.field}:${i.name}`)}">${escapeHtml(i.name)}</a> <span class="count">(${i.count})</span></li>`,
+        )
+        .join('');
+      return `<nav class="facet" aria-label="${escapeHtml(f.title)}"><h2>${escapeHtml(f.title)}</h2><ul>${items}</ul></nav>`;
+    })
+    .join('');
 }
 
 export function makerText(maker: Maker): string {

@@ -5,7 +5,13 @@
 import { invalid } from '../../../process/errors.ts';
 import type { Dataset } from '../../model.ts';
 import { licenseOf } from '../../licenses.ts';
-import type { FacetItem, Match, SearchNode, SortKey } from '../../search-query.ts';
+import {
+  stepOfField,
+  type FacetItem,
+  type Match,
+  type SearchNode,
+  type SortKey,
+} from '../../search-query.ts';
 import type { DatasetQuery, SearchResult } from '../contract.ts';
 import { containing, findId, paging, text } from './common.ts';
 import { num, str } from './rows.ts';
@@ -44,7 +50,13 @@ function constantMatch(constant: string, value: string, match: Match): boolean {
 const inResources = (condition: string) =>
   `EXISTS (SELECT 1 FROM resources r WHERE r.package_id = p.id AND ${condition})`;
 
-function term(node: Extract<SearchNode, { field: unknown }>, params: Param[]): string {
+type Dialect = SqlSession['dialect'];
+
+/** A step status's `summary.outcome` (a facet of a step: pipeline.ts), in each dialect. */
+const outcomeOf = (dialect: Dialect) =>
+  dialect === 'postgres' ? `(c.summary::jsonb ->> 'outcome')` : `json_extract(c.summary, '$.outcome')`;
+
+function term(node: Extract<SearchNode, { field: unknown }>, params: Param[], dialect: Dialect): string {
   const { value, match } = node;
   switch (node.field) {
     case 'text': {
@@ -92,16 +104,22 @@ function term(node: Extract<SearchNode, { field: unknown }>, params: Param[]): s
       return `EXISTS (SELECT 1 FROM organizations o WHERE o.id = p.owner_org AND ${exactMatch('o.name', value, match, params)})`;
     case 'owner_org':
       return exactMatch('p.owner_org', value, match, params);
+    default: {
+      // A step's outcome (pipeline.ts `facet`): a source of the dataset whose done step has it.
+      params.push(stepOfField(node.field) ?? '');
+      const outcome = exactMatch(outcomeOf(dialect), value, match, params);
+      return `EXISTS (SELECT 1 FROM chain_step_status c WHERE c.package_id = p.id AND c.step = ? AND c.state = 'done' AND ${outcome})`;
+    }
   }
 }
 
 /** The WHERE condition of a tree, its values appended to `params` in order. */
-export function condition(node: SearchNode, params: Param[]): string {
+export function condition(node: SearchNode, params: Param[], dialect: Dialect): string {
   if ('all' in node) return 'TRUE';
-  if ('not' in node) return `NOT (${condition(node.not, params)})`;
-  if ('and' in node) return `(${node.and.map((n) => condition(n, params)).join(' AND ')})`;
-  if ('or' in node) return `(${node.or.map((n) => condition(n, params)).join(' OR ')})`;
-  return term(node, params);
+  if ('not' in node) return `NOT (${condition(node.not, params, dialect)})`;
+  if ('and' in node) return `(${node.and.map((n) => condition(n, params, dialect)).join(' AND ')})`;
+  if ('or' in node) return `(${node.or.map((n) => condition(n, params, dialect)).join(' OR ')})`;
+  return term(node, params, dialect);
 }
 
 /** Relevance: per word of `q`, 2 when in the title or name, 1 when in the notes. */
@@ -187,6 +205,15 @@ async function facetCounts(
           [...params, least, limit],
         )
         .then((counted) => counted.map((r) => ({ ...r, title: licenseOf(str(r.name))?.title ?? null })));
+    } else if (stepOfField(field) !== undefined) {
+      // A step's outcome: the datasets with a source whose done step has each outcome.
+      const outcome = outcomeOf(s.dialect);
+      rows = await s.all(
+        `SELECT ${outcome} AS name, COUNT(DISTINCT c.package_id) AS n FROM chain_step_status c
+         WHERE c.step = ? AND c.state = 'done' AND ${outcome} IS NOT NULL AND c.package_id IN (${found})
+         GROUP BY ${outcome} HAVING COUNT(DISTINCT c.package_id) >= ? ORDER BY n DESC, ${outcome}${bytes} LIMIT ?`,
+        [stepOfField(field)!, ...params, least, limit],
+      );
     } else if (field === 'organization') {
       rows = await s.all(
         `SELECT o.name AS name, o.title AS title, COUNT(*) AS n FROM packages q JOIN organizations o ON o.id = q.owner_org
@@ -217,14 +244,14 @@ export async function searchDatasets(
   for (const word of text(query.q ?? '', 'q')
     .split(/\s+/)
     .filter(Boolean)) {
-    where.push(condition({ field: 'text', value: word, match: 'word' }, params));
+    where.push(condition({ field: 'text', value: word, match: 'word' }, params, s.dialect));
   }
   if (query.group !== undefined) {
     const groupId = (await findId(s, 'groups', query.group)) ?? '';
     where.push(`EXISTS (SELECT 1 FROM group_members gm WHERE gm.package_id = p.id AND gm.group_id = ?)`);
     params.push(groupId);
   }
-  if (query.where !== undefined) where.push(condition(query.where, params));
+  if (query.where !== undefined) where.push(condition(query.where, params, s.dialect));
   const clause = where.join(' AND ');
   const ordering: Param[] = [];
   const order = orderBy(s, keysOf(query), query.scoreTerms ?? [], ordering);
