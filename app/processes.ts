@@ -2,7 +2,11 @@
 // everything on the embedded bus; `serve` runs one gateway or one consumer group, as the
 // scale-out deployment does (one process each, on Kafka).
 import { ensureMappingLibrary, mappingGroup } from '../lib/catalogue/mapping-library.ts';
-import { ensureStarterLibrary, starterWanted } from '../lib/catalogue/starter-library.ts';
+import {
+  ensureStarterLibrary,
+  repointStarterMapping,
+  starterWanted,
+} from '../lib/catalogue/starter-library.ts';
 import { fetch } from 'undici';
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
@@ -246,6 +250,8 @@ async function firstStart(
         (await ensureStarterLibrary(catalogue, made.blobs, { siteUrl: made.siteUrl, group })) === 'made'
       )
         log.info({ group }, 'starter mappings made');
+    } else if (await repointStarterMapping(catalogue, made.blobs, made.siteUrl)) {
+      log.info({ site: made.siteUrl }, "the starter mapping now names its template at this site's URL");
     }
     const users = await catalogue.listUsers();
     if (users.length > 0) return;

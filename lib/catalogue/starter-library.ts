@@ -4,6 +4,7 @@
 // (lib/catalogue/starter/README.md says why the seed's template is not shipped).
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { text as readText } from 'node:stream/consumers';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { contentTypeOf } from '../blobs/published.ts';
 import { downloadUrl } from '../contracts/catalogue.ts';
@@ -114,4 +115,32 @@ export async function ensureStarterLibrary(
       return 'there';
     throw error;
   }
+}
+
+/**
+ * The starter mapping names its template by a URL of this site; started later at another URL
+ * (BASE_URL set, another port) labld would see an address it no longer answers at, which
+ * convert refuses. So at each start a starter mapping nobody edited is re-pointed at the
+ * template's URL here; an edited one is its editor's. Whether it was re-pointed.
+ */
+export async function repointStarterMapping(
+  store: Pick<CatalogueStore, 'getDataset' | 'listResources' | 'updateResource'>,
+  blobs: BlobStore,
+  siteUrl: string,
+): Promise<boolean> {
+  const dataset = await store.getDataset(STARTER_DATASET);
+  if (!dataset) return false;
+  const resources = await store.listResources(dataset.id);
+  const file = (name: string) => resources.find((r) => r.name === name && r.blob_key !== null);
+  const template = file(STARTER_TEMPLATE);
+  const mapping = file(STARTER_MAPPING);
+  if (!template || !mapping || !blobs.has(mapping.blob_key!)) return false;
+  const text = await readText(blobs.open(mapping.blob_key!));
+  const wanted = starterMapping(downloadUrl(siteUrl, template));
+  if (text === wanted) return false;
+  const written = /^ {2}template: (\S+)\/$/m.exec(text)?.[1];
+  if (written === undefined || text !== starterMapping(written)) return false;
+  const { blob_key, hash, size } = await stored(blobs, STARTER_MAPPING, wanted, mapping.description);
+  await store.updateResource(mapping.id, { blob_key, hash, size });
+  return true;
 }

@@ -10,7 +10,12 @@ import { Parser, type Quad } from 'n3';
 import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { ensureMappingLibrary } from '../../lib/catalogue/mapping-library.ts';
-import { STARTER_DATASET, ensureStarterLibrary, starterWanted } from '../../lib/catalogue/starter-library.ts';
+import {
+  STARTER_DATASET,
+  ensureStarterLibrary,
+  repointStarterMapping,
+  starterWanted,
+} from '../../lib/catalogue/starter-library.ts';
 import { startLabld } from '../support/labld.ts';
 import { seedFixture } from '../support/shared.ts';
 import { removeTempDir, tempDir } from '../support/temp.ts';
@@ -61,6 +66,23 @@ async function library(base: string): Promise<string[]> {
   return (found.results as Dict[]).map((d) => d.name as string);
 }
 
+/** A user uploads the seed example.csv into a new dataset `tensile`; its chain's steps once at rest. */
+async function convertSeed(labld: {
+  url: string;
+  dataDir: string;
+}): Promise<{ alice: Person; steps: Dict[] }> {
+  const store = await openCatalogueStore({ dataDir: labld.dataDir });
+  const alice = await person(store, 'alice');
+  await store.close();
+  await call(labld.url, alice, 'package_create', { name: 'tensile' });
+  const form = new FormData();
+  form.set('package_id', 'tensile');
+  form.set('upload', new Blob([readFileSync(seedFixture('csvtocsvw/example.csv'))]), 'example.csv');
+  const uploaded = await api(labld.url, 'resource_create', { form, headers: { authorization: alice.token } });
+  assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body.error));
+  return { alice, steps: await settled(labld.url, alice, (uploaded.body.result as Dict).id as string) };
+}
+
 describe('the starter mapping library', () => {
   it('converts the seed example.csv on a fresh install with no network: the starter mapping is selected and its template read locally', async () => {
     const labld = await startLabld({ starterMappings: true });
@@ -74,19 +96,7 @@ describe('the starter mapping library', () => {
       const mapping = await (await fetch(files['tensile-test-map.yaml']!)).text();
       assert.ok(mapping.includes(`template: ${files['tensile-test-template.ttl']}/`), mapping.slice(0, 800));
 
-      const store = await openCatalogueStore({ dataDir: labld.dataDir });
-      const alice = await person(store, 'alice');
-      await store.close();
-      await call(labld.url, alice, 'package_create', { name: 'tensile' });
-      const form = new FormData();
-      form.set('package_id', 'tensile');
-      form.set('upload', new Blob([readFileSync(seedFixture('csvtocsvw/example.csv'))]), 'example.csv');
-      const uploaded = await api(labld.url, 'resource_create', {
-        form,
-        headers: { authorization: alice.token },
-      });
-      assert.equal(uploaded.status, 200, JSON.stringify(uploaded.body.error));
-      const steps = await settled(labld.url, alice, (uploaded.body.result as Dict).id as string);
+      const { alice, steps } = await convertSeed(labld);
       const select = steps.find((s) => s.step === 'select-mapping');
       assert.equal(select?.state, 'done', JSON.stringify(steps));
       assert.match(
@@ -153,9 +163,57 @@ describe('the starter mapping library', () => {
       assert.deepEqual((await Promise.all([make(), make()])).sort(), ['made', 'there']);
       assert.equal((await store.listDatasets()).filter((d) => d.name === STARTER_DATASET).length, 1);
       assert.equal((await store.listResources(STARTER_DATASET)).length, 2);
+      // At another site URL it is re-pointed; once someone edited it, it is theirs.
+      const blobs = blobStoreIn(dataDir);
+      const mappingText = async () => {
+        const found = (await store.listResources(STARTER_DATASET)).find(
+          (r) => r.name === 'tensile-test-map.yaml',
+        )!;
+        return { id: found.id, text: readFileSync(blobs.path(found.blob_key!), 'utf8') };
+      };
+      assert.equal(await repointStarterMapping(store, blobs, 'http://localhost:1'), false);
+      assert.equal(await repointStarterMapping(store, blobs, 'https://lab.example'), true);
+      assert.match(
+        (await mappingText()).text,
+        /^ {2}template: https:\/\/lab\.example\/dataset\/[^ ]+\/download\/tensile-test-template\.ttl\/$/m,
+      );
+      const edited = await mappingText();
+      const key = await blobs.putBytes(`${edited.text}# mine now\n`);
+      await store.updateResource(edited.id, { blob_key: key, hash: key });
+      assert.equal(await repointStarterMapping(store, blobs, 'https://elsewhere.example'), false);
+      assert.match((await mappingText()).text, /# mine now/);
     } finally {
       await store.close();
       await removeTempDir(dataDir);
+    }
+  });
+
+  it('started again at another URL, the starter mapping names its template there, and still converts offline', async () => {
+    const configured = process.env['BASE_URL'];
+    delete process.env['BASE_URL']; // the site's URL is the port's, which changes
+    try {
+      const first = await startLabld({ starterMappings: true });
+      const firstUrl = first.url;
+      const halted = await first.halt();
+      const moved = await startLabld({ starterMappings: true, again: { ...halted, port: 0 } });
+      try {
+        assert.notEqual(moved.url, firstUrl);
+        const shown = await call(moved.url, undefined, 'package_show', { id: STARTER_DATASET });
+        const files = Object.fromEntries((shown.resources as Dict[]).map((r) => [r.name, r.url as string]));
+        const port = (url: string) => new URL(url).port;
+        assert.equal(port(files['tensile-test-template.ttl']!), port(moved.url));
+        const mapping = await (await fetch(files['tensile-test-map.yaml']!)).text();
+        assert.ok(
+          mapping.includes(`template: ${files['tensile-test-template.ttl']}/`),
+          mapping.slice(0, 800),
+        );
+        const { steps } = await convertSeed(moved);
+        assert.equal(steps.find((s) => s.step === 'convert')?.state, 'done', JSON.stringify(steps));
+      } finally {
+        await moved.stop();
+      }
+    } finally {
+      if (configured !== undefined) process.env['BASE_URL'] = configured;
     }
   });
 
