@@ -96,6 +96,10 @@ describe('the starter mapping library', () => {
       const mapping = await (await fetch(files['tensile-test-map.yaml']!)).text();
       assert.ok(mapping.includes(`template: ${files['tensile-test-template.ttl']}/`), mapping.slice(0, 800));
 
+      // The library's page lists it.
+      const page = await (await fetch(`${labld.url}/group/mappings`)).text();
+      assert.match(page, /tensile-test-map\.yaml/);
+
       const { alice, steps } = await convertSeed(labld);
       const select = steps.find((s) => s.step === 'select-mapping');
       assert.equal(select?.state, 'done', JSON.stringify(steps));
