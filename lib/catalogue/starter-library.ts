@@ -40,6 +40,7 @@ export function starterMapping(templateUrl: string): string {
   return shipped(STARTER_MAPPING).replaceAll(SHIPPED_TEMPLATE_URL, templateUrl);
 }
 
+/** A shipped file stored as an upload resource's fields (what resource_create would write). */
 async function stored(blobs: BlobStore, name: string, text: string, description: string, id?: string) {
   const key = await blobs.putBytes(text);
   return {
@@ -60,9 +61,10 @@ async function stored(blobs: BlobStore, name: string, text: string, description:
 /**
  * Makes the public dataset `starter-mappings` in the library's group `group`, holding the
  * template and the mapping, unless a dataset of that name exists. Called when the library's
- * group is made (first start), so a starter someone deleted is not made again. The mapping names the template by its download URL at
- * `siteUrl`, which convert reads from the catalogue's store. One transaction: processes
- * starting at once may race, and the one that loses on the name finds the dataset made.
+ * group is made (first start), so a starter someone deleted is not made again. The mapping
+ * names the template by its download URL at `siteUrl`, which convert reads from the
+ * catalogue's store. One transaction: processes starting at once may race, and the one that
+ * loses on the name finds the dataset made.
  */
 export async function ensureStarterLibrary(
   store: Pick<CatalogueStore, 'getDataset' | 'transaction'>,
@@ -140,7 +142,7 @@ export async function repointStarterMapping(
   if (text === wanted) return false;
   const written = /^ {2}template: (\S+)\/$/m.exec(text)?.[1];
   if (written === undefined || text !== starterMapping(written)) return false;
-  const { blob_key, hash, size } = await stored(blobs, STARTER_MAPPING, wanted, mapping.description);
-  await store.updateResource(mapping.id, { blob_key, hash, size });
+  const key = await blobs.putBytes(wanted);
+  await store.updateResource(mapping.id, { blob_key: key, hash: key, size: Buffer.byteLength(wanted) });
   return true;
 }
