@@ -2,11 +2,16 @@
 // everything on the embedded bus; `serve` runs one gateway or one consumer group, as the
 // scale-out deployment does (one process each, on Kafka).
 import { ensureMappingLibrary, mappingGroup } from '../lib/catalogue/mapping-library.ts';
+import {
+  ensureStarterLibrary,
+  repointStarterMapping,
+  starterWanted,
+} from '../lib/catalogue/starter-library.ts';
 import { fetch } from 'undici';
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import type { Runtime } from './runtime.ts';
-import { blobStoreIn } from '../lib/blobs/blob-store.ts';
+import { blobStoreIn, type BlobStore } from '../lib/blobs/blob-store.ts';
 import { SERVICES, defaultBaseUrlFromPort, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
 import {
@@ -49,6 +54,8 @@ export interface ProcessOptions {
   bus: BusConfig;
   /** The catalogue's login throttle; default one on the real clock (tests give one on a clock they step). */
   loginThrottle?: LoginThrottle;
+  /** Whether a first start makes the starter mapping library; default LABLD_STARTER_MAPPINGS. */
+  starterMappings?: boolean;
 }
 
 export interface Running {
@@ -160,7 +167,15 @@ async function run(
           : []),
       ],
     });
-    if (servesCatalogue(gateways)) await firstStart(stores);
+    if (servesCatalogue(gateways)) {
+      // The starter mapping names its template by URL: the one this process answers at.
+      const siteUrl = baseUrl({ ...process.env, PORT: new URL(server.url).port });
+      await firstStart(stores, {
+        blobs: runtime.blobs,
+        siteUrl,
+        starterMappings: options.starterMappings ?? starterWanted(),
+      });
+    }
   } catch (error) {
     await server?.close();
     await relay?.stop();
@@ -224,15 +239,28 @@ async function closeStores(stores: ProcessStores): Promise<void> {
 }
 
 /**
- * A catalogue's first start: the mapping library's group is made, and — no default password —
+ * A catalogue's first start: the mapping library's group is made (with the starter library
+ * unless switched off), and — no default password —
  * on a catalogue without users it says how to make the first admin.
  */
-async function firstStart(stores: ProcessStores): Promise<void> {
+async function firstStart(
+  stores: ProcessStores,
+  made: { blobs: BlobStore; siteUrl: string; starterMappings: boolean },
+): Promise<void> {
   const group = mappingGroup(); // a misspelt setting stops the start
   try {
     const catalogue = await stores.catalogue.get();
-    if ((await ensureMappingLibrary(catalogue, group)) === 'made')
+    if ((await ensureMappingLibrary(catalogue, group)) === 'made') {
       log.info({ group }, 'mapping library made');
+      // Only with the library: a starter someone deleted is not made again at the next start.
+      if (
+        made.starterMappings &&
+        (await ensureStarterLibrary(catalogue, made.blobs, { siteUrl: made.siteUrl, group })) === 'made'
+      )
+        log.info({ group }, 'starter mappings made');
+    } else if (await repointStarterMapping(catalogue, made.blobs, made.siteUrl)) {
+      log.info({ site: made.siteUrl }, "the starter mapping now names its template at this site's URL");
+    }
     const users = await catalogue.listUsers();
     if (users.length > 0) return;
     log.warn(

@@ -326,6 +326,12 @@ export const settings = [
       'catalogue chain: the group whose datasets hold the mapping library (made at first start if missing)',
   },
   {
+    name: 'LABLD_STARTER_MAPPINGS',
+    default: 'true',
+    description:
+      'catalogue: `true` puts a tensile-test mapping and its template (dataset `starter-mappings`) into the library made at first start',
+  },
+  {
     name: 'CKANINI__CKANEXT__CSVWMAPANDTRANSFORM__MAPPING_STRATEGY',
     default: 'exact',
     description:

@@ -47,7 +47,7 @@ function lastSegment(url: string): string {
 }
 
 /** CKAN guesses a format from the extension when none is given (`data.csv` → `CSV`). */
-function formatOf(name: string): string {
+export function formatOf(name: string): string {
   return /\.([A-Za-z0-9]{1,10})$/.exec(name)?.[1]?.toUpperCase() ?? '';
 }
 

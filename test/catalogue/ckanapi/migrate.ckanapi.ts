@@ -68,7 +68,8 @@ async function startChild(dataDir: string): Promise<{ url: string; child: ChildP
   const { BASE_URL: _ours, ...env } = process.env;
   const bin = new URL('../../../bin/labld.js', import.meta.url).pathname;
   const child = spawn(process.execPath, [bin, 'start', '--port', String(port)], {
-    env: { ...env, LABLD_DATA: dataDir, LABLD_LOG_LEVEL: 'error' },
+    // No starter mapping library: the target must hold exactly the datasets moved into it.
+    env: { ...env, LABLD_DATA: dataDir, LABLD_LOG_LEVEL: 'error', LABLD_STARTER_MAPPINGS: 'false' },
     stdio: 'ignore',
   });
   const url = `http://localhost:${port}`;
