@@ -8,6 +8,7 @@ import { baseUrl } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './request-consumer.ts';
 import { progressWriter, type ChainEvent } from './chain.ts';
 import { STEP_WORK } from './chain-steps.ts';
+import { countingIn } from '../lib/process/counters.ts';
 
 /** The one operation of a chain group: `work` with `{event}`. */
 export const CHAIN_OPERATION = 'work';
@@ -27,7 +28,9 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
     if (!source) throw notFound(`the resource ${event.resource_id} is gone`, 'resource_id');
     const progress = progressWriter(deps, event, entry.step);
     try {
-      return await entry.work({ deps, event, source, signal, onProgress: progress.report });
+      return await countingIn(entry.step, () =>
+        entry.work({ deps, event, source, signal, onProgress: progress.report }),
+      );
     } finally {
       await progress.flush();
     }

@@ -39,6 +39,7 @@ import {
 } from './chain.ts';
 import { setting } from '../lib/process/config.ts';
 import { libraryShelves } from '../lib/catalogue/mapping-library.ts';
+import { count } from '../lib/process/counters.ts';
 
 /** The derivation step keys of the outputs (a source has one of each). */
 const OUTPUT = { descriptor: 'annotate', turtle: 'describe', joined: 'convert' } as const;
@@ -141,6 +142,7 @@ const load = async ({ deps, event, source, onProgress }: StepWork) => {
   const csv = fileOf(deps, source, 'resource_id');
   const descriptor = fileOf(deps, await derived(deps, source, OUTPUT.descriptor), 'descriptor');
   const parsed: unknown = JSON.parse(await readText(deps.blobs.open(descriptor.blob, 'descriptor')));
+  count('parse.json');
   // Replaces the table of an earlier run (importCsv drops it first).
   const info = await importCsv(
     deps.datastore,

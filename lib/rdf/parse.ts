@@ -9,6 +9,7 @@ import { formatInfo, type RdfFormat } from './formats.ts';
 import { parseHext } from './hext.ts';
 import { readJsonLd } from './jsonld-io.ts';
 import { readRdfXml } from './rdfxml.ts';
+import { count } from '../process/counters.ts';
 
 export interface ParseOptions {
   /** Base IRI for relative IRIs (usually the document's URL). */
@@ -78,6 +79,7 @@ function failure(options: ParseOptions, format: RdfFormat, error: unknown, text:
 
 export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {
   const { format: checked } = formatInfo(format, 'format');
+  count(`parse.rdf.${checked}`);
   try {
     return await parseChecked(text, checked, options);
   } catch (error) {
