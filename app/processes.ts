@@ -114,8 +114,8 @@ async function run(
     if (chain.length > 0 && pool) {
       const offloadTo = pool;
       await runChainConsumers(chain, async () => ({
-        offload: (group, event, signal) =>
-          offloadTo.run(group, CHAIN_OPERATION, { event }, { signal }) as Promise<StepResult>,
+        offload: (group, event, signal, source) =>
+          offloadTo.run(group, CHAIN_OPERATION, { event, source }, { signal }) as Promise<StepResult>,
         bus,
         catalog,
         store: await stores.catalogue.get(),

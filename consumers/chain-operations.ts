@@ -4,6 +4,7 @@
 // and the events (consumers/chain.ts); a worker reads the source from its own stores, does
 // the step, stores its output, writes progress onto the status and returns the step's result.
 import { notFound } from '../lib/process/errors.ts';
+import type { Resource } from '../lib/catalogue/model.ts';
 import { baseUrl } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './request-consumer.ts';
 import { progressWriter, type ChainEvent } from './chain.ts';
@@ -16,7 +17,11 @@ export const CHAIN_OPERATION = 'work';
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>> {
   const entry = STEP_WORK[group];
   if (!entry) return {}; // chain-forget works on the main thread: it only deletes
-  const work: Operation<{ event: ChainEvent }> = async ({ event }, { signal }) => {
+  // `source`: the resource as the main thread read it before handing the step over.
+  const work: Operation<{ event: ChainEvent; source?: Resource }> = async (
+    { event, source: given },
+    { signal },
+  ) => {
     const deps = {
       store: await env.stores.catalogue(),
       datastore: await env.stores.datastore(),
@@ -24,7 +29,7 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
       siteUrl: baseUrl(),
       documents: env.documents,
     };
-    const source = await deps.store.getResource(event.resource_id);
+    const source = given ?? (await deps.store.getResource(event.resource_id));
     if (!source) throw notFound(`the resource ${event.resource_id} is gone`, 'resource_id');
     const progress = progressWriter(deps, event, entry.step);
     try {

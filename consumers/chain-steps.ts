@@ -281,7 +281,7 @@ const stepConsumer = (group: string): ChainConsumer => {
         step,
         event,
         signal,
-        (input) => (deps.offload ? deps.offload(group, event, signal) : work(input)),
+        (input) => (deps.offload ? deps.offload(group, event, signal, input.source) : work(input)),
         again,
       ),
   };

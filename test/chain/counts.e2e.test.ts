@@ -31,7 +31,7 @@ async function settle(collector: ReturnType<typeof collectCounts>): Promise<Reco
 }
 
 /** Catalogue-store calls of one upload, besides the outbox's polls and the steps' progress writes. */
-const STORE_CALLS = 60;
+const STORE_CALLS = 54;
 
 const STEPS = ['annotate', 'import', 'describe', 'select-mapping', 'convert'];
 
