@@ -92,6 +92,20 @@ test(
           ['convert', 0, 1],
         ],
       );
+      // The dataset page and the two sections automation.js fetches again: one composite read each.
+      for (const path of ['', '/resources', '/automation']) {
+        collector.take();
+        const answer = await fetch(`${e.labld.url}/dataset/counted${path}`, { headers: e.auth() });
+        assert.equal(answer.status, 200, `/dataset/counted${path}`);
+        await answer.text();
+        const page = await settle(collector);
+        const trips = sum(page, /^bus\.publish$/) / 2; // a request and its reply
+        const calls = sum(page, /^store\./) - sum(page, /^store\.claimOutbox$/);
+        console.log(
+          `counts per page /dataset/counted${path}: ${trips} request/reply round trips, ${calls} store calls`,
+        );
+        assert.equal(trips, 1, `request/reply round trips of /dataset/counted${path}`);
+      }
     } finally {
       collector.close();
       await store.close();
