@@ -11,6 +11,7 @@ import { fetch } from 'undici';
 import { catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
 import type { Bus } from '../lib/bus/contract.ts';
 import type { Runtime } from './runtime.ts';
+import type { Resource } from '../lib/catalogue/model.ts';
 import { blobStoreIn, type BlobStore } from '../lib/blobs/blob-store.ts';
 import { SERVICES, defaultBaseUrlFromPort, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
@@ -128,8 +129,8 @@ async function run(
       const offloadTo = pool;
       await runChainConsumers(chain, async () => ({
         ...(offloadTo && {
-          offload: (group: string, event: ChainEvent, signal: AbortSignal) =>
-            offloadTo.run(group, CHAIN_OPERATION, { event }, { signal }) as Promise<StepResult>,
+          offload: (group: string, event: ChainEvent, signal: AbortSignal, source?: Resource) =>
+            offloadTo.run(group, CHAIN_OPERATION, { event, source }, { signal }) as Promise<StepResult>,
         }),
         bus,
         catalog,

@@ -45,7 +45,7 @@ function forgetOldRequests(store: CatalogueStore): void {
 export const writesCatalogue = (name: ActionName): boolean =>
   !CATALOGUE_ACTIONS[name] && !name.startsWith('datastore_');
 
-/** The catalogue's operations, one per action; each checks its request first (after a claim is fetched). */
+/** The catalogue's operations, one per action; each checks a request the bus could not (a claim's, fetched here). */
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation<never>> {
   if (group !== CATALOGUE_GROUP) throw new Error(`no request consumer named ${group}`);
   const deps = async () => ({
@@ -56,8 +56,8 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
   });
   const operation =
     (name: ActionName): Operation<CatalogueInput> =>
-    async (input, { requestId }) => {
-      checkCatalogueRequest({ operation: name, input });
+    async (input, { requestId, checked }) => {
+      if (!checked) checkCatalogueRequest({ operation: name, input });
       const extras = input.upload ? { upload: input.upload } : {};
       const base = await deps();
       const run = (store: CatalogueStore) =>

@@ -4,12 +4,14 @@
 // and the events (consumers/chain.ts); a worker reads the source from its own stores, does
 // the step, stores its output, writes progress onto the status and returns the step's result.
 import { notFound } from '../lib/process/errors.ts';
+import type { Resource } from '../lib/catalogue/model.ts';
 import { baseUrl } from '../lib/services.ts';
 import type { Operation, OperationEnv } from './request-consumer.ts';
 import { progressWriter, type ChainEvent } from './chain.ts';
 import { stepWork } from './chain-steps.ts';
 import { stepOf } from '../lib/chain/index.ts';
 import { runsInWorker } from './workers/operations.ts';
+import { countingIn } from '../lib/process/counters.ts';
 
 /** The one operation of a chain group: `work` with `{event}`. */
 export const CHAIN_OPERATION = 'work';
@@ -18,7 +20,11 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
   const step = stepOf(group);
   if (!step) return {}; // chain-forget works on the main thread: it only deletes
   const entry = stepWork(step);
-  const work: Operation<{ event: ChainEvent }> = async ({ event }, { signal }) => {
+  // `source`: the resource as the main thread read it before handing the step over.
+  const work: Operation<{ event: ChainEvent; source?: Resource }> = async (
+    { event, source: given },
+    { signal },
+  ) => {
     const deps = {
       store: await env.stores.catalogue(),
       datastore: await env.stores.datastore(),
@@ -26,11 +32,13 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
       siteUrl: baseUrl(),
       documents: env.documents,
     };
-    const source = await deps.store.getResource(event.resource_id);
+    const source = given ?? (await deps.store.getResource(event.resource_id));
     if (!source) throw notFound(`the resource ${event.resource_id} is gone`, 'resource_id');
     const progress = progressWriter(deps, event, step);
     try {
-      return await entry.work({ deps, event, source, signal, onProgress: progress.report });
+      return await countingIn(step, () =>
+        entry.work({ deps, event, source, signal, onProgress: progress.report }),
+      );
     } finally {
       await progress.flush();
     }

@@ -45,6 +45,7 @@ import {
 import { setting } from '../lib/process/config.ts';
 import { libraryShelves } from '../lib/catalogue/mapping-library.ts';
 import { shapesNameFor, validateStep } from '../lib/chain/validate.ts';
+import { count } from '../lib/process/counters.ts';
 
 /** The step whose output is the descriptor, which later steps read. */
 const DESCRIPTOR_STEP = PIPELINE.find((s) => 'makes' in s && s.makes.kind === 'descriptor')!.step;
@@ -142,6 +143,7 @@ const load = async ({ deps, event, source, onProgress }: StepWork) => {
   const csv = fileOf(deps, source, 'resource_id');
   const descriptor = fileOf(deps, await derived(deps, source, DESCRIPTOR_STEP), 'descriptor');
   const parsed: unknown = JSON.parse(await readText(deps.blobs.open(descriptor.blob, 'descriptor')));
+  count('parse.json');
   // Replaces the table of an earlier run (importCsv drops it first).
   const info = await importCsv(
     deps.datastore,
@@ -309,7 +311,7 @@ const stepConsumer = (step: ChainStep): ChainConsumer => {
         step,
         event,
         signal,
-        (input) => (deps.offload ? deps.offload(group, event, signal) : work(input)),
+        (input) => (deps.offload ? deps.offload(group, event, signal, input.source) : work(input)),
         again,
       ),
   };

@@ -61,7 +61,13 @@ export interface ChainDeps extends StepDeps {
    * Runs a group's step work off the main thread (the process's worker pool,
    * consumers/chain-operations.ts); without it the work runs here (tests).
    */
-  offload?: (group: string, event: ChainEvent, signal: AbortSignal) => Promise<StepResult>;
+  offload?: (
+    group: string,
+    event: ChainEvent,
+    signal: AbortSignal,
+    /** The source as the main thread just read it: the worker need not read it again. */
+    source: Resource,
+  ) => Promise<StepResult>;
 }
 
 /** What a step's work is handed. */
@@ -223,7 +229,9 @@ export async function runStep(
 ): Promise<void> {
   const current = (await deps.store.getStepStatus(event.resource_id, step))?.status;
   const source = await deps.store.getResource(event.resource_id);
-  if (!current || current.run !== event.run || !source || !(await isCurrent(deps, event))) {
+  // The first step's own status is the one that says which run is current.
+  const stale = !current || current.run !== event.run || !source;
+  if (stale || (step !== FIRST_STEP && !(await isCurrent(deps, event)))) {
     log.info({ step, resource: event.resource_id, run: event.run }, 'chain: stale event dropped');
     return;
   }

@@ -24,6 +24,11 @@ export interface OperationContext {
   requestId?: string | undefined;
   /** The caller's credential (hashes only): whose rights a URL of this catalogue is read with. */
   credential?: Credential | undefined;
+  /**
+   * True when the bus's check of the request saw its whole input (it came inline, not as a
+   * claim): the operation need not check it against the same contract again.
+   */
+  checked?: boolean;
   signal: AbortSignal;
 }
 

@@ -3,8 +3,9 @@
 // wrote it, and a short problem (`body.data_types[0]: must be string`). Only the first error
 // is reported: allErrors is a denial-of-service risk on untrusted input, and one clear message
 // is what a client fixes.
-import { Ajv2020, type ErrorObject, type Options } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
+import { count, counting } from './process/counters.ts';
 
 // ajv-formats is CommonJS with `exports.default`; under nodenext the default import is the module.
 const addFormats = ((addFormatsPlugin as unknown as { default?: unknown }).default ??
@@ -21,7 +22,21 @@ export function createAjv(options: Options = {}): Ajv2020 {
     ...options,
   });
   addFormats(ajv);
+  if (counting) {
+    const compile = ajv.compile.bind(ajv);
+    ajv.compile = ((schema: object) => countedValidator(compile(schema))) as typeof ajv.compile;
+  }
   return ajv;
+}
+
+/** A validator that counts its calls (its `errors` stay the compiled function's). */
+function countedValidator(validate: ValidateFunction): ValidateFunction {
+  return new Proxy(validate, {
+    apply(target, self, args: Parameters<ValidateFunction>) {
+      count('validate');
+      return Reflect.apply(target, self, args);
+    },
+  });
 }
 
 /**

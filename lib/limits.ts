@@ -5,6 +5,7 @@
 // parser that recurses per level or slows down with depth sees the text.
 import { intSetting } from './process/config.ts';
 import { DomainError, type ErrorKind } from './process/errors.ts';
+import { count } from './process/counters.ts';
 
 export const DEPTH_VARIABLE = 'LABLD_MAX_DEPTH';
 export const COLUMNS_VARIABLE = 'LABLD_MAX_COLUMNS';
@@ -122,6 +123,7 @@ export function unquoted(message: string): string {
 /** JSON.parse within the depth limit; a syntax error says where, without the text (`unquoted`). */
 export function parseJson(text: string, field: string | undefined, what?: string): unknown {
   const limit = maxDepth();
+  count('parse.json');
   if (jsonDepthExcess(text, limit)) throw tooDeep(field, limit, what);
   try {
     return JSON.parse(text) as unknown;

@@ -43,6 +43,7 @@ import {
   type RunJob,
   type WorkerData,
 } from './protocol.ts';
+import { count } from '../../lib/process/counters.ts';
 
 const ENTRY = new URL('./worker.ts', import.meta.url);
 /** Pause before replacing a worker that died before it was ready (a broken module would loop). */
@@ -357,6 +358,7 @@ export class WorkerPool {
       slot.retire = undefined;
       try {
         slot.worker.postMessage(job.message);
+        count('handoff.pool');
         slot.job = job;
         slot.watch = setInterval(() => this.#watchHeap(slot, job), HEAP_WATCH_MS);
       } catch (error) {

@@ -6,7 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
-import { checkIn, checkOut } from '../../lib/blobs/claim-check.ts';
+import { checkIn, checkOut, claimedPath } from '../../lib/blobs/claim-check.ts';
 import { notFound } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
@@ -55,6 +55,8 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
     correlationId: job.correlationId,
     requestId: job.requestId,
     credential: job.credential,
+    // Every job comes off the bus, which checked it on consume unless a claim stood for it.
+    checked: claimedPath(env.blobs, job.input) === undefined,
     signal: never,
   });
   return checkIn(env.blobs, value);

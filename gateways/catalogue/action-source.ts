@@ -192,11 +192,16 @@ export class ActionSource implements CatalogueSource {
   }
 
   /** The whole page from one request (labld_dataset_page: one read of the store). */
-  async dataset(asker: Asker, name: string, plot: PlotQuery = {}): Promise<DatasetView> {
-    const page = (await this.#call(asker, 'labld_dataset_page', {
+  /** The dataset page's data in one read (labld_dataset_page): its sections are drawn from it too. */
+  async #page(asker: Asker, name: string, plot?: string): Promise<Dict> {
+    return (await this.#call(asker, 'labld_dataset_page', {
       id: name,
-      ...(plot.resource === undefined ? {} : { plot: plot.resource }),
+      ...(plot === undefined ? {} : { plot }),
     })) as Dict;
+  }
+
+  async dataset(asker: Asker, name: string, plot: PlotQuery = {}): Promise<DatasetView> {
+    const page = await this.#page(asker, name, plot.resource);
     const d = page.package as Dict;
     const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
     const may = page.permissions as Dict;
@@ -232,14 +237,9 @@ export class ActionSource implements CatalogueSource {
 
   /** The Resources section alone (what automation.js fetches when the steps changed). */
   async resources(asker: Asker, name: string): Promise<ResourcesView> {
-    const d = await this.#package(asker, name);
-    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
-    return this.#resources(asker, d, may);
-  }
-
-  async #resources(asker: Asker, d: Dict, may: Dict): Promise<ResourcesView> {
-    const resources = Array.isArray(d.resources) ? (d.resources as Dict[]) : [];
-    return this.#resourcesOf(d, may, await this.#names(asker, resources));
+    const page = await this.#page(asker, name);
+    const makers = new Map(Object.entries(page.makers as Record<string, string>));
+    return this.#resourcesOf(page.package as Dict, page.permissions as Dict, makers);
   }
 
   #resourcesOf(d: Dict, may: Dict, names: ReadonlyMap<string, string>): ResourcesView {
@@ -254,18 +254,9 @@ export class ActionSource implements CatalogueSource {
 
   /** The Automation section alone (what automation.js polls while steps run). */
   async automation(asker: Asker, name: string): Promise<AutomationView> {
-    const d = await this.#package(asker, name);
-    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
-    return this.#automation(asker, d, may);
-  }
-
-  async #automation(asker: Asker, d: Dict, may: Dict): Promise<AutomationView> {
-    const status = (await this.#call(asker, 'labld_status_show', { id: text(d.id) })) as Dict;
-    const list =
-      may.dead_letters === true
-        ? ((await this.#call(asker, 'labld_dead_letter_list', { id: text(d.id) })) as Dict)
-        : undefined;
-    return this.#automationOf(d, may, status, list ? (list.dead_letters as Dict[]) : null);
+    const page = await this.#page(asker, name);
+    const { package: d, permissions: may, status, dead_letters: letters } = page as Dict;
+    return this.#automationOf(d as Dict, may as Dict, status as Dict, letters as Dict[] | null);
   }
 
   /** `letters`: labld_dead_letter_list's, or null when the viewer may not see them. */

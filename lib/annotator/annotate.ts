@@ -17,6 +17,7 @@ import {
 } from './encoding.ts';
 import { csvNames, metadataFileNameFor } from './names.ts';
 import { Segmenter } from './segmenter.ts';
+import { count } from '../process/counters.ts';
 
 export interface CsvSource {
   /** The CSV's bytes; called again if `auto` has to restart with a legacy encoding. */
@@ -59,6 +60,7 @@ const DEFAULT_MAX_METADATA = 64 * 1024 * 1024;
 
 export async function annotate(source: CsvSource, options: AnnotateOptions = {}): Promise<AnnotateResult> {
   const encoding = checkEncoding(options.encoding);
+  count('parse.csv');
   const opened: unknown[] = [];
   const tracked: CsvSource = {
     ...source,

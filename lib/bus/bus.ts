@@ -25,6 +25,7 @@ import { DomainError, isDomainError, TimeoutError, type ErrorKind } from '../pro
 import { isDeterministic } from '../process/transient.ts';
 import { log as rootLog, type Logger } from '../process/log.ts';
 import { busDeadLettered, busHandled, busLateReplies } from '../process/metrics.ts';
+import { count } from '../process/counters.ts';
 
 /**
  * Headers of request/reply; the logging correlation id travels separately as x-correlation-id.
@@ -107,6 +108,7 @@ export class TransportBus implements Bus {
   async publish<T>(topic: string, value: T, options: PublishOptions = {}): Promise<Delivery> {
     const spec = this.#catalog.topic(topic);
     this.#validator.check(topic, value);
+    count('bus.publish');
     const bytes = await this.#codec.encode(topic, spec.schema, value);
     const [delivery] = await this.#transport.send(topic, [
       { key: options.key ?? null, value: bytes, headers: options.headers ?? {} },
@@ -306,6 +308,7 @@ export class TransportBus implements Bus {
     );
     if (!target) return;
     busDeadLettered.inc({ topic: record.topic, group });
+    count('bus.publish');
     await this.#transport.send(target, [deadLetterOf(record, group, error, attempts)]);
   }
 

@@ -161,7 +161,13 @@ async function runMapping(
     result = await executeMapping(
       rml,
       rdfjsSink((q) => quads.push(q as Quad)),
-      { baseIri, sources, openUrl },
+      // The data was parsed by readData: the engine iterates that, not a second parse of its text.
+      {
+        baseIri,
+        sources,
+        parsed: { [dataAccess]: data.json, [dataAccess.replace(/\/+$/, '')]: data.json },
+        openUrl,
+      },
     );
   } catch (error) {
     throw expressionFailure(error);

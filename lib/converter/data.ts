@@ -6,7 +6,7 @@ import jsonld from 'jsonld';
 import type { Quad } from 'n3';
 import { invalid } from '../process/errors.ts';
 import { LimitError, parseJson } from '../limits.ts';
-import { guessFormat, parse, serialize } from '../rdf/index.ts';
+import { guessFormat, parse, parseJsonLdDocument, serialize } from '../rdf/index.ts';
 
 import type { Loaded } from '../loader.ts';
 export type { Loaded, Loader } from '../loader.ts';
@@ -47,7 +47,7 @@ export async function readData(loaded: Loaded, field: string): Promise<DataDocum
       let rdf: Promise<Quad[]> | undefined;
       const quads = () =>
         (rdf ??= hasContext(json)
-          ? parse(text, 'json-ld', { baseIRI: loaded.url, field }).catch(() => [] as Quad[]) // unusable @context: still JSON
+          ? parseJsonLdDocument(json, { baseIRI: loaded.url, field }).catch(() => [] as Quad[]) // unusable @context: still JSON
           : Promise.resolve([]));
       return { json, text, quads, fromRdf: false };
     }

@@ -6,6 +6,7 @@
 // per-side trimming, which general CSV parsers do not offer together.
 import { maxColumns, tooWide } from '../limits.ts';
 import type { Dialect } from './dialect.ts';
+import { count } from '../process/counters.ts';
 
 export interface RawRow {
   /** The row's text as read (for comment detection and skipped rows). */
@@ -363,6 +364,7 @@ export async function* csvEventBatches(
   limits?: RowLimits,
 ): AsyncGenerator<CsvEvent[]> {
   const tokenizer = new RowTokenizer(dialect, delimiter, limits);
+  count('parse.csv');
   const { commentPrefix, skipRows, headerRowCount, skipColumns, skipBlankRows } = dialect;
   const titles: string[][] = [];
   let sourceNumber = 1;

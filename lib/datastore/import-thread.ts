@@ -12,6 +12,7 @@ import { DomainError, type ErrorKind } from '../process/errors.ts';
 import { DeterministicFault } from '../process/transient.ts';
 import { youngGenerationMb } from '../process/heap.ts';
 import type { ColumnBatch, Field } from './contract.ts';
+import { count } from '../process/counters.ts';
 
 const ENTRY = new URL('./import-worker.ts', import.meta.url);
 /** Chunks sent and not yet read by the parser (a file stream's are 64 KiB). */
@@ -59,6 +60,8 @@ export async function* columnBatchesInThread(
   batchSize?: number,
 ): AsyncGenerator<ColumnBatch> {
   const job: ParseJob = { csvUrl, dialect, fields, styles, batchSize, ahead: AHEAD };
+  count('handoff.import');
+  count('parse.csv');
   // Its young generation as every worker's (LABLD_SEMI_SPACE_MB; V8's flag caps it anyway).
   const young = youngGenerationMb();
   const worker = new Worker(ENTRY, {

@@ -171,6 +171,12 @@ export const settings = [
     description: 'log level: fatal, error, warn, info, debug, trace',
   },
   {
+    name: 'LABLD_COUNTS',
+    default: '',
+    description:
+      'tests and benches: `on` counts bus messages, thread hand-offs, store calls, validations and parses (lib/process/counters.ts)',
+  },
+  {
     name: 'LABLD_REQUEST_TIMEOUT_MS',
     default: '60000',
     description: 'how long a gateway waits for a reply before answering 504',

@@ -20,7 +20,7 @@ export {
   serializeStream,
 } from './serialize.ts';
 export type { QuadBatches, SerializeOptions, StreamOptions } from './serialize.ts';
-export { contextPrefixes, parse } from './parse.ts';
+export { contextPrefixes, parse, parseJsonLdDocument } from './parse.ts';
 export type { ParseOptions } from './parse.ts';
 export type { JsonLdContext } from './jsonld-io.ts';
 export { BUNDLED_CONTEXT_URLS, documentLoader } from './document-loader.ts';

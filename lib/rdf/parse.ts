@@ -9,6 +9,7 @@ import { formatInfo, type RdfFormat } from './formats.ts';
 import { parseHext } from './hext.ts';
 import { readJsonLd } from './jsonld-io.ts';
 import { readRdfXml } from './rdfxml.ts';
+import { count } from '../process/counters.ts';
 
 export interface ParseOptions {
   /** Base IRI for relative IRIs (usually the document's URL). */
@@ -76,8 +77,25 @@ function failure(options: ParseOptions, format: RdfFormat, error: unknown, text:
   return invalid(`${where}could not parse the ${format} document: ${unquoted(message)}`, field);
 }
 
+function jsonLdQuads(document: unknown, options: ParseOptions): Promise<Quad[]> {
+  const scope = blankNodeScope();
+  if (options.onPrefix) contextPrefixes(document, options.onPrefix);
+  return readJsonLd(document, (label) => scope(label), options.baseIRI);
+}
+
+/** `parse` of a JSON-LD document its caller has JSON-parsed already (for itself): not parsed again. */
+export async function parseJsonLdDocument(document: unknown, options: ParseOptions = {}): Promise<Quad[]> {
+  count('parse.rdf.json-ld');
+  try {
+    return await jsonLdQuads(document, options);
+  } catch (error) {
+    throw failure(options, 'json-ld', error, '');
+  }
+}
+
 export async function parse(text: string, format: RdfFormat, options: ParseOptions = {}): Promise<Quad[]> {
   const { format: checked } = formatInfo(format, 'format');
+  count(`parse.rdf.${checked}`);
   try {
     return await parseChecked(text, checked, options);
   } catch (error) {
@@ -112,12 +130,8 @@ function jsonArray(text: string): string | undefined {
 async function parseChecked(text: string, format: RdfFormat, options: ParseOptions): Promise<Quad[]> {
   const baseIRI = options.baseIRI;
   switch (format) {
-    case 'json-ld': {
-      const scope = blankNodeScope();
-      const document = parseJson(text, options.field ?? 'document');
-      if (options.onPrefix) contextPrefixes(document, options.onPrefix);
-      return readJsonLd(document, (label) => scope(label), baseIRI);
-    }
+    case 'json-ld':
+      return jsonLdQuads(parseJson(text, options.field ?? 'document'), options);
     case 'xml': {
       checkXml(text, options.field ?? 'document'); // before the parser expands entities or slows with depth
       const scope = blankNodeScope();

@@ -7,6 +7,7 @@
 import { LineBreaks } from '../line-breaks.ts';
 import { maxColumns, tooWide } from '../limits.ts';
 import { sourceError } from './errors.ts';
+import { count } from '../process/counters.ts';
 
 export interface CsvDialect {
   delimiter: string;
@@ -37,6 +38,7 @@ export class CsvParser {
     this.dialect = dialect;
     this.onRow = onRow;
     this.name = name;
+    count('parse.csv');
   }
 
   /** Parses what is complete in `text` (plus the remainder of earlier chunks). */

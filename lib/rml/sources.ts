@@ -31,6 +31,8 @@ export interface SourceOptions {
   cwd?: string;
   /** Content by the location or path written in the mapping (takes precedence over files). */
   sources?: Record<string, string | Uint8Array>;
+  /** JSON sources the caller has parsed already, by the same names: read as they are, not parsed again. */
+  parsed?: Record<string, unknown>;
   /** Opens a URL source (http, https, …): the seam for the guarded fetch. */
   openUrl?: (url: string) => Promise<SourceContent>;
 }
@@ -277,6 +279,9 @@ class JsonReader implements SourceReader {
   }
 
   private async load(): Promise<unknown> {
+    // A compressed source is read as written (and refused when it is not what it says).
+    const parsed = this.source.compression ? undefined : this.options.parsed?.[where(this.source)];
+    if (parsed !== undefined) return parsed;
     const text = await readSourceText(this.source, this.options);
     try {
       const what = `The source ${where(this.source)}`;

@@ -11,6 +11,7 @@ import type { BlobStore } from '../blobs/blob-store.ts';
 import { checkIn, INLINE_BYTES } from '../blobs/claim-check.ts';
 import type { QueryResult } from './contract.ts';
 import type { FromRenderer, ResultSource, ToRenderer } from './render-worker.ts';
+import { count } from '../process/counters.ts';
 
 export type { ResultSource } from './render-worker.ts';
 
@@ -152,6 +153,7 @@ export async function renderStream(
   worker.on('error', fail);
   worker.on('exit', () => fail(new Error('the result renderer ended early')));
   worker.postMessage({ type: 'render', source, accept } satisfies ToRenderer);
+  count('handoff.render');
   await started;
   return { contentType, body: stream };
 }

@@ -3,6 +3,7 @@ import { setting } from '../../process/config.ts';
 import type { CatalogueStore } from './contract.ts';
 import { openEmbeddedCatalogue } from './embedded.ts';
 import { openPostgresCatalogue } from './postgres/store.ts';
+import { countedCalls } from '../../process/counters.ts';
 
 export interface CatalogueConfig {
   /** LABLD_DATA: the embedded database's directory. */
@@ -18,7 +19,9 @@ export function catalogueConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Ca
 }
 
 /** An opened store, its schema created or migrated. */
-export function openCatalogueStore(config: CatalogueConfig): Promise<CatalogueStore> {
-  if (config.databaseUrl) return openPostgresCatalogue({ url: config.databaseUrl, schema: config.schema });
-  return openEmbeddedCatalogue(config.dataDir);
+export async function openCatalogueStore(config: CatalogueConfig): Promise<CatalogueStore> {
+  const store = config.databaseUrl
+    ? await openPostgresCatalogue({ url: config.databaseUrl, schema: config.schema })
+    : await openEmbeddedCatalogue(config.dataDir);
+  return countedCalls(store, 'store');
 }

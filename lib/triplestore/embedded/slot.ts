@@ -7,6 +7,7 @@
 import { Worker } from 'node:worker_threads';
 import { DomainError, tooLarge, unreachable, upstreamTimeout } from '../../process/errors.ts';
 import type { Reply, Request, WorkerConfig } from './worker.ts';
+import { count } from '../../process/counters.ts';
 
 const ENTRY = new URL('./worker.ts', import.meta.url);
 /** How often a running query's memory is looked at: at ~400 MB/s of growth, 20 MB past the limit. */
@@ -75,6 +76,7 @@ export class Slot {
     this.#current = { id, job, timer };
     this.#worker.ref();
     this.#worker.postMessage({ id, request: job.request });
+    count('handoff.triplestore');
   }
 
   /** A message whose reply nobody waits for (id 0): it is handled before any later job. */
