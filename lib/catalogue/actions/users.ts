@@ -113,7 +113,7 @@ const statusShow: Action = async (deps) => ({
 
 /**
  * CKAN's help_show answers an action's docstring; labld says what the action is and how it may be
- * called (the README's table says where it differs from CKAN's). An unknown name: Not Found.
+ * called (docs/catalogue.md's table says where it differs from CKAN's). An unknown name: Not Found.
  */
 const helpShow: Action = async (_deps, _viewer, params) => {
   const name = required(params, 'name');
