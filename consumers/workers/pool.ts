@@ -10,7 +10,7 @@
 // (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
 // the heap in use (live and not yet collected) of each busy worker and terminates it past
 // LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
-// between two looks. A worker collects its garbage before it takes a request (worker.ts), so
+// between two looks (every 25 ms). A worker collects its garbage before it takes a request (worker.ts), so
 // what is counted is the request's own, not what the one before it left.
 //
 // Workers start on demand: one is kept loaded (LABLD_WORKERS_WARM); while every worker is busy
@@ -48,8 +48,12 @@ import { count } from '../../lib/process/counters.ts';
 const ENTRY = new URL('./worker.ts', import.meta.url);
 /** Pause before replacing a worker that died before it was ready (a broken module would loop). */
 const RESPAWN_PAUSE_MS = 1000;
-/** How often the heap of a busy worker is looked at (the worker answers even in a synchronous loop). */
-const HEAP_WATCH_MS = 100;
+/**
+ * How often the heap of a busy worker is looked at (the worker answers even in a synchronous
+ * loop). At 100 ms a Map growing at a few hundred MB/s crossed V8's limit between two looks on a
+ * loaded machine, aborting the process; a look costs one message.
+ */
+const HEAP_WATCH_MS = 25;
 /** V8's own heap limit of a worker, relative to the limit the pool enforces (measured: 1.5 still aborts). */
 const HARD_LIMIT_FACTOR = 2;
 /** How long an idle worker may take to close its stores when the pool stops. */

@@ -11,7 +11,7 @@ import { notFound } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { lazyStores } from '../stores.ts';
-import { loadOperations } from './operations.ts';
+import type { OperationsModule } from './operations.ts';
 import { openSharedStores } from '../../lib/shared/open.ts';
 import { PortDocumentCache, type CacheReply } from './document-cache.ts';
 import { toWire, type CloseWorker, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
@@ -27,7 +27,14 @@ const env: OperationEnv = {
   documents: portCache ?? shared.documents,
 };
 const groups = new Map<string, Record<string, Operation<never>>>();
-for (const source of sources) groups.set(source.group, await loadOperations(source, env));
+for (const source of sources) {
+  // A source with its own module (test fixtures) loads only that: the groups' table imports the
+  // services' contracts and the pipeline, which a fixture's small heap need not hold.
+  const operations = source.module
+    ? ((await import(source.module)) as OperationsModule).operationsFor(source.group, env)
+    : await (await import('./operations.ts')).loadOperations(source, env);
+  groups.set(source.group, operations);
+}
 
 // Garbage is collected before each request (after loading, and after each answer), so that the
 // pool's heap watch counts what this request holds, not what the last one left: the same request
