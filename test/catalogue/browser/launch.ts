@@ -59,3 +59,8 @@ export async function signIn(page: Page, base: string, name: string, password: s
   await page.getByRole('button', { name: 'Log in' }).click();
   await page.waitForURL(`${base}/`);
 }
+
+/** Clicks the link `link` in the list labelled `list` (a step of the query page's sentence builder). */
+export async function choose(page: Page, list: string, link: string): Promise<void> {
+  await page.getByRole('list', { name: list }).getByRole('link', { name: link, exact: true }).click();
+}

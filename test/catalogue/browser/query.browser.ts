@@ -15,7 +15,7 @@ import { startLabld, type Running } from '../../support/labld.ts';
 import { CSVW_MAPPING_URL, seedLoader } from '../../converter/support.ts';
 import { loadAndWait, uploadTurtle } from '../../triplestore/endpoint-support.ts';
 import { api, type Person } from '../actions/support.ts';
-import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, choose, launchChromium, type Browser } from './launch.ts';
 
 const PASSWORD = 'a query needs a long password';
 const QUDT = 'http://qudt.org/schema/qudt/';
@@ -130,20 +130,11 @@ describe('the query page in Chromium on a loaded seed graph', () => {
     const { page } = browser;
     const expected = expectedValues(joined);
     assert.ok(expected.length > 0, 'the fixture has such values');
-    await page
-      .getByRole('list', { name: 'Start from a class' })
-      .getByRole('link', { name: 'QuantityValue', exact: true })
-      .click();
+    await choose(page, 'Start from a class', 'QuantityValue');
     await page.locator('#sentence', { hasText: 'Every QuantityValue' }).waitFor();
-    await page
-      .getByRole('list', { name: 'Add a property' })
-      .getByRole('link', { name: 'unit', exact: true })
-      .click();
+    await choose(page, 'Add a property', 'unit');
     await page.locator('#sentence', { hasText: 'with a unit' }).waitFor();
-    await page
-      .getByRole('list', { name: 'Pick a value of unit' })
-      .getByRole('link', { name: 'MilliM', exact: true })
-      .click();
+    await choose(page, 'Pick a value of unit', 'MilliM');
     await page.locator('#sentence', { hasText: 'whose unit is MilliM' }).waitFor();
     // The last step with the keyboard only: focus the link, press Enter, then the form.
     const valueLink = page

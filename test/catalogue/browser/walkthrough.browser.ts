@@ -12,7 +12,7 @@ import { after, before, describe, test } from 'node:test';
 import { startLabld, type Running } from '../../support/labld.ts';
 import { setEnv } from '../../support/env.ts';
 import { seedFixture, sharedDir } from '../../support/shared.ts';
-import { SCREENSHOTS, collectProblems, launchChromium, signIn, type Browser } from './launch.ts';
+import { SCREENSHOTS, choose, collectProblems, launchChromium, signIn, type Browser } from './launch.ts';
 
 const PASSWORD = 'five minutes with labld, offline';
 const DATASET = 'walkthrough';
@@ -218,24 +218,12 @@ describe('the walkthrough, offline, in Chromium', () => {
     }
     await shot('loaded');
     await page.goto(`${labld.url}/dataset/${DATASET}/query`);
-    await page
-      .getByRole('list', { name: 'Start from a class' })
-      .getByRole('link', { name: 'QuantityValue', exact: true })
-      .click();
+    await choose(page, 'Start from a class', 'QuantityValue');
     await page.locator('#sentence', { hasText: 'Every QuantityValue' }).waitFor();
-    await page
-      .getByRole('list', { name: 'Add a property' })
-      .getByRole('link', { name: 'unit', exact: true })
-      .click();
-    await page
-      .getByRole('list', { name: 'Pick a value of unit' })
-      .getByRole('link', { name: 'N', exact: true })
-      .click();
+    await choose(page, 'Add a property', 'unit');
+    await choose(page, 'Pick a value of unit', 'N');
     await page.locator('#sentence', { hasText: 'whose unit is N' }).waitFor();
-    await page
-      .getByRole('list', { name: 'Add a property' })
-      .getByRole('link', { name: 'value', exact: true })
-      .click();
+    await choose(page, 'Add a property', 'value');
     await page.getByLabel('Compare value').selectOption('gt');
     await page.getByLabel('Number').fill(String(FORCE_ABOVE));
     await page.getByLabel('Number').press('Enter');
