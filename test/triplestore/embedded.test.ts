@@ -118,6 +118,23 @@ describe('embedded triple store: persistence and memory', () => {
       await store.close();
     }));
 
+  it("a query's time counts from when oxigraph starts it, not while its dataset is read back from disk", () =>
+    inDataDir(async (dir) => {
+      const ds = datasetId('t');
+      const writer = await open(dir);
+      await writer.replaceGraph(ds, graphOf(ds), turtle(numbered(300_000, 'big'), 'application/n-triples'));
+      await writer.close();
+      // Reading 300,000 triples back takes far more than the query's 250 ms; the query itself, none.
+      const store = await open(dir, { timeoutMs: 250 });
+      try {
+        const started = performance.now();
+        assert.equal(count(await store.query(ds, 'SELECT (COUNT(*) AS ?n) WHERE { <urn:x:7> ?p ?o }')), 1);
+        assert.ok(performance.now() - started > 250, 'the dataset took longer to read than the limit');
+      } finally {
+        await store.close();
+      }
+    }));
+
   it('datasets beyond the memory bound are let go and read back from disk when queried', () =>
     inDataDir(async (dir) => {
       const store = await open(dir, {}, 50);
