@@ -46,10 +46,11 @@ export async function launchChromium(): Promise<Browser> {
 /** Signs in through the login form, as a person does; on the dataset list after. */
 /** Console errors and uncaught page errors of `page`, gathered into `problems` (the tests assert none). */
 export function collectProblems(page: Page, problems: string[]): void {
+  // With where it happened: a failure in CI is read from its log alone.
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(m.text());
+    if (m.type() === 'error') problems.push(`${m.text()} (${m.location().url || page.url()})`);
   });
-  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('pageerror', (e) => problems.push(`${e.message} (on ${page.url()})`));
 }
 
 export async function signIn(page: Page, base: string, name: string, password: string): Promise<void> {
