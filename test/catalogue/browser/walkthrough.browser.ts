@@ -237,6 +237,8 @@ describe('the walkthrough, offline, in Chromium', () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
     await shot('loaded');
+    // Each step of the builder asks the store about a million triples: more time on a busy machine.
+    page.setDefaultTimeout(90_000);
     await page.goto(`${labld.url}/dataset/${DATASET}/query`);
     await choose(page, 'Start from a class', 'QuantityValue');
     await page.locator('#sentence', { hasText: 'Every QuantityValue' }).waitFor();
