@@ -232,6 +232,44 @@ export const CASES: Expected[] = [
     empty: 'Unnamed: 3_level_0',
   },
   {
+    // MTS 793 E-modulus (latin-1, tab, decimal comma): the locale line, the operator block, then
+    // six `Datenerfassung` blocks. Each block's header row (line 14 of the first) ends in sensor
+    // serials (`1944 B`, `1281068`, `2157`) above the unit row `d s kN kN mm mm mm mm`: byte for
+    // byte example4's lines 14–15 (seed-examples/csvtocsvw), which the original reads as data,
+    // columns `0`…`7` of text — the known limitation users' mappings match. No rule tells the
+    // two apart (af6e767, reverted in 84a0ea3), so this file gets the original's reading too:
+    // header and unit rows are the first two rows, every column text, no units. Not the file's
+    // meaning (`Laufzeit` in s, forces in kN); what the original gives for that header. Import
+    // keeps the first of four 1028-line blocks: lines 14–1039, header, units, 1024 rows. The
+    // fifth block has 987 rows, the sixth (5 columns) 2.
+    file: `${REAL}mts793-de-emodul-specimen.dat`,
+    format: 'TSV',
+    rows: 2 + 1024,
+    tables: 6,
+    described: 4 * 1026 + (2 + 987) + (2 + 2),
+    columns: ['0', '1', '2', '3', '4', '5', '6', '7'].map((name) => [name, undefined, 'text']),
+    first: [
+      'Datum',
+      'Laufzeit',
+      'Ch 1 Kraft Sollwert',
+      'Ch 1 Kraft',
+      'Ch 1 Weg',
+      '1944 B',
+      '1281068',
+      '2157',
+    ],
+    last: [
+      '41883',
+      '525,9082',
+      '-1',
+      '-0,95350111',
+      '-0,014519691',
+      '-0,0030817837',
+      '-0,0033255932',
+      '-0,0031947009',
+    ],
+  },
+  {
     // UBM Rheogel DVE-V4 DMA (CP932, CRLF): every line has 35 fields, so its 27 lines of
     // settings (key/value groups side by side, NULs inside quoted fields) share the table's
     // part; the header is line 28 (`"TOTAL","BL","No","TEMP",…,"*"`), the units line 29
