@@ -6,8 +6,8 @@ import { invalid } from '../process/errors.ts';
 import { tooWide } from '../limits.ts';
 import { classify, CLASSIFY_SAMPLE, type Classification } from './classify.ts';
 import { metaNotes, type Note } from './meta.ts';
-import { lineSeparator, splitRaw, type LineSep, type Sep } from './separators.ts';
-import { TableBuilder, TooManyHeaderLines, type Table } from './table.ts';
+import { lineSeparator, splitRaw, splitTyped, type LineSep, type Sep } from './separators.ts';
+import { isTextLine, TableBuilder, TooManyHeaderLines, type Table } from './table.ts';
 import { classOf, pyStrip } from './value-type.ts';
 
 export interface SegmenterLimits {
@@ -151,12 +151,26 @@ export class Segmenter {
   private decide(part: Part): void {
     part.classification = classify(part.lines, part.sep, part.length);
     if (part.classification.kind !== 'data') return;
+    const block = leadingMetadata(part.lines, part.sep);
+    if (block > 0) this.splitOff(part, block);
     const table = new TableBuilder(part.sep, part.start, part.trailingEmpty);
     part.table = table;
     for (const text of part.lines) this.feed(table, text);
     this.metadataChars -= part.chars;
     part.lines = [];
     part.chars = 0;
+  }
+
+  /** The first `count` lines of `part` become a metadata part of their own, before it. */
+  private splitOff(part: Part, count: number): void {
+    const lines = part.lines.slice(0, count);
+    const chars = lines.reduce((sum, line) => sum + line.length, 0);
+    const classification: Classification = { kind: 'meta', hasHeaderRow: false };
+    this.parts.push({ ...part, length: count, lines, chars, classification });
+    part.start += count;
+    part.length -= count;
+    part.lines = part.lines.slice(count);
+    part.chars -= chars;
   }
 
   private close(part: Part, next: string | undefined, nextSep: LineSep | undefined): void {
@@ -223,4 +237,25 @@ function headerOfWiderRows(part: Part, next: LineSep, text: string): boolean {
   return splitRaw((part.lines[0] as string).replace(/\r?\n$/, ''), part.sep).every(
     (field) => classOf(field) === 'TEXT',
   );
+}
+
+/**
+ * UBM's DMA export pads its settings (key/value groups side by side) to the table's width, so
+ * they share the table's part and the original read them, the header and the unit row as data
+ * (columns `0`…`34`). Such a block is the part's first lines when (1) they are at least two,
+ * each with a text first field, and metadata by the original's own rule (classify), (2) an
+ * all-text run follows (the header, a unit row), and (3) the row after it starts with a
+ * number: keys above, records below. One line above such a run is rather a header with
+ * numbers among its names (example4's sensor serials, the original's known limitation, kept).
+ * The number of such lines, else 0; the header must lie within the classification sample.
+ */
+function leadingMetadata(lines: readonly string[], sep: Sep): number {
+  const text = lines.map((line) => isTextLine(line, sep));
+  const header = text.indexOf(true);
+  if (header < 2) return 0;
+  let row = header;
+  while (row < lines.length && text[row]) row++;
+  const first = splitTyped(lines[row] ?? '', sep)[0];
+  if (row >= lines.length || first === undefined || classOf(first) !== 'NUMBER') return 0;
+  return classify(lines.slice(0, header), sep, header).kind === 'meta' ? header : 0;
 }

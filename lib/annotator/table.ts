@@ -37,7 +37,7 @@ function matches(pattern: RegExp, text: string): boolean {
 }
 
 /** A line whose every field is TEXT or BLANK: a header row (the count runs past the part). */
-function isTextLine(line: string, sep: Sep): boolean {
+export function isTextLine(line: string, sep: Sep): boolean {
   return splitTyped(line, sep).every((field) => {
     const type = valueType(field).type;
     return type === 'TEXT' || type === 'BLANK';

@@ -87,8 +87,14 @@ const REPLACEMENTS: readonly [string, string][] = [
   ['sec', 's'],
 ];
 
-/** Whole unit words machines write that QUDT does not know (Bose WinTest's unit row: `Sec`). */
-const WORDS: ReadonlyMap<string, string> = new Map([['Sec', 's']]);
+/**
+ * Whole unit words machines write that QUDT does not know: Bose WinTest's `Sec`; `ﾟC` of CP932
+ * exports (UBM's DMA), whose degree sign is the half-width katakana handakuten (U+FF9F).
+ */
+const WORDS: ReadonlyMap<string, string> = new Map([
+  ['Sec', 's'],
+  ['\uff9fC', '°C'],
+]);
 
 const NUMBER = /^[+-]?(?:\d+(?:[.,]\d*)?|[.,]\d+)(?:[eE][+-]?\d+)?$/;
 

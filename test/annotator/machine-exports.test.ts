@@ -12,7 +12,8 @@ import { sharedDir } from '../support/shared.ts';
 
 const fixture = (name: string) => new URL(`./fixtures/${name}`, import.meta.url).pathname;
 const QUDT = 'http://qudt.org/vocab/unit/';
-const DOUBLE = 'http://www.w3.org/2001/XMLSchema#double';
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+const DOUBLE = `${XSD}double`;
 
 interface Col {
   name: string;
@@ -237,5 +238,40 @@ describe('machine exports', () => {
     );
     // Compressed or random bytes (about 1 in 256 a NUL) are still binary.
     await assert.rejects(annotateBytes(randomBytes(70_000)), /this is a binary file/);
+  });
+
+  it("UBM DMA: settings padded to the table's width above its header are notes, the header and unit rows name the columns", async () => {
+    const file = `${sharedDir}fixtures/real-exports/ubm-dma-jp-dma.csv`;
+    const { descriptor } = await annotateFile(file, 'http://example.org/dma.csv');
+    const { d, table, columns } = oneTable(descriptor);
+    // Every line has 35 fields. Lines 1–27: settings, key first (`"ﾊﾞｰｼﾞｮﾝ","Ver1.0",…`);
+    // line 28 the header, line 29 the units (`ﾟC`: the degree sign as half-width katakana).
+    const { skipRows, headerRowCount, encoding } = table.dialect;
+    assert.deepEqual([skipRows, headerRowCount, encoding], [27, 2, 'shift_jis']);
+    assert.deepEqual(
+      columns.slice(0, 7).map((c) => [c.titles[0], c.titles[1], c['qudt:unit']?.['@id'], c.format?.['@id']]),
+      [
+        ['TOTAL', 'Unnamed: 0_level_1', undefined, `${XSD}integer`],
+        ['BL', 'Unnamed: 1_level_1', undefined, `${XSD}integer`],
+        ['No', 'Unnamed: 2_level_1', undefined, `${XSD}integer`],
+        ['TEMP', 'ﾟC', `${QUDT}DEG_C`, DOUBLE],
+        ['FREQ.', 'Hz', `${QUDT}HZ`, `${XSD}integer`],
+        ['ω', 'rad/sec', `${QUDT}RAD-PER-SEC`, DOUBLE],
+        ["E'", 'Pa', `${QUDT}PA`, DOUBLE],
+      ],
+    );
+    assert.deepEqual(columns.at(-1)!.titles.slice(0, 2), ['*', '*']);
+    const notes = d.notes as { label: string; 'oa:hasBody': { 'oa:value'?: string }[] }[];
+    assert.equal(notes[0]!.label, 'ﾊﾞｰｼﾞｮﾝ');
+    assert.equal(notes[0]!['oa:hasBody'][0]!['oa:value'], 'Ver1.0');
+    // Not split: an all-text row among records with a text first column (a name after it), or
+    // one line above the all-text run (example4's header with sensor serials, kept as data).
+    for (const csv of [
+      'S1,1.5,2\nS2,2.5,3\nS3,n/a,n/a\nS4,1,2\n5,6,7\n',
+      'a,b,1281068\nmm,s,kN\n1,2,3\n4,5,6\n',
+    ]) {
+      const { table: kept } = oneTable((await annotateBytes(csv)).descriptor);
+      assert.deepEqual([kept.dialect.skipRows, kept.dialect.headerRowCount], [0, 0], csv);
+    }
   });
 });
