@@ -15,25 +15,19 @@ import type { Resource } from '../lib/catalogue/model.ts';
 import { blobStoreIn, type BlobStore } from '../lib/blobs/blob-store.ts';
 import { SERVICES, defaultBaseUrlFromPort, isServiceName } from '../lib/services.ts';
 import { log } from '../lib/process/log.ts';
+import { CHAIN_OPERATION } from '../consumers/chain-operations.ts';
+import type { ChainEvent, StepResult } from '../consumers/chain.ts';
 import {
-  allConsumers,
-  catalogueRequestConsumer,
-  serviceRequestConsumer,
-} from '../consumers/service-requests.ts';
-import { runRequestConsumer, type RequestConsumer } from '../consumers/request-consumer.ts';
-import {
-  runChainConsumers,
-  type ChainConsumer,
-  type ChainEvent,
-  type StepResult,
-} from '../consumers/chain.ts';
-import { CHAIN_OPERATION, chainOperationsSources } from '../consumers/chain-operations.ts';
-import { CHAIN_CONSUMERS } from '../consumers/chain-steps.ts';
-import { DEAD_LETTER_COLLECTORS, DEAD_LETTERS_PROCESS } from '../consumers/chain-dead-letters.ts';
+  CONSUMERS,
+  consumersOf,
+  startConsumer,
+  type Consumer,
+  type ConsumerContext,
+} from '../consumers/registry.ts';
+import { DEAD_LETTERS_PROCESS } from '../consumers/chain-dead-letters.ts';
 import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
 import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
-import { tripleStoreConsumers, type MainThreadConsumer } from '../consumers/triplestore.ts';
 import { serviceGateway } from '../gateways/services.ts';
 import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
 import {
@@ -65,13 +59,12 @@ export interface Running {
   stop(): Promise<void>;
 }
 
+/** What `labld serve` takes: a service, the catalogue, a consumer group, or the dead-letter collectors. */
 export function servableNames(): string[] {
   return [
     ...SERVICES,
     'catalogue',
-    ...allConsumers().map((c) => c.group),
-    ...tripleStoreConsumers.map((c) => c.group),
-    ...CHAIN_CONSUMERS.filter((c) => !DEAD_LETTER_COLLECTORS.includes(c)).map((c) => c.group),
+    ...CONSUMERS.filter((c) => c.part !== DEAD_LETTERS_PROCESS).map((c) => c.group),
     DEAD_LETTERS_PROCESS,
   ];
 }
@@ -80,11 +73,8 @@ async function run(
   options: ProcessOptions,
   parts: (runtime: Runtime) => {
     gateways: Gateway[];
-    consumers: RequestConsumer[];
-    /** Consumers that run in the main thread (the triple store's). */
-    mainConsumers?: MainThreadConsumer[];
-    /** The automation chain's consumers (main thread: each step streams, and waits on stores). */
-    chain?: readonly ChainConsumer[];
+    /** Entries of consumers/registry.ts. */
+    consumers: readonly Consumer[];
     rootAlias?: string;
   },
 ): Promise<Running> {
@@ -109,38 +99,42 @@ async function run(
       tripleStore: () => stores.tripleStore.get(),
       shared,
     };
-    const { gateways, consumers, mainConsumers = [], chain = [], rootAlias } = parts(runtime);
-    // The chain's steps do their work in the same pool as the request operations.
-    const sources = [...consumers, ...chainOperationsSources(chain)];
+    const { gateways, consumers, rootAlias } = parts(runtime);
+    // One pool for every consumer whose work runs in a worker: its workers load each group's operations.
+    const sources = consumers.filter((c) => c.runsIn === 'worker').map(({ group }) => ({ group }));
     if (sources.length > 0) {
-      // One pool for every consumer of the process: its workers load each group's operations.
       pool = new WorkerPool({ sources, dataDir: options.bus.dataDir, documents: shared.documents });
       await pool.start();
-      for (const consumer of consumers) await runRequestConsumer(runtime, consumer, pool);
     }
-    // Their subscriptions end with the bus, as the request consumers' do.
-    for (const consumer of mainConsumers) await consumer.start(runtime);
+    const chain = consumers.some((c) => c.part === 'chain' || c.part === DEAD_LETTERS_PROCESS);
+    const offloadTo = pool;
+    const context: ConsumerContext = {
+      runtime,
+      pool,
+      ...(chain && {
+        chain: {
+          // A step's work runs in the pool; chain-forget and the dead-letter collectors need none.
+          ...(offloadTo && {
+            offload: (group: string, event: ChainEvent, signal: AbortSignal, source?: Resource) =>
+              offloadTo.run(group, CHAIN_OPERATION, { event, source }, { signal }) as Promise<StepResult>,
+          }),
+          bus,
+          catalog,
+          store: await stores.catalogue.get(),
+          datastore: await stores.datastore.get(),
+          blobs: runtime.blobs,
+          siteUrl: baseUrl(),
+        },
+      }),
+    };
+    // Joined side by side: on Kafka each join waits for its group's rebalance.
+    await Promise.all(consumers.map((consumer) => startConsumer(consumer, context)));
     // Where catalogue actions run, their outbox is relayed to the chain's topics.
     if (consumers.some((c) => c.group === CATALOGUE_GROUP)) {
       relay = startOutboxRelay(bus, catalog, () => stores.catalogue.get());
     }
-    if (chain.length > 0) {
-      // The steps' work runs in the pool; chain-forget and the dead-letter collectors need none.
-      const offloadTo = pool;
-      await runChainConsumers(chain, async () => ({
-        ...(offloadTo && {
-          offload: (group: string, event: ChainEvent, signal: AbortSignal, source?: Resource) =>
-            offloadTo.run(group, CHAIN_OPERATION, { event, source }, { signal }) as Promise<StepResult>,
-        }),
-        bus,
-        catalog,
-        store: await stores.catalogue.get(),
-        datastore: await stores.datastore.get(),
-        blobs: runtime.blobs,
-        siteUrl: baseUrl(),
-      }));
-    }
     const workers = pool;
+    const triplestore = consumers.some((c) => c.part === 'triplestore');
     server = await createServer({
       gateways,
       rootAlias,
@@ -156,14 +150,11 @@ async function run(
         ...(shared.kind === 'redis' ? [{ name: 'redis', check: () => shared.ready() }] : []),
         ...storeChecks(stores, {
           // The catalogue's gateway and consumer, and the chain's steps, read and write both.
-          both:
-            servesCatalogue(gateways) ||
-            consumers.some((c) => c.group === CATALOGUE_GROUP) ||
-            chain.length > 0,
+          both: servesCatalogue(gateways) || consumers.some((c) => c.group === CATALOGUE_GROUP) || chain,
           // The triple store's consumers read the catalogue (which datasets, which resources).
-          catalogue: mainConsumers.length > 0,
+          catalogue: triplestore,
         }),
-        ...(mainConsumers.length > 0
+        ...(triplestore
           ? [{ name: 'triplestore', check: async () => (await stores.tripleStore.get()).ready() }]
           : []),
       ],
@@ -298,9 +289,7 @@ export function startEmbedded(options: ProcessOptions): Promise<Running> {
 export function startAll(options: ProcessOptions): Promise<Running> {
   return run(options, (runtime) => ({
     gateways: [...SERVICES.map((name) => serviceGateway(name, runtime)), catalogue(runtime, options)],
-    consumers: allConsumers(),
-    mainConsumers: tripleStoreConsumers,
-    chain: CHAIN_CONSUMERS,
+    consumers: CONSUMERS,
   }));
 }
 
@@ -309,31 +298,26 @@ export function startAll(options: ProcessOptions): Promise<Running> {
  * other process to run in), the catalogue, or one consumer group (with health and metrics).
  */
 export function serveOne(name: string, options: ProcessOptions): Promise<Running> {
+  const embedded = options.bus.transport === 'embedded';
   if (isServiceName(name)) {
     return run(options, (runtime) => ({
       gateways: [serviceGateway(name, runtime)],
-      consumers: options.bus.transport === 'embedded' ? [serviceRequestConsumer(name)] : [],
+      consumers: embedded ? consumersOf(name) : [],
       rootAlias: name,
     }));
   }
   if (name === 'catalogue') {
     return run(options, (runtime) => ({
       gateways: [catalogue(runtime, options)],
-      // On the embedded bus no other process runs the catalogue's consumer.
-      consumers: options.bus.transport === 'embedded' ? [catalogueRequestConsumer()] : [],
-      mainConsumers: options.bus.transport === 'embedded' ? tripleStoreConsumers : [],
-      chain: options.bus.transport === 'embedded' ? CHAIN_CONSUMERS : [],
+      // On the embedded bus no other process runs the catalogue's consumers.
+      consumers: embedded ? consumersOf('catalogue', 'triplestore', 'chain', DEAD_LETTERS_PROCESS) : [],
     }));
   }
-  const consumer = allConsumers().find((c) => c.group === name);
-  if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
-  const main = tripleStoreConsumers.find((c) => c.group === name);
-  if (main) return run(options, () => ({ gateways: [], consumers: [], mainConsumers: [main] }));
   if (name === DEAD_LETTERS_PROCESS) {
-    return run(options, () => ({ gateways: [], consumers: [], chain: DEAD_LETTER_COLLECTORS }));
+    return run(options, () => ({ gateways: [], consumers: consumersOf(DEAD_LETTERS_PROCESS) }));
   }
-  const step = CHAIN_CONSUMERS.find((c) => c.group === name);
-  if (step) return run(options, () => ({ gateways: [], consumers: [], chain: [step] }));
+  const consumer = CONSUMERS.find((c) => c.group === name && c.part !== DEAD_LETTERS_PROCESS);
+  if (consumer) return run(options, () => ({ gateways: [], consumers: [consumer] }));
   throw new Error(`nothing to serve named ${name}; choose one of: ${servableNames().join(', ')}`);
 }
 

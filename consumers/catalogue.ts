@@ -1,7 +1,7 @@
 // The catalogue's request consumer: each CKAN action is an operation run in a worker, on the
 // worker's catalogue store and datastore. The request carries the caller's hash-only
 // Credential; resolving it against the store (an unknown token is refused) happens here.
-// Loaded by the worker threads only (consumers/service-requests.ts names it).
+// Loaded by the worker threads only (consumers/workers/operations.ts names it).
 import {
   ACTION_NAMES,
   CATALOGUE_ACTIONS,

@@ -10,7 +10,6 @@ import type { Operation, OperationEnv } from './request-consumer.ts';
 import { progressWriter, type ChainEvent } from './chain.ts';
 import { stepWork } from './chain-steps.ts';
 import { stepOf } from '../lib/chain/index.ts';
-import { runsInWorker } from './workers/operations.ts';
 import { countingIn } from '../lib/process/counters.ts';
 
 /** The one operation of a chain group: `work` with `{event}`. */
@@ -45,7 +44,3 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
   };
   return { [CHAIN_OPERATION]: work as Operation<never> };
 }
-
-/** The worker pool's sources of the chain's groups: those whose step runs in a worker (pipeline.ts). */
-export const chainOperationsSources = (groups: readonly { group: string }[]) =>
-  groups.filter((c) => runsInWorker(c.group)).map(({ group }) => ({ group }));

@@ -13,7 +13,7 @@
 // again, replacing its output in place. A failure is recorded on the step in words and
 // rethrown, so that the bus retries it (an upstream that was down: lib/chain/failed-step.ts
 // forTheBus) or dead-letters it.
-import type { Bus, Message, Subscription } from '../lib/bus/contract.ts';
+import type { Bus, Message } from '../lib/bus/contract.ts';
 import type { TopicCatalog } from '../lib/bus/topics.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
 import {
@@ -283,22 +283,4 @@ async function runAgain(
   if (!again.changed(done.summary, result.summary)) return;
   if ((await forgotten(deps, event.resource_id)) || !(await isCurrent(deps, event))) return;
   await finish(deps, event, result, finishStep(running, event.run, now(), result.summary, result.ends), true);
-}
-
-/** Subscribes each consumer's group to its topic (one key's messages in order: concurrency 1). */
-export async function runChainConsumers(
-  consumers: readonly ChainConsumer[],
-  deps: () => Promise<ChainDeps>,
-): Promise<Subscription[]> {
-  const opened = await deps();
-  // Joined side by side: on Kafka each join waits for the group's rebalance.
-  return Promise.all(
-    consumers.map((consumer) =>
-      opened.bus.subscribe<ChainEvent>(
-        opened.catalog.topicReadBy(consumer.group).name,
-        consumer.group,
-        (message, signal) => consumer.handle(opened, message.value, signal, message),
-      ),
-    ),
-  );
 }

@@ -1,10 +1,9 @@
-// Runs a request consumer's group: subscribe to the group's topic from topics.yaml, hand each
-// request to the worker pool, which runs the operation it names off the main thread, and reply
-// with the result. Operations are domain functions; this file knows the bus, they do not.
-import type { Subscription } from '../lib/bus/contract.ts';
+// A request consumer's handle: each request goes to the worker pool, which runs the operation it
+// names off the main thread; its result is the reply (consumers/registry.ts joins the group).
+// Operations are domain functions; this file knows the bus's messages, they do not.
+import type { Message } from '../lib/bus/contract.ts';
 import { deadlineOf, REPLY_HEADERS } from '../lib/bus/bus.ts';
 import type { BlobStore } from '../lib/blobs/blob-store.ts';
-import type { Runtime } from '../app/runtime.ts';
 import type { WorkerPool } from './workers/pool.ts';
 import type { OperationStores } from './stores.ts';
 import type { DocumentCache } from '../lib/shared/contract.ts';
@@ -58,27 +57,18 @@ export interface RequestConsumer {
   module?: string;
 }
 
-/** Serve the consumer's topic; each request runs in `pool` until its deadline or the subscription's close. */
-export function runRequestConsumer(
-  runtime: Runtime,
-  consumer: RequestConsumer,
+/** One request of `group` run in `pool` until its deadline or `signal`; the reply is its result. */
+export function requestHandle(
+  group: string,
   pool: WorkerPool,
-): Promise<Subscription> {
-  const topic = runtime.catalog.topicReadBy(consumer.group);
-  // Requests of one partition run side by side, at least one per worker (topics.yaml may give
-  // more; the pool queues them): a slow request holds back no other while a worker is free.
-  const concurrency = Math.max(topic.concurrency, pool.size);
-  return runtime.bus.serve<ServiceRequest, unknown>(
-    topic.name,
-    consumer.group,
-    (message, signal) =>
-      pool.run(consumer.group, message.value.operation, message.value.input, {
-        correlationId: message.headers['x-correlation-id'],
-        requestId: message.headers[REPLY_HEADERS.requestId],
-        credential: credentialFromHeader(message.headers[CREDENTIAL_HEADER]),
-        deadline: deadlineOf(message.headers),
-        signal,
-      }),
-    { concurrency },
-  );
+  message: Message<ServiceRequest>,
+  signal: AbortSignal,
+): Promise<unknown> {
+  return pool.run(group, message.value.operation, message.value.input, {
+    correlationId: message.headers['x-correlation-id'],
+    requestId: message.headers[REPLY_HEADERS.requestId],
+    credential: credentialFromHeader(message.headers[CREDENTIAL_HEADER]),
+    deadline: deadlineOf(message.headers),
+    signal,
+  });
 }

@@ -3,7 +3,8 @@
 // They run in the main thread of their process, not in the worker pool, because they share the
 // process's one triple store: the embedded one has a single owner (its data directory) and
 // already runs oxigraph in a thread of its own, so nothing here blocks the event loop.
-import type { Subscription } from '../lib/bus/contract.ts';
+import type { Message } from '../lib/bus/contract.ts';
+import type { Consumer } from './registry.ts';
 import { checkIn } from '../lib/blobs/claim-check.ts';
 import { runSparql } from '../lib/catalogue/sparql.ts';
 import {
@@ -20,44 +21,37 @@ import { loadDataset } from '../lib/chain/load.ts';
 import { checkInResult } from '../lib/triplestore/render.ts';
 import { withLoadStatus } from '../lib/chain/load-status.ts';
 
-/** A consumer group run in the main thread on the process's runtime. */
-export interface MainThreadConsumer {
-  group: string;
-  start(runtime: Runtime): Promise<Subscription>;
-}
-
 /** The catalogue store and the triple store of the process, opened on first use. */
-function storesOf(runtime: Runtime) {
+async function storesOf(runtime: Runtime) {
   const { catalogueStore, tripleStore } = runtime;
   if (!catalogueStore || !tripleStore) {
     throw new Error("the triple store's consumers need the catalogue store and the triple store");
   }
-  return async () => ({ store: await catalogueStore(), tripleStore: await tripleStore() });
+  return { store: await catalogueStore(), tripleStore: await tripleStore() };
 }
 
-export const loadConsumer: MainThreadConsumer = {
+export const loadConsumer: Consumer = {
   group: LOAD_GROUP,
-  start(runtime) {
-    const stores = storesOf(runtime);
-    const topic = runtime.catalog.topicReadBy(LOAD_GROUP);
-    return runtime.bus.subscribe<LoadEvent>(topic.name, LOAD_GROUP, async (message) => {
-      const { dataset_id: id, reason, rows } = message.value;
-      const deps = { ...(await stores()), blobs: runtime.blobs, siteUrl: baseUrl() };
-      const outcome = await withLoadStatus(deps.store, id, reason, () => loadDataset(deps, id, reason, rows));
-      log.info(
-        {
-          dataset: id,
-          reason,
-          rows: outcome.rows,
-          graphs: outcome.loaded.length,
-          triples: outcome.loaded.reduce((n, g) => n + g.triples, 0),
-          failed: outcome.failed,
-          dropped: outcome.dropped.length,
-          correlationId: message.headers['x-correlation-id'],
-        },
-        'triple store in step with the catalogue',
-      );
-    });
+  part: 'triplestore',
+  runsIn: 'main',
+  replies: false,
+  async handle({ runtime }, message: Message<LoadEvent>) {
+    const { dataset_id: id, reason, rows } = message.value;
+    const deps = { ...(await storesOf(runtime)), blobs: runtime.blobs, siteUrl: baseUrl() };
+    const outcome = await withLoadStatus(deps.store, id, reason, () => loadDataset(deps, id, reason, rows));
+    log.info(
+      {
+        dataset: id,
+        reason,
+        rows: outcome.rows,
+        graphs: outcome.loaded.length,
+        triples: outcome.loaded.reduce((n, g) => n + g.triples, 0),
+        failed: outcome.failed,
+        dropped: outcome.dropped.length,
+        correlationId: message.headers['x-correlation-id'],
+      },
+      'triple store in step with the catalogue',
+    );
   },
 };
 
@@ -66,25 +60,18 @@ interface SparqlMessage {
   input: SparqlInput;
 }
 
-export const sparqlConsumer: MainThreadConsumer = {
+export const sparqlConsumer: Consumer = {
   group: SPARQL_GROUP,
-  start(runtime) {
-    const stores = storesOf(runtime);
-    const topic = runtime.catalog.topicReadBy(SPARQL_GROUP);
-    return runtime.bus.serve<SparqlMessage, unknown>(
-      topic.name,
-      SPARQL_GROUP,
-      async (message, signal) => {
-        const result = await runSparql(await stores(), message.value.operation, message.value.input, signal);
-        // A large result travels as a claim on the blob store, as every reply does; a query's
-        // is checked in by a render thread (its JSON text and hash would hold this one).
-        return result.type === 'update'
-          ? checkIn(runtime.blobs, result)
-          : checkInResult(runtime.blobs, result);
-      },
-      { concurrency: topic.concurrency },
-    );
+  part: 'triplestore',
+  runsIn: 'main',
+  replies: true,
+  async handle({ runtime }, message: Message<SparqlMessage>, signal) {
+    const stores = await storesOf(runtime);
+    const result = await runSparql(stores, message.value.operation, message.value.input, signal);
+    // A large result travels as a claim on the blob store, as every reply does; a query's
+    // is checked in by a render thread (its JSON text and hash would hold this one).
+    return result.type === 'update' ? checkIn(runtime.blobs, result) : checkInResult(runtime.blobs, result);
   },
 };
 
-export const tripleStoreConsumers: MainThreadConsumer[] = [loadConsumer, sparqlConsumer];
+export const tripleStoreConsumers: Consumer[] = [loadConsumer, sparqlConsumer];

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { catalogOf, openBus } from '../../lib/bus/open.ts';
 import type { TransportBus } from '../../lib/bus/bus.ts';
 import type { Subscription } from '../../lib/bus/contract.ts';
-import { runRequestConsumer } from '../../consumers/request-consumer.ts';
+import { requestConsumer, startConsumer } from '../../consumers/registry.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { createToken } from '../../lib/catalogue/auth/tokens.ts';
@@ -48,7 +48,10 @@ before(async () => {
   await store.close();
   bus = await openBus({ transport: 'embedded', dataDir, topicsFile: TOPICS });
   await pool.start();
-  subscription = await runRequestConsumer(runtime(), consumer, answering);
+  subscription = await startConsumer(requestConsumer(consumer.group, 'catalogue'), {
+    runtime: runtime(),
+    pool: answering,
+  });
 });
 after(async () => {
   await bus.close();
@@ -84,7 +87,10 @@ test('a resource_create delivered again creates no second resource and answers t
   // The delivery again: the group starts over from the first request.
   await subscription.close();
   await bus.replay(topic, CATALOGUE_GROUP, { offset: 0 });
-  subscription = await runRequestConsumer(runtime(), consumer, answering);
+  subscription = await startConsumer(requestConsumer(consumer.group, 'catalogue'), {
+    runtime: runtime(),
+    pool: answering,
+  });
   for (let waited = 0; answers.length < 2 && waited < 30_000; waited += 50) await sleep(50);
   assert.equal(answers.length, 2, 'the request was delivered again');
   assert.deepEqual(answers[1], answer);

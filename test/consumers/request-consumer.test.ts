@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { catalogOf, openBus } from '../../lib/bus/open.ts';
 import type { TransportBus } from '../../lib/bus/bus.ts';
-import { runRequestConsumer } from '../../consumers/request-consumer.ts';
+import { requestConsumer, startConsumer } from '../../consumers/registry.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { DomainError, TimeoutError } from '../../lib/process/errors.ts';
@@ -32,7 +32,10 @@ describe('request consumer on workers', () => {
     const catalog = catalogOf({ topicsFile: TOPICS });
     topic = catalog.topicReadBy(GROUP).name;
     await pool.start();
-    await runRequestConsumer({ bus, catalog, blobs: blobStoreIn(dataDir) }, consumer, pool);
+    await startConsumer(requestConsumer(consumer.group, 'catalogue'), {
+      runtime: { bus, catalog, blobs: blobStoreIn(dataDir) },
+      pool,
+    });
   });
   after(async () => {
     await bus.close();

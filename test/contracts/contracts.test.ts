@@ -17,7 +17,6 @@ import {
   requestSchemaFile,
 } from '../../lib/contracts/requests.ts';
 import { part } from '../../lib/contracts/schema.ts';
-import { serviceRequestConsumer } from '../../consumers/service-requests.ts';
 import { WorkerPool } from '../../consumers/workers/pool.ts';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { INLINE_BYTES, checkIn } from '../../lib/blobs/claim-check.ts';
@@ -116,7 +115,7 @@ test('a route reads its part of the contract: the same schema objects, required 
 
 test('a consumer checks its input again in its worker, after the claim check (the bus saw only the claim)', async () => {
   const dataDir = tempDir('labld-contracts-');
-  const consumer = serviceRequestConsumer('extractor');
+  const consumer = { group: requestGroupOf('extractor') };
   const pool = new WorkerPool({ sources: [consumer], dataDir, size: 1 });
   await pool.start();
   try {
