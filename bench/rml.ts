@@ -23,9 +23,7 @@ import {
 } from 'node:fs';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { executeMapping, NQuadsCollector } from '../lib/rml/index.ts';
 import { runMappingFile } from '../lib/rml/run-file.ts';
-import { readYarrrml, yarrrmlToMapping } from '../lib/rml/yarrrml.ts';
 import { venvPython } from './venv.ts';
 
 const COLUMNS = 20;
@@ -132,6 +130,9 @@ function lineCount(path: string): number {
 }
 
 async function seedLatency(): Promise<void> {
+  // Imported here, not at the top: the child (this file with --child) loads only what `labld rml` needs.
+  const { executeMapping, NQuadsCollector } = await import('../lib/rml/index.ts');
+  const { readYarrrml, yarrrmlToMapping } = await import('../lib/rml/yarrrml.ts');
   const shared = process.env['LABLD_SHARED_DIR'] ?? new URL('../../shared/', import.meta.url).pathname;
   const seed = `${shared.replace(/\/?$/, '/')}fixtures/seed-examples/`;
   const descriptor = readFileSync(`${seed}csvtocsvw/example-metadata.json`, 'utf8');
