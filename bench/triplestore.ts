@@ -7,21 +7,33 @@
 //   load:    replaceGraph from the Turtle file, triples/s end to end (goal ≥ 200,000 embedded)
 //   queries: five typical query-builder steps on the loaded dataset, p50 / p99 over --runs
 //
-// Run: node bench/triplestore.ts [--triples 1000000] [--runs 20]
+// and, first, the embedded load against native Oxigraph (issue 29): PyPI pyoxigraph's
+// `Store().bulk_load` of the same file into a memory store (venv /tmp/labld-oxigraphvenv, made
+// when missing), timed inside Python, interleaved with the embedded load --pairs times; each
+// pair's ratio and their min / median (goal ≥ 0.8×).
+//
+// Run: node bench/triplestore.ts [--triples 1000000] [--runs 20] [--pairs 3]
+import { execFileSync } from 'node:child_process';
 import { createReadStream, createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { TripleStore } from '../lib/triplestore/contract.ts';
 import { resourceGraphIri } from '../lib/triplestore/contract.ts';
 import { openTripleStore } from '../lib/triplestore/open.ts';
+import { venvPython } from './venv.ts';
 
 const { values } = parseArgs({
-  options: { triples: { type: 'string', default: '1000000' }, runs: { type: 'string', default: '20' } },
+  options: {
+    triples: { type: 'string', default: '1000000' },
+    runs: { type: 'string', default: '20' },
+    pairs: { type: 'string', default: '3' },
+  },
 });
 const target = Number(values.triples);
 const runs = Number(values.runs);
+const pairs = Number(values.pairs);
 const shared = (
   process.env['LABLD_SHARED_DIR'] ?? new URL('../../shared/', import.meta.url).pathname
 ).replace(/\/?$/, '/');
@@ -86,8 +98,14 @@ interface Measured {
   queries: string[];
 }
 
-async function measure(label: string, store: TripleStore, file: string, triples: number): Promise<Measured> {
-  const dataset = `bench-${process.pid}`;
+interface Timed {
+  seconds: number;
+  /** CPU time of the loading process (here: this process, the store's worker included). */
+  cpu: number;
+}
+
+/** One replaceGraph of the file, timed end to end. */
+async function timeLoad(store: TripleStore, dataset: string, file: string, triples: number): Promise<Timed> {
   const graph = resourceGraphIri('https://catalogue.test', dataset, 'r1', 'sample-joined.ttl');
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -99,8 +117,60 @@ async function measure(label: string, store: TripleStore, file: string, triples:
   // This process's CPU (the embedded store's worker and V8's helper threads included): on a
   // shared machine it varies far less than the wall time; for a server, the client's share.
   const used = process.cpuUsage(cpuBefore);
-  const cpu = (used.user + used.system) / 1e6;
   if (loaded.triples !== triples) throw new Error(`loaded ${loaded.triples} triples, expected ${triples}`);
+  return { seconds, cpu: (used.user + used.system) / 1e6 };
+}
+
+/** Native Oxigraph: pyoxigraph's bulk_load into a memory store, timed inside Python (start-up excluded). */
+const PYOXIGRAPH = `
+import json, sys, time, pyoxigraph as ox
+path, graph = sys.argv[1], sys.argv[2]
+store = ox.Store()
+t, c = time.perf_counter(), time.process_time()
+store.bulk_load(path=path, format=ox.RdfFormat.TURTLE, base_iri=graph, to_graph=ox.NamedNode(graph))
+seconds, cpu = time.perf_counter() - t, time.process_time() - c
+print(json.dumps({"seconds": seconds, "cpu": cpu, "triples": len(store), "version": ox.__version__}))
+`;
+
+function timePyoxigraph(python: string, file: string, triples: number): Timed & { version: string } {
+  const graph = resourceGraphIri('https://catalogue.test', 'native', 'r1', 'sample-joined.ttl');
+  const out = execFileSync(python, ['-c', PYOXIGRAPH, file, graph], { encoding: 'utf8' });
+  const result = JSON.parse(out.trim().split('\n').pop()!) as Timed & { triples: number; version: string };
+  if (result.triples !== triples) throw new Error(`pyoxigraph loaded ${result.triples}, expected ${triples}`);
+  return result;
+}
+
+const rate = (triples: number, t: Timed) =>
+  `${Math.round(triples / t.seconds).toLocaleString('en')} /s (${t.seconds.toFixed(1)} s, CPU ${t.cpu.toFixed(1)} s)`;
+
+/** Embedded and native loads interleaved (so that the machine's load hits both alike), with ratios. */
+async function againstNative(store: TripleStore, file: string, triples: number): Promise<void> {
+  const python = venvPython('oxigraph', 'pyoxigraph', 'pyoxigraph');
+  const ratios: number[] = [];
+  const cpuRatios: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    const dataset = `bench-native-${process.pid}-${i}`;
+    const ours = await timeLoad(store, dataset, file, triples);
+    await store.dropDataset(dataset);
+    const native = timePyoxigraph(python, file, triples);
+    ratios.push(native.seconds / ours.seconds);
+    cpuRatios.push(native.cpu / ours.cpu);
+    console.log(
+      `  pair ${i + 1}: embedded ${rate(triples, ours)}; pyoxigraph ${native.version} bulk_load ${rate(triples, native)}; ` +
+        `ratio ${ratios.at(-1)!.toFixed(2)}× (by CPU ${cpuRatios.at(-1)!.toFixed(2)}×)`,
+    );
+  }
+  const sorted = [...ratios].sort((a, b) => a - b);
+  const median = sorted[Math.floor(sorted.length / 2)]!;
+  console.log(
+    `embedded load / native Oxigraph (pyoxigraph bulk_load, same file): min ${sorted[0]!.toFixed(2)}×, ` +
+      `median ${median.toFixed(2)}× of ${pairs} interleaved pairs (goal ≥ 0.8×) [load average ${loadavg()[0]!.toFixed(1)}]`,
+  );
+}
+
+async function measure(label: string, store: TripleStore, file: string, triples: number): Promise<Measured> {
+  const dataset = `bench-${process.pid}`;
+  const timed = await timeLoad(store, dataset, file, triples);
   const queries: string[] = [];
   for (const [, text] of QUERIES) {
     const times: number[] = [];
@@ -113,7 +183,7 @@ async function measure(label: string, store: TripleStore, file: string, triples:
     queries.push(`${percentile(times, 50).toFixed(0)} / ${percentile(times, 99).toFixed(0)} ms`);
   }
   await store.dropDataset(dataset);
-  const load = `${Math.round(triples / seconds).toLocaleString('en')} /s (${seconds.toFixed(1)} s, CPU here ${cpu.toFixed(1)} s)`;
+  const load = rate(triples, timed);
   // As soon as measured: a slow server later in the run does not hide what is known.
   console.log(`  ${label}: load ${load}; queries ${queries.join(', ')}`);
   return { load, queries };
@@ -134,6 +204,7 @@ try {
     limits,
     memoryTriples: 10_000_000,
   });
+  await againstNative(embedded, file, triples);
   columns.push(['embedded (oxigraph)', await measure('embedded', embedded, file, triples)]);
   await embedded.close();
   const url = process.env['LABLD_TEST_TRIPLESTORE_URL'];
