@@ -9,13 +9,16 @@
 // It prints p50/p99 per kind, the error count (any answer but 200, or no answer), labld's
 // RSS at the start, its peak (VmHWM) and after the run plus --pause seconds, the machine's
 // load average, and the goals: p99 ≤ 1 s for pages, ≤ 2 s for SPARQL, 0 errors, RSS back
-// within 20% of the start. A bench: nothing here is asserted.
+// within 20% of the start. Before the load, the memory lines of issue 29: labld's RSS idle
+// (fresh, /readyz answered, a few seconds later) against the goal of 180 MB, and its peak
+// (VmHWM) once the seed CSV has gone through the chain; `--seconds 0` prints only those.
+// A bench: nothing here is asserted.
 //
 // Stores: `embedded` (SQLite and oxigraph), `postgres` (a fresh database on --database-url,
 // default LABLD_TEST_DATABASE_URL, for the catalogue and the datastore), or `both` (default
 // when a URL is known).
 //
-// Usage: node bench/load.ts [--clients 50] [--seconds 60] [--store embedded|postgres|both]
+// Usage: node bench/load.ts [--clients 50] [--seconds 60 (0: the memory lines only)] [--store embedded|postgres|both]
 //                           [--database-url postgres://…] [--pause 10] [--upload-weight 1]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
@@ -45,12 +48,15 @@ const stores =
   (values.store ?? (databaseUrl ? 'both' : 'embedded')) === 'both'
     ? ['embedded', 'postgres']
     : [values.store!];
-if (!Number.isInteger(clients) || clients < 1 || !(seconds > 0))
-  throw new Error('--clients and --seconds: numbers > 0');
+if (!Number.isInteger(clients) || clients < 1 || !(seconds >= 0))
+  throw new Error('--clients: a number > 0; --seconds: a number ≥ 0');
 if (stores.includes('postgres') && !databaseUrl)
   throw new Error('--store postgres needs --database-url or LABLD_TEST_DATABASE_URL');
 
 const MB = 1024 * 1024;
+/** How long a fresh labld is left after /readyz before its idle RSS is read. */
+const SETTLE_MS = 5000;
+const IDLE_GOAL_MB = 180;
 const PAGE_KINDS = ['dataset page', 'package_show', 'preview page'] as const;
 type Kind = (typeof PAGE_KINDS)[number] | 'sparql' | 'upload';
 /** Relative weights of the mix; uploads from the flag. */
@@ -75,6 +81,20 @@ function pick(): Kind {
   return WEIGHTS[0]![0];
 }
 
+/** labld's RSS once /readyz answers and it has had SETTLE_MS more: what it holds idle. */
+async function idleRss(labld: Child): Promise<number> {
+  for (const end = Date.now() + 120_000; ; await sleep(200)) {
+    const status = await fetch(`${labld.url}/readyz`).then(
+      (res) => res.arrayBuffer().then(() => res.status),
+      () => 0,
+    );
+    if (status === 200) break;
+    if (Date.now() > end) throw new Error('labld was not ready in 120 s');
+  }
+  await sleep(SETTLE_MS);
+  return labld.rss();
+}
+
 /** The seed CSV through the chain and into the triple store: the ids the reads need. */
 async function prepare(labld: Child): Promise<{ dataset: string; csv: string }> {
   await library(labld, seedMapping);
@@ -82,6 +102,9 @@ async function prepare(labld: Child): Promise<{ dataset: string; csv: string }> 
   await action(labld, 'package_create', { name: 'load-uploads' });
   const csv = await upload(labld, 'load-bench', new Blob([seedCsv]), 'example.csv');
   await joined(labld, csv, 100);
+  console.log(
+    `peak RSS ${(labld.peakRss() / MB).toFixed(0)} MB through one seed upload (upload → joined graph)`,
+  );
   const { run } = await action(labld, 'triplestore_load', { id: 'load-bench' });
   for (const end = Date.now() + 120_000; ;) {
     const load = (await action(labld, 'labld_status_show', { id: 'load-bench' })).triplestore as Dict | null;
@@ -91,6 +114,7 @@ async function prepare(labld: Child): Promise<{ dataset: string; csv: string }> 
     if (Date.now() > end) throw new Error('the load into the triple store did not finish in 120 s');
     await sleep(200);
   }
+  console.log(`peak RSS ${(labld.peakRss() / MB).toFixed(0)} MB after its Load into the triple store`);
   return { dataset: 'load-bench', csv };
 }
 
@@ -123,7 +147,13 @@ async function run(store: string): Promise<void> {
   const database = store === 'postgres' ? await freshDatabase('bench_load') : undefined;
   const labld = await startChild(dataDir, undefined, database ? { LABLD_DATABASE_URL: database.url } : {});
   try {
+    const idle = await idleRss(labld);
+    console.log(`\n== ${store}: memory`);
+    console.log(
+      `idle RSS ${(idle / MB).toFixed(0)} MB (goal ≤ ${IDLE_GOAL_MB} MB) ${idle / MB <= IDLE_GOAL_MB ? 'met' : 'MISSED'}`,
+    );
     const ids = await prepare(labld);
+    if (seconds === 0) return;
     const rssStart = labld.rss();
     const times = new Map<Kind, number[]>(WEIGHTS.map(([k]) => [k, []]));
     const errors = new Map<Kind, number>();

@@ -13,10 +13,11 @@
 // between two looks (every 25 ms). A worker collects its garbage before it takes a request (worker.ts), so
 // what is counted is the request's own, not what the one before it left.
 //
-// Workers start on demand: one is kept loaded (LABLD_WORKERS_WARM); while every worker is busy
-// a spare is started, and one more for each waiting request, up to LABLD_WORKERS; one beyond
-// the warm ones idle for LABLD_WORKER_IDLE_MS is closed — an idle process holds one worker's
-// memory, not one per core.
+// Workers start on demand: LABLD_WORKERS_WARM (default none) are kept loaded with every group's
+// operations; otherwise a request starts a worker, which loads only the module of that request's
+// group (about 30 MB of heap each). While every worker is busy a spare is started, and one more
+// for each waiting request, up to LABLD_WORKERS; one beyond the warm ones idle for
+// LABLD_WORKER_IDLE_MS is closed — an idle process holds no worker's memory, not one per core.
 //
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
@@ -115,6 +116,8 @@ interface Job {
 
 interface Slot {
   worker: Worker;
+  /** A warm worker: loads every group's operations before it is ready. */
+  preload: boolean;
   ready: boolean;
   job: Job | undefined;
   /** Watches the heap while a job runs. */
@@ -155,7 +158,7 @@ export class WorkerPool {
     if (this.memoryMb < 32)
       throw new Error(`LABLD_WORKER_MEMORY_MB must be at least 32, got ${this.memoryMb}`);
     this.#youngMb = youngGenerationMb(options.semiSpaceMb);
-    this.#data = { sources: options.sources, dataDir: options.dataDir };
+    this.#data = { sources: options.sources, dataDir: options.dataDir, preload: false };
     this.#documents = options.documents ?? new MemoryDocumentCache(sharedConfigFromEnv().limits);
   }
 
@@ -167,7 +170,7 @@ export class WorkerPool {
     }
     return new Promise<void>((resolve, reject) => {
       this.#starting = { resolve, reject, waiting: this.warm };
-      for (let i = 0; i < this.warm; i += 1) this.#spawn();
+      for (let i = 0; i < this.warm; i += 1) this.#spawn(true);
     });
   }
 
@@ -251,9 +254,10 @@ export class WorkerPool {
     await Promise.all(this.#exits);
   }
 
-  #spawn(): void {
+  /** `preload`: a warm worker, which loads every group's operations before it is ready. */
+  #spawn(preload = false): void {
     const worker = new Worker(ENTRY, {
-      workerData: this.#data,
+      workerData: { ...this.#data, preload },
       env: SHARE_ENV,
       resourceLimits: {
         maxOldGenerationSizeMb: Math.ceil(this.memoryMb * HARD_LIMIT_FACTOR),
@@ -262,6 +266,7 @@ export class WorkerPool {
     });
     const slot: Slot = {
       worker,
+      preload,
       ready: false,
       job: undefined,
       watch: undefined,
@@ -325,12 +330,12 @@ export class WorkerPool {
       log.error({ err: String(error) }, 'operation worker failed to start; trying again');
       const timer = setTimeout(() => {
         this.#timers.delete(timer);
-        if (!this.#closed) this.#spawn();
+        if (!this.#closed) this.#spawn(slot.preload);
       }, RESPAWN_PAUSE_MS);
       this.#timers.add(timer);
       return;
     }
-    if (this.#slots.size < this.warm) this.#spawn();
+    if (this.#slots.size < this.warm) this.#spawn(true);
     this.#dispatch();
   }
 

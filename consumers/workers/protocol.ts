@@ -17,6 +17,11 @@ export interface OperationsSource {
 export interface WorkerData {
   sources: OperationsSource[];
   dataDir: string;
+  /**
+   * Load every source's operations before `ready` (a warm worker); otherwise each group's module
+   * is loaded by its first request, so a worker started for one request holds only its module.
+   */
+  preload: boolean;
 }
 
 export interface RunJob {

@@ -1,7 +1,8 @@
-// An operation worker: loads the operations of its process's consumer groups once (warm: the
-// annotator indexes QUDT here), then runs one request at a time. The claim check happens here
-// too, so neither parsing nor stringifying a large payload ever blocks the main thread.
-// Cancellation is the main thread terminating this worker; nothing here has to cooperate.
+// An operation worker: loads the operations of a consumer group when its first request comes
+// (or all of its process's groups at start when it is a warm one: the annotator indexes QUDT
+// there), then runs one request at a time. The claim check happens here too, so neither parsing
+// nor stringifying a large payload ever blocks the main thread. Cancellation is the main thread
+// terminating this worker; nothing here has to cooperate.
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parentPort, workerData } from 'node:worker_threads';
@@ -17,7 +18,7 @@ import { PortDocumentCache, type CacheReply } from './document-cache.ts';
 import { toWire, type CloseWorker, type FromWorker, type RunJob, type WorkerData } from './protocol.ts';
 
 const port = parentPort!;
-const { sources, dataDir } = workerData as WorkerData;
+const { sources, dataDir, preload } = workerData as WorkerData;
 // On Redis each worker has its own connection; in process memory the cache is the main thread's.
 const shared = await openSharedStores();
 const portCache = shared.kind === 'memory' ? new PortDocumentCache(port, shared.documents.limits) : undefined;
@@ -26,15 +27,31 @@ const env: OperationEnv = {
   stores: lazyStores(dataDir),
   documents: portCache ?? shared.documents,
 };
-const groups = new Map<string, Record<string, Operation<never>>>();
-for (const source of sources) {
+type Operations = Record<string, Operation<never>>;
+const groups = new Map<string, Promise<Operations>>();
+
+async function load(source: WorkerData['sources'][number]): Promise<Operations> {
   // A source with its own module (test fixtures) loads only that: the groups' table imports the
   // services' contracts and the pipeline, which a fixture's small heap need not hold.
-  const operations = source.module
+  return source.module
     ? ((await import(source.module)) as OperationsModule).operationsFor(source.group, env)
-    : await (await import('./operations.ts')).loadOperations(source, env);
-  groups.set(source.group, operations);
+    : (await import('./operations.ts')).loadOperations(source, env);
 }
+
+/** `group`'s operations, its module loaded once (again after a failed load); none for a group not ours. */
+function operationsOf(group: string): Promise<Operations> {
+  const source = sources.find((s) => s.group === group);
+  if (!source) return Promise.resolve({});
+  let loading = groups.get(group);
+  if (!loading) {
+    loading = load(source);
+    groups.set(group, loading);
+    loading.catch(() => groups.delete(group));
+  }
+  return loading;
+}
+
+if (preload) for (const source of sources) await operationsOf(source.group);
 
 // Garbage is collected before each request (after loading, and after each answer), so that the
 // pool's heap watch counts what this request holds, not what the last one left: the same request
@@ -53,7 +70,10 @@ const never = new AbortController().signal;
 
 /** Runs `job`; `seen.fields` keeps the checked-out input for naming the field of an error. */
 async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
-  const operations = groups.get(job.group) ?? {};
+  const fresh = !groups.has(job.group);
+  const operations = await operationsOf(job.group);
+  // Loading's garbage is not this request's: the pool's heap watch counts what the request holds.
+  if (fresh) collectGarbage();
   const operation = Object.hasOwn(operations, job.operation) ? operations[job.operation] : undefined;
   if (!operation) throw notFound(`operation ${job.operation} is not offered by ${job.group}`, 'operation');
   const fields = (await checkOut(env.blobs, job.input)) as Record<string, unknown>;

@@ -3,9 +3,7 @@ import { join, dirname, resolve } from 'node:path';
 import { loadTopics, type TopicCatalog } from './topics.ts';
 import { TransportBus } from './bus.ts';
 import { EmbeddedTransport } from './embedded/transport.ts';
-import { KafkaTransport } from './kafka/transport.ts';
 import type { KafkaOptions } from './kafka/client.ts';
-import { RegistryCodec } from './kafka/registry-codec.ts';
 import { setting } from '../process/config.ts';
 
 /** Kafka settings of a bus (the client id is BusConfig's). */
@@ -60,6 +58,11 @@ export async function openBus(config: BusConfig, catalog = catalogOf(config)): P
   if (config.transport === 'kafka') {
     if (!config.kafka)
       throw new Error('the kafka transport needs the kafka settings (brokers) of its BusConfig');
+    // Loaded only here: an embedded process need not hold the Kafka client and registry code.
+    const [{ KafkaTransport }, { RegistryCodec }] = await Promise.all([
+      import('./kafka/transport.ts'),
+      import('./kafka/registry-codec.ts'),
+    ]);
     const { registryUrl, ...options } = config.kafka;
     const transport = new KafkaTransport({ ...options, clientId: config.clientId });
     const codec = registryUrl

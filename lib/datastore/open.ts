@@ -7,7 +7,6 @@ import { setting } from '../process/config.ts';
 import { isDomainError, unreachable } from '../process/errors.ts';
 import type { Datastore } from './contract.ts';
 import { openEmbeddedDatastore } from './embedded.ts';
-import { openPostgresDatastore } from './postgres.ts';
 
 export interface DatastoreConfig {
   /** PostgreSQL URL; empty: embedded. */
@@ -25,6 +24,8 @@ export async function openDatastore(config: DatastoreConfig = datastoreConfigFro
     return openEmbeddedDatastore(join(config.dataDir, 'datastore.sqlite'));
   }
   try {
+    // Loaded only here: an embedded process need not hold the PostgreSQL driver.
+    const { openPostgresDatastore } = await import('./postgres.ts');
     return await openPostgresDatastore(config.databaseUrl);
   } catch (error) {
     // Ours pass (a schema newer than this code, say); the driver's text may hold the URL's

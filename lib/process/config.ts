@@ -188,8 +188,9 @@ export const settings = [
   },
   {
     name: 'LABLD_WORKERS_WARM',
-    default: '1',
-    description: 'workers kept loaded while idle; more start while requests wait, up to LABLD_WORKERS',
+    default: '0',
+    description:
+      "workers kept loaded (all operations); 0: each starts for a request, loading only its group's; up to LABLD_WORKERS",
   },
   {
     name: 'LABLD_WORKER_IDLE_MS',

@@ -15,6 +15,8 @@ export interface TripleStoreConfig {
   memoryTriples: number;
   /** Embedded: threads at most (LABLD_SPARQL_WORKERS). */
   workers?: number;
+  /** Embedded: how long a thread may stay idle before it is let go (LABLD_WORKER_IDLE_MS). */
+  idleMs?: number;
 }
 
 export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): TripleStoreConfig {
@@ -29,6 +31,7 @@ export function tripleStoreConfigFromEnv(env: NodeJS.ProcessEnv = process.env): 
     },
     memoryTriples: intSetting('LABLD_TRIPLESTORE_MEMORY_TRIPLES', env),
     workers: intSetting('LABLD_SPARQL_WORKERS', env),
+    idleMs: intSetting('LABLD_WORKER_IDLE_MS', env),
   };
 }
 
@@ -41,6 +44,7 @@ export async function openTripleStore(
       limits: config.limits,
       memoryTriples: config.memoryTriples,
       workers: config.workers,
+      idleMs: config.idleMs,
     });
   }
   const store = openRemoteTripleStore({ url: config.url, limits: config.limits });

@@ -257,11 +257,12 @@ describe('worker pool lifecycle', () => {
     assert.equal(workers(), before);
   });
 
-  it('refuses to start when the operations module does not load', async () => {
+  it('refuses to start when a warm worker cannot load the operations module', async () => {
     const broken = new WorkerPool({
       sources: [{ group: 'g', module: new URL('./no-such-module.ts', import.meta.url).href }],
       dataDir,
       size: 1,
+      warm: 1,
     });
     await assert.rejects(broken.start(), /no-such-module/);
     await broken.close();
@@ -335,6 +336,40 @@ describe('worker pool lifecycle', () => {
       assert.equal(await settledAt(cold, 0), 0);
     } finally {
       await cold.close();
+    }
+  });
+
+  it('by default keeps no worker loaded: an idle process holds none', async () => {
+    const idle = new WorkerPool({ sources: [{ group: 'test-requests', module: MODULE }], dataDir, size: 2 });
+    try {
+      await idle.start();
+      assert.equal(idle.warm, 0);
+      assert.equal(idle.workers(), 0);
+      assert.equal(idle.ready(), true);
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it("a worker started for a request loads only that request's group, not the process's others", async () => {
+    // The other group's module does not load: a worker that loaded every group would never start.
+    const sources = [
+      { group: 'test-requests', module: MODULE },
+      { group: 'other', module: new URL('./no-such-module.ts', import.meta.url).href },
+    ];
+    const mixed = new WorkerPool({ sources, dataDir, size: 1, warm: 0, memoryMb: 64 });
+    try {
+      await mixed.start();
+      const answer = mixed.run('test-requests', 'echo', {}, { deadline: Date.now() + 30_000 });
+      assert.equal(((await answer) as { group: string }).group, 'test-requests');
+      await assert.rejects(mixed.run('other', 'echo', {}), /no-such-module/);
+      // The failed load was that request's: the worker still answers its own group.
+      assert.equal(
+        ((await mixed.run('test-requests', 'echo', {})) as { group: string }).group,
+        'test-requests',
+      );
+    } finally {
+      await mixed.close();
     }
   });
 

@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
+import { openEmbeddedTripleStore } from '../../lib/triplestore/embedded/store.ts';
 import type { QueryLimits } from '../../lib/triplestore/contract.ts';
 import { tripleStoreConformance } from './conformance.ts';
 import { escapeSuite } from './escape.ts';
@@ -50,6 +51,7 @@ describe('embedded triple store: persistence and memory', () => {
         LABLD_SPARQL_TIMEOUT_MS: '1234',
         LABLD_SPARQL_MAX_RESULTS: '9',
         LABLD_SPARQL_WORKERS: '3',
+        LABLD_WORKER_IDLE_MS: '4321',
       }),
       {
         url: '',
@@ -62,6 +64,7 @@ describe('embedded triple store: persistence and memory', () => {
         },
         memoryTriples: 5_000_000,
         workers: 3,
+        idleMs: 4321,
       },
     );
   });
@@ -151,5 +154,39 @@ describe('embedded triple store: persistence and memory', () => {
         }
       }
       await store.close();
+    }));
+
+  it('holds no thread until work comes, and lets its threads go once idle, the writer too', () =>
+    inDataDir(async (dir) => {
+      const ds = datasetId('idle');
+      const store = await openEmbeddedTripleStore({
+        dataDir: dir,
+        limits: DEFAULT_TEST_LIMITS,
+        memoryTriples: 1_000_000,
+        idleMs: 200,
+      });
+      const threadsOnceIdle = async () => {
+        for (const until = Date.now() + 20_000; store.threads() > 0 && Date.now() < until;) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        return store.threads();
+      };
+      try {
+        await store.ready();
+        assert.equal(store.threads(), 0, 'opening and /readyz start no thread');
+        await store.replaceGraph(ds, graphOf(ds), turtle(numbered(5, 'kept')));
+        await store.update(
+          ds,
+          `INSERT DATA { GRAPH <${graphOf(ds)}> { <urn:x:new> <urn:p:value> "added" } }`,
+        );
+        assert.ok(store.threads() >= 1);
+        assert.equal(await threadsOnceIdle(), 0, 'the idle writer was let go');
+        // A fresh thread reads the load and the update back from disk.
+        assert.equal(count(await store.query(ds, 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')), 6);
+        await store.ready();
+        assert.equal(await threadsOnceIdle(), 0);
+      } finally {
+        await store.close();
+      }
     }));
 });

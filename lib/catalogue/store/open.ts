@@ -2,7 +2,6 @@
 import { setting } from '../../process/config.ts';
 import type { CatalogueStore } from './contract.ts';
 import { openEmbeddedCatalogue } from './embedded.ts';
-import { openPostgresCatalogue } from './postgres/store.ts';
 import { countedCalls } from '../../process/counters.ts';
 
 export interface CatalogueConfig {
@@ -20,8 +19,14 @@ export function catalogueConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Ca
 
 /** An opened store, its schema created or migrated. */
 export async function openCatalogueStore(config: CatalogueConfig): Promise<CatalogueStore> {
+  // The PostgreSQL store is loaded only when configured: an embedded process need not hold its driver.
   const store = config.databaseUrl
-    ? await openPostgresCatalogue({ url: config.databaseUrl, schema: config.schema })
+    ? await (
+        await import('./postgres/store.ts')
+      ).openPostgresCatalogue({
+        url: config.databaseUrl,
+        schema: config.schema,
+      })
     : await openEmbeddedCatalogue(config.dataDir);
   return countedCalls(store, 'store');
 }

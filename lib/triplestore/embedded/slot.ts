@@ -1,4 +1,7 @@
-// One worker thread of the embedded triple store and the job it runs. oxigraph cannot be
+// One worker thread of the embedded triple store and the job it runs. The thread starts with
+// the slot's first job and may be let go while idle (sleep): its oxigraph WASM memory and heap
+// go with it, and the next job starts a fresh one that reads what it needs back from disk.
+// oxigraph cannot be
 // interrupted, so a query past LABLD_SPARQL_TIMEOUT_MS ends the worker and a fresh one takes
 // its place (it reads datasets back from disk when they are next queried). So does a worker
 // whose oxigraph trapped (a WASM trap leaves it unusable for every later caller), that ended,
@@ -42,14 +45,19 @@ export class Slot {
   /** When the slot last finished a job: idle readers are let go. */
   freeSince = performance.now();
   readonly #options: SlotOptions;
-  #worker!: Worker;
+  /** The thread, while the slot is awake. */
+  #worker: Worker | undefined;
   #current: Current | undefined;
   #nextId = 1;
   #closed = false;
 
   constructor(options: SlotOptions) {
     this.#options = options;
-    this.#spawn();
+  }
+
+  /** Whether the slot has a thread now (it starts one for its next job). */
+  get awake(): boolean {
+    return this.#worker !== undefined;
   }
 
   get writer(): boolean {
@@ -70,22 +78,36 @@ export class Slot {
     const id = this.#nextId++;
     const timer = job.timed && !REPORTS_RUNNING.has(job.request.op) ? this.#timeout() : undefined;
     this.#current = { id, job, timer };
-    this.#worker.ref();
-    this.#worker.postMessage({ id, request: job.request });
+    const worker = this.#worker ?? this.#spawn();
+    worker.ref();
+    worker.postMessage({ id, request: job.request });
     count('handoff.triplestore');
   }
 
-  /** A message whose reply nobody waits for (id 0): it is handled before any later job. */
+  /**
+   * A message whose reply nobody waits for (id 0): it is handled before any later job. A slot
+   * asleep has nothing to tell: its next thread reads the store from disk.
+   */
   tell(request: Request): void {
-    this.#worker.postMessage({ id: 0, request });
+    this.#worker?.postMessage({ id: 0, request });
+  }
+
+  /** Ends the thread of an idle slot, which stays usable: its next job starts a fresh one. */
+  async sleep(): Promise<void> {
+    const worker = this.#worker;
+    if (!worker || this.#current) return;
+    this.#worker = undefined;
+    await worker.terminate();
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    await this.#worker.terminate();
+    const worker = this.#worker;
+    this.#worker = undefined;
+    await worker?.terminate();
   }
 
-  #spawn(): void {
+  #spawn(): Worker {
     const worker = new Worker(ENTRY, { workerData: this.#options.config });
     worker.on('message', (reply: Reply) => {
       if (worker !== this.#worker || reply.id === 0) return;
@@ -120,6 +142,7 @@ export class Slot {
     // Idle, the worker does not keep the process alive (a running job does).
     worker.unref();
     this.#worker = worker;
+    return worker;
   }
 
   #timeout(): NodeJS.Timeout {
@@ -142,7 +165,7 @@ export class Slot {
     clearInterval(current.watch);
     this.#current = undefined;
     this.freeSince = performance.now();
-    this.#worker.unref();
+    this.#worker?.unref();
   }
 
   /**
@@ -168,7 +191,7 @@ export class Slot {
    * while it runs), not the process's RSS, which other threads' work would move.
    */
   #watchMemory(current: Current): void {
-    const worker = this.#worker;
+    const worker = this.#worker!;
     const { memoryMb } = this.#options;
     const limit = memoryMb * 2 ** 20;
     let start: number | undefined;
@@ -199,7 +222,7 @@ export class Slot {
     this.#settle();
     const old = this.#worker;
     this.#spawn();
-    void old.terminate();
+    void old?.terminate();
     current?.job.reject(error);
     this.#options.onFree(this, current?.job);
   }

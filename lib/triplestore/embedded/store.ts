@@ -1,8 +1,10 @@
 // The embedded triple store: oxigraph in worker threads (slot.ts, worker.ts), graphs as files
 // under LABLD_DATA/triplestore (disk.ts). This side streams documents to disk and hands the
 // work to a pool of LABLD_SPARQL_WORKERS threads: one writer, which also answers queries, and
-// readers started when queries wait (and let go after LABLD_WORKER_IDLE_MS idle), so one
-// dataset's expensive query does not hold another dataset's. One dataset's jobs run one at a
+// readers started when queries wait, so one dataset's expensive query does not hold another
+// dataset's. Threads start with the work that needs them and are let go after
+// LABLD_WORKER_IDLE_MS idle, the writer's too (each holds oxigraph's WASM memory, ~30 MB
+// empty): an idle store holds none. One dataset's jobs run one at a
 // time in their order; after a write the other threads re-read that dataset from disk before
 // their next job. The queue is fair across datasets (takeFair).
 import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
@@ -59,6 +61,8 @@ export interface EmbeddedTripleStoreOptions {
   memoryTriples: number;
   /** Threads at most, the writer included (LABLD_SPARQL_WORKERS). */
   workers?: number;
+  /** How long a thread may stay idle before it is let go (LABLD_WORKER_IDLE_MS). */
+  idleMs?: number;
 }
 
 class EmbeddedTripleStore implements TripleStore {
@@ -83,7 +87,7 @@ class EmbeddedTripleStore implements TripleStore {
     this.#limits = options.limits;
     this.#memoryMb = options.limits.memoryMb ?? intSetting('LABLD_SPARQL_MEMORY_MB', {});
     this.#size = Math.max(1, options.workers ?? intSetting('LABLD_SPARQL_WORKERS', {}));
-    this.#idleMs = intSetting('LABLD_WORKER_IDLE_MS', {});
+    this.#idleMs = options.idleMs ?? intSetting('LABLD_WORKER_IDLE_MS', {});
     this.#config = {
       root: this.#root,
       memoryTriples: options.memoryTriples,
@@ -102,8 +106,8 @@ class EmbeddedTripleStore implements TripleStore {
         if (name.startsWith(INCOMING_PREFIX)) rmSync(join(dir, name), { force: true });
       }
     }
+    // The writer's slot; its thread starts with the first job.
     this.#slots.push(this.#slot(false));
-    await this.#run({ op: 'graphs', dataset: '' }, false);
   }
 
   #slot(readOnly: boolean): Slot {
@@ -168,19 +172,23 @@ class EmbeddedTripleStore implements TripleStore {
     return true;
   }
 
-  /** Readers idle for LABLD_WORKER_IDLE_MS are let go: their datasets' copies with them. */
+  /**
+   * Threads idle for LABLD_WORKER_IDLE_MS are let go, their datasets' copies with them: readers
+   * for good, the writer until its next job.
+   */
   #reapLater(): void {
-    if (this.#reaper || this.#slots.length === 1) return;
+    if (this.#reaper || !this.#slots.some((slot) => slot.awake)) return;
     this.#reaper = setTimeout(() => {
       this.#reaper = undefined;
       const now = performance.now();
-      for (const slot of this.#slots.slice(1)) {
-        if (slot.job === undefined && now - slot.freeSince >= this.#idleMs) {
-          this.#slots.splice(this.#slots.indexOf(slot), 1);
-          void slot.close();
-        }
+      const [writer, ...readers] = this.#slots;
+      const idle = (slot: Slot) => slot.job === undefined && now - slot.freeSince >= this.#idleMs;
+      if (idle(writer!)) void writer!.sleep();
+      for (const reader of readers.filter(idle)) {
+        this.#slots.splice(this.#slots.indexOf(reader), 1);
+        void reader.close();
       }
-      if (this.#slots.length > 1) this.#reapLater();
+      this.#reapLater();
     }, this.#idleMs);
     this.#reaper.unref();
   }
@@ -237,9 +245,19 @@ class EmbeddedTripleStore implements TripleStore {
     return this.#run({ op: 'update', dataset: datasetId, text }, true, options.signal);
   }
 
-  /** Runs a query, so a store that cannot answer one is not ready (a flag would say it is). */
+  /**
+   * Runs a query on a running thread, so a store that cannot answer one is not ready (a flag
+   * would say it is). With none running there is nothing to ask, and a ping must not start one:
+   * /readyz, asked every few seconds, would keep a thread resident.
+   */
   async ready(): Promise<void> {
-    await this.#run({ op: 'ping' }, true);
+    if (this.#closed) throw unreachable('the triple store is closed');
+    if (this.#slots.some((slot) => slot.awake)) await this.#run({ op: 'ping' }, true);
+  }
+
+  /** Threads running now (the writer's and readers'). */
+  threads(): number {
+    return this.#slots.filter((slot) => slot.awake).length;
   }
 
   async close(): Promise<void> {
@@ -253,7 +271,9 @@ class EmbeddedTripleStore implements TripleStore {
   }
 }
 
-export async function openEmbeddedTripleStore(options: EmbeddedTripleStoreOptions): Promise<TripleStore> {
+export async function openEmbeddedTripleStore(
+  options: EmbeddedTripleStoreOptions,
+): Promise<TripleStore & { threads(): number }> {
   const store = new EmbeddedTripleStore(options);
   await store.start();
   return store;
