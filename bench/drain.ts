@@ -123,11 +123,7 @@ export async function drains(
       out.push({ copies, messages, perSecond: messages / usage.seconds, usage });
     } finally {
       await Promise.all(processes.map((p) => p.stop()));
-      chain.fleet.all.splice(
-        0,
-        chain.fleet.all.length,
-        ...chain.fleet.all.filter((p) => !processes.includes(p)),
-      );
+      for (const p of processes) chain.fleet.all.splice(chain.fleet.all.indexOf(p), 1);
     }
     const after = await states(chain, databaseUrl, step);
     if (after['done']! < expected)

@@ -15,8 +15,9 @@
 // first upload until every one's convert step is done.
 //
 // Environment (the Kafka runs need both; without them a line says so and only embedded runs):
-//   KAFKA_BROKERS            the broker, e.g. 127.0.0.1:39092
-//                            (KAFKA_PORT=39092 KAFKA_CONTROLLER_PORT=39093 tools/kafka/broker.sh start)
+//   KAFKA_BROKERS            the broker, e.g. 127.0.0.1:39092; unset, `npm run bench:scale`
+//                            starts one (tools/kafka/with-broker.sh, on KAFKA_PORT). Its CPU is
+//                            counted when it runs on this machine, started by tools/kafka/broker.sh.
 //   LABLD_TEST_DATABASE_URL  a PostgreSQL server whose user may create databases, e.g.
 //                            postgres://labld@127.0.0.1:45432/labld (PG_PORT=45432 tools/postgres/server.sh start)
 //
