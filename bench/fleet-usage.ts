@@ -104,6 +104,8 @@ export interface Usage {
   busy: number;
   capacity: number;
   seconds: number;
+  /** The one-minute load average when the run ended. */
+  load: number;
 }
 
 export async function measure(before: Sample): Promise<Usage> {
@@ -129,6 +131,7 @@ export async function measure(before: Sample): Promise<Usage> {
     busy: (after.machine.busy - before.machine.busy) / TICKS_PER_SECOND,
     capacity: ticks / TICKS_PER_SECOND,
     seconds: (after.at - before.at) / 1000,
+    load: loadavg()[0]!,
   };
 }
 
@@ -147,7 +150,7 @@ export function usageLines(u: Usage, count: number, unit = 'upload'): string[] {
   });
   for (const { name, cpu } of u.servers) lines.push(`${name}: ${perUpload(cpu)}`);
   lines.push(
-    `machine: ${availableParallelism()} cores ${((u.busy / u.capacity) * 100).toFixed(0)}% busy (every user; these labld processes and servers ${((u.ours / u.capacity) * 100).toFixed(0)}%), load average ${loadavg()[0]!.toFixed(1)}`,
+    `machine: ${availableParallelism()} cores ${((u.busy / u.capacity) * 100).toFixed(0)}% busy (every user; these labld processes and servers ${((u.ours / u.capacity) * 100).toFixed(0)}%), load average ${u.load.toFixed(1)}`,
   );
   return lines;
 }
