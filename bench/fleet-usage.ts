@@ -1,17 +1,23 @@
 // Where the time of a scale-out run goes (bench/scale.ts): per consumer group, the CPU its
 // processes used and how the messages were split between them (a group's processes can only go
-// as fast as the busiest one: a 2:1 split caps two processes at 1.5×); and how busy the whole
-// machine was, other users included, so that a figure from a shared machine can be judged.
+// as fast as the busiest one: a 2:1 split caps two processes at 1.5×); the CPU of the servers
+// the chain uses (the Kafka broker, PostgreSQL's backends of the run's database); and how busy
+// the whole machine was, other users included, so that a figure from a shared machine can be judged.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { metric, type LabldProcess } from '../test/kafka/processes.ts';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
-/** User and system CPU seconds of a process so far, all its threads (the worker pool) included. */
+/** User and system CPU seconds of a process so far, all its threads (the worker pool) included; 0 once gone. */
 function cpuSeconds(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return 0;
+  }
   // Fields after the command name, which is in parentheses and may hold spaces: utime is 14th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
@@ -25,49 +31,126 @@ function machineTicks(): { busy: number; total: number } {
   return { busy: total - idle, total };
 }
 
+/** The processes whose command line `matches` (read from /proc; those that end meanwhile are skipped). */
+function pidsWhere(matches: (commandLine: string) => boolean): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (matches(readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ')))
+        pids.push(Number(entry));
+    } catch {
+      // ended between the listing and the read
+    }
+  }
+  return pids;
+}
+
+/** A server beside labld whose CPU the chain causes, found by its processes' command lines. */
+export interface Server {
+  name: string;
+  pids(): number[];
+}
+
+/** The broker started by tools/kafka/broker.sh for `port` (its JVM names the port's run directory). */
+export const kafkaBroker = (port: string): Server => ({
+  name: 'kafka broker',
+  pids: () => pidsWhere((c) => c.includes('kafka.Kafka') && c.includes(`/run-${port}/server.properties`)),
+});
+
+/**
+ * PostgreSQL's backends serving `database` ("postgres: user database host(port) …"); the
+ * server's own background processes serve every database on it (other users' too) and are left out.
+ */
+export const postgresBackends = (database: string): Server => ({
+  name: 'postgresql backends',
+  pids: () => pidsWhere((c) => c.startsWith('postgres: ') && c.split(' ')[2] === database),
+});
+
 export interface Sample {
   cpu: Map<LabldProcess, number>;
   handled: Map<LabldProcess, number>;
+  /** Per server, its processes' CPU seconds by pid (a backend started later counts from 0). */
+  servers: Map<Server, Map<number, number>>;
   machine: { busy: number; total: number };
+  at: number;
 }
 
 /** Messages of its own group a process has handled (every outcome). */
-const handled = (p: LabldProcess) => metric(p.url, 'labld_bus_handle_seconds_count', { group: p.name });
+export const handled = (p: LabldProcess) =>
+  metric(p.url, 'labld_bus_handle_seconds_count', { group: p.name });
 
-export async function sample(processes: readonly LabldProcess[]): Promise<Sample> {
+export async function sample(
+  processes: readonly LabldProcess[],
+  servers: readonly Server[] = [],
+): Promise<Sample> {
   const counts = await Promise.all(processes.map(handled));
   return {
     cpu: new Map(processes.map((p) => [p, cpuSeconds(p.child.pid!)])),
     handled: new Map(processes.map((p, i) => [p, counts[i]!])),
+    servers: new Map(servers.map((s) => [s, new Map(s.pids().map((pid) => [pid, cpuSeconds(pid)]))])),
     machine: machineTicks(),
+    at: performance.now(),
+  };
+}
+
+/** What a run used between two samples: CPU seconds per group and per server, the machine's ticks. */
+export interface Usage {
+  groups: { name: string; cpu: number; split: number[] }[];
+  servers: { name: string; cpu: number }[];
+  /** CPU seconds of the labld processes and the servers together. */
+  ours: number;
+  /** The machine's busy CPU seconds (every user) and its capacity over the same time, all cores. */
+  busy: number;
+  capacity: number;
+  seconds: number;
+  /** The one-minute load average when the run ended. */
+  load: number;
+}
+
+export async function measure(before: Sample): Promise<Usage> {
+  const processes = [...before.cpu.keys()];
+  const after = await sample(processes, [...before.servers.keys()]);
+  const groups = [...new Set(processes.map((p) => p.name))].map((name) => {
+    const members = processes.filter((p) => p.name === name);
+    return {
+      name,
+      cpu: members.reduce((sum, p) => sum + after.cpu.get(p)! - before.cpu.get(p)!, 0),
+      split: members.map((p) => after.handled.get(p)! - before.handled.get(p)!),
+    };
+  });
+  const servers = [...after.servers].map(([server, now]) => ({
+    name: server.name,
+    cpu: [...now].reduce((sum, [pid, cpu]) => sum + cpu - (before.servers.get(server)!.get(pid) ?? 0), 0),
+  }));
+  const ticks = after.machine.total - before.machine.total;
+  return {
+    groups,
+    servers,
+    ours: [...groups, ...servers].reduce((sum, g) => sum + g.cpu, 0),
+    busy: (after.machine.busy - before.machine.busy) / TICKS_PER_SECOND,
+    capacity: ticks / TICKS_PER_SECOND,
+    seconds: (after.at - before.at) / 1000,
+    load: loadavg()[0]!,
   };
 }
 
 /**
- * Lines saying, per group, the CPU seconds its processes used per upload since `before` and
- * the messages each handled; then the machine's use of its cores over the same time.
+ * Lines saying, per group and server, the CPU used per upload (or per `unit`) and the messages each
+ * process handled; then the machine's use of its cores over the same time.
  */
-export async function usage(before: Sample, uploads: number): Promise<string[]> {
-  const processes = [...before.cpu.keys()];
-  const after = await sample(processes);
-  const groups = [...new Set(processes.map((p) => p.name))];
-  const lines = groups.map((group) => {
-    const members = processes.filter((p) => p.name === group);
-    const cpu = members.reduce((sum, p) => sum + after.cpu.get(p)! - before.cpu.get(p)!, 0);
-    const split = members.map((p) => after.handled.get(p)! - before.handled.get(p)!);
+export function usageLines(u: Usage, count: number, unit = 'upload'): string[] {
+  const perUpload = (cpu: number) => `${((cpu / count) * 1000).toFixed(0)} ms CPU per ${unit}`;
+  const lines = u.groups.map(({ name, cpu, split }) => {
     const total = split.reduce((a, b) => a + b, 0);
     const ceiling =
-      members.length > 1 && total > 0 ? `, split ceiling ${(total / Math.max(...split)).toFixed(2)}×` : '';
-    const messages = group === 'catalogue' ? '' : `, messages ${split.join('+')}${ceiling}`;
-    return `${group}: ${((cpu / uploads) * 1000).toFixed(0)} ms CPU per upload${messages}`;
+      split.length > 1 && total > 0 ? `, split ceiling ${(total / Math.max(...split)).toFixed(2)}×` : '';
+    const messages = name === 'catalogue' ? '' : `, messages ${split.join('+')}${ceiling}`;
+    return `${name}: ${perUpload(cpu)}${messages}`;
   });
-  const ticks = after.machine.total - before.machine.total;
-  const busy = (after.machine.busy - before.machine.busy) / ticks;
-  // Every process's CPU over the machine's (all cores'), in the same ticks.
-  const ours = processes.reduce((sum, p) => sum + after.cpu.get(p)! - before.cpu.get(p)!, 0);
-  const share = (ours * TICKS_PER_SECOND) / ticks;
+  for (const { name, cpu } of u.servers) lines.push(`${name}: ${perUpload(cpu)}`);
   lines.push(
-    `machine: ${availableParallelism()} cores ${(busy * 100).toFixed(0)}% busy (every user; these labld processes ${(share * 100).toFixed(0)}%), load average ${loadavg()[0]!.toFixed(1)}`,
+    `machine: ${availableParallelism()} cores ${((u.busy / u.capacity) * 100).toFixed(0)}% busy (every user; these labld processes and servers ${((u.ours / u.capacity) * 100).toFixed(0)}%), load average ${u.load.toFixed(1)}`,
   );
   return lines;
 }

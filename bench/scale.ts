@@ -15,28 +15,47 @@
 // first upload until every one's convert step is done.
 //
 // Environment (the Kafka runs need both; without them a line says so and only embedded runs):
-//   KAFKA_BROKERS            the broker, e.g. 127.0.0.1:39092
-//                            (KAFKA_PORT=39092 KAFKA_CONTROLLER_PORT=39093 tools/kafka/broker.sh start)
+//   KAFKA_BROKERS            the broker, e.g. 127.0.0.1:39092; unset, `npm run bench:scale`
+//                            starts one (tools/kafka/with-broker.sh, on KAFKA_PORT). Its CPU is
+//                            counted when it runs on this machine, started by tools/kafka/broker.sh.
 //   LABLD_TEST_DATABASE_URL  a PostgreSQL server whose user may create databases, e.g.
 //                            postgres://labld@127.0.0.1:45432/labld (PG_PORT=45432 tools/postgres/server.sh start)
 //
+// After the two Kafka runs, a model (bench/scale-model.ts) predicts uploads/min from each
+// group's, the broker's and PostgreSQL's CPU per upload, and is checked against them.
+//
 // Usage: node bench/scale.ts [--uploads 200] [--datasets 12] [--parallel 6] [--partitions N] [--skip-embedded]
+//                            [--drain GROUP]
 //   --partitions N  every topic's default partition count (topics.yaml's `defaults`) for these runs
+//   --drain GROUP   after the ×1 run, its backlog on GROUP's topic drained by 1 and then 2
+//                   processes of GROUP alone (bench/drain.ts), e.g. --drain chain-describe
 import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { partitionFor } from '../lib/bus/partitioner.ts';
 import { loadTopics } from '../lib/bus/topics.ts';
+import type { ChainStep } from '../lib/chain/index.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
 import { deleteNamespace, requireBroker } from '../test/kafka/broker.ts';
 import { startRegistryDouble } from '../test/kafka/registry-double.ts';
-import { startChain } from '../test/stack/processes.ts';
+import { startChain, STEP_GROUPS } from '../test/stack/processes.ts';
 import { freshDatabase } from '../test/support/database.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { sleep } from '../test/support/wait.ts';
 import { action, library, startChild, upload, type Dict, type Target } from './labld-child.ts';
-import { sample, usage, type Sample } from './fleet-usage.ts';
+import { drains, ready, type Drain } from './drain.ts';
+import {
+  kafkaBroker,
+  measure,
+  postgresBackends,
+  sample,
+  usageLines,
+  type Sample,
+  type Server,
+  type Usage,
+} from './fleet-usage.ts';
+import { modelLines } from './scale-model.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,12 +64,16 @@ const { values } = parseArgs({
     parallel: { type: 'string', default: '6' },
     partitions: { type: 'string' },
     'skip-embedded': { type: 'boolean' },
+    drain: { type: 'string' },
   },
 });
+if (values.drain !== undefined && !STEP_GROUPS.includes(values.drain)) {
+  console.error(`scale: --drain takes a chain step group: ${STEP_GROUPS.join(', ')}`);
+  process.exit(2);
+}
 const UPLOADS = Number(values.uploads);
 const DATASETS = Number(values.datasets);
 const PARALLEL = Number(values.parallel);
-const READY_TIMEOUT_MS = 180_000;
 const SETTLE_TIMEOUT_MS = 30 * 60_000;
 const POLL_MS = 1000;
 
@@ -154,24 +177,44 @@ async function embedded(): Promise<number> {
   }
 }
 
-/** `copies` processes of catalogue-requests and of every chain step group, one gateway. */
-async function kafka(copies: number, registryUrl: string): Promise<{ perMinute: number; usage: string[] }> {
+/** The servers beside labld whose CPU is counted: the broker if it runs here, the run's PostgreSQL backends. */
+function servers(databaseUrl: string): Server[] {
+  const broker = kafkaBroker(new URL(`kafka://${process.env['KAFKA_BROKERS']!.split(',')[0]}`).port);
+  const database = postgresBackends(new URL(databaseUrl).pathname.slice(1));
+  return broker.pids().length > 0 ? [broker, database] : [database];
+}
+
+interface KafkaRun {
+  perMinute: number;
+  usage: Usage;
+  drains?: Drain[];
+}
+
+/**
+ * `copies` processes of catalogue-requests and of every chain step group, one gateway; with
+ * `drain`, the run's backlog on that group's topic is drained after it (bench/drain.ts).
+ */
+async function kafka(copies: number, registryUrl: string, drain?: string): Promise<KafkaRun> {
   const { url: databaseUrl, drop } = await freshDatabase('labld_scale');
   try {
-    const { d, fleet, gateway, token } = await startChain(registryUrl, databaseUrl, copies);
+    const chain = await startChain(registryUrl, databaseUrl, copies);
+    const { d, fleet, gateway, token } = chain;
     try {
-      // Ready: every consumer has joined its group and every server it needs answers.
-      const deadline = Date.now() + READY_TIMEOUT_MS;
-      for (const p of fleet.all)
-        while ((await fetch(`${p.url}/readyz`)).status !== 200) {
-          if (Date.now() > deadline) throw new Error(`${p.name} not ready after ${READY_TIMEOUT_MS} ms`);
-          await sleep(500);
-        }
+      await ready(fleet.all);
       let before: Sample | undefined;
+      let from = 0;
       const perMinute = await throughput({ url: gateway.url, token }, async () => {
-        before = await sample(fleet.all);
+        before = await sample(fleet.all, servers(databaseUrl));
+        from = Date.now();
       });
-      return { perMinute, usage: await usage(before!, UPLOADS) };
+      const run: KafkaRun = { perMinute, usage: await measure(before!) };
+      if (!drain) return run;
+      // Nothing else consumes while the group drains: every process leaves (SIGTERM) first.
+      await Promise.all(fleet.all.splice(0).map((p) => p.stop()));
+      const topic = loadTopics(process.env['LABLD_TOPICS'] ?? 'topics.yaml').topicReadBy(drain).name;
+      const step = drain.replace(/^chain-/, '') as ChainStep;
+      const backlog = { group: drain, step, topic, from, expected: UPLOADS };
+      return { ...run, drains: await drains(chain, databaseUrl, servers(databaseUrl), backlog) };
     } finally {
       await fleet.killAll();
       await deleteNamespace(d.prefix).catch(() => {});
@@ -182,6 +225,22 @@ async function kafka(copies: number, registryUrl: string): Promise<{ perMinute: 
 }
 
 const rate = (perMinute: number) => `${perMinute.toFixed(1)} uploads/min`;
+
+function printDrains(group: string, [one, two]: Drain[]): void {
+  console.log(
+    `scale: drain ${group}: the ×1 run's ${UPLOADS} messages replayed (labld replay --from-time, the step's statuses queued again), nothing else consuming`,
+  );
+  for (const d of [one!, two!]) {
+    const rateLine = `${d.perSecond.toFixed(2)} messages/s (${d.messages} messages in ${d.usage.seconds.toFixed(1)} s once every process had joined)`;
+    console.log(`scale: drain ${group} ×${d.copies}: ${rateLine}`);
+    for (const line of usageLines(d.usage, d.messages, 'message')) console.log(`scale:   ${line}`);
+  }
+  const servers = two!.usage.servers.map((s) => s.name).join(' and ');
+  const serverShare = two!.usage.servers.reduce((sum, s) => sum + s.cpu, 0) / two!.usage.capacity;
+  console.log(
+    `scale: drain ${group} ×2 / ×1 = ${(two!.perSecond / one!.perSecond).toFixed(2)}× (goal ≥ 1.8× on 2 cores; the ${servers} share these cores: ${(serverShare * 100).toFixed(0)}% of the machine during the ×2 drain)`,
+  );
+}
 const setup = `${UPLOADS} uploads of the seed example.csv over ${DATASETS} datasets, ${PARALLEL} at a time, ${PARTITIONS} partitions per chain topic (${Math.ceil(DATASETS / PARTITIONS)} datasets on each)`;
 console.log(`scale: ${setup}`);
 try {
@@ -194,14 +253,16 @@ try {
     await requireBroker();
     const registry = await startRegistryDouble();
     try {
-      const one = await kafka(1, registry.url);
+      const one = await kafka(1, registry.url, values.drain);
       console.log(`scale: kafka ×1 process per group: ${rate(one.perMinute)}`);
-      for (const line of one.usage) console.log(`scale:   ${line}`);
+      for (const line of usageLines(one.usage, UPLOADS)) console.log(`scale:   ${line}`);
       const two = await kafka(2, registry.url);
       console.log(`scale: kafka ×2 processes per group: ${rate(two.perMinute)}`);
-      for (const line of two.usage) console.log(`scale:   ${line}`);
+      for (const line of usageLines(two.usage, UPLOADS)) console.log(`scale:   ${line}`);
       const ratio = two.perMinute / one.perMinute;
       console.log(`scale: kafka ×2 / ×1 = ${ratio.toFixed(2)}× (goal ≥ 1.8× on a 2-core machine)`);
+      for (const line of modelLines(UPLOADS, one, two)) console.log(`scale: ${line}`);
+      if (one.drains) printDrains(values.drain!, one.drains);
     } finally {
       await registry.close();
     }
