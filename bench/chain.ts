@@ -108,8 +108,10 @@ async function generate(path: string, bytes: number): Promise<number> {
 
 // ---- the steps' domain functions, called directly ----
 
+// The steps up to the joined graph (validate runs after it, and is not waited for).
+const STEPS = CHAIN_STEPS.filter((step) => step !== 'validate');
 type Step = (typeof CHAIN_STEPS)[number];
-const total = (times: Record<Step, number>) => CHAIN_STEPS.reduce((n, step) => n + times[step], 0);
+const total = (times: Record<Step, number>) => STEPS.reduce((n, step) => n + times[step], 0);
 
 /** One pass of the five steps' domain functions over the file, each step timed. */
 async function directSteps(path: string, dir: string) {
@@ -188,7 +190,9 @@ async function small(): Promise<void> {
       const took = performance.now() - start;
       return {
         took,
-        steps: Object.fromEntries(steps.map((s) => [s.step, s.summary.durationMs])) as Record<Step, number>,
+        steps: Object.fromEntries(
+          steps.filter((s) => s.summary).map((s) => [s.step, s.summary.durationMs]),
+        ) as Record<Step, number>,
       };
     };
     // Untimed first: the worker threads start and compile on their first steps, and this
@@ -215,7 +219,7 @@ async function small(): Promise<void> {
     const sums = domain.map(total).sort((a, b) => a - b);
     const sum = percentile(sums, 50);
     const perStep = (list: Record<Step, number>[]) =>
-      CHAIN_STEPS.map((step) => `${step} ${ms(median(list.map((t) => t[step])))}`).join(', ');
+      STEPS.map((step) => `${step} ${ms(median(list.map((t) => t[step])))}`).join(', ');
     console.log(
       `small: ${mb(size)} seed-like CSV, upload → joined graph through labld (embedded): p50 ${ms(p50)}, p99 ${ms(percentile(chain, 99))} over ${runs} runs (goal p50 ≤ 1000 ms)`,
     );
