@@ -48,6 +48,7 @@ import { startFixtureServer } from '../test/converter/fixture-server.ts';
 import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { action, joined, library, startChild, upload, type Dict } from './labld-child.ts';
+import { writeFloor } from './floor.ts';
 import { percentile } from './percentile.ts';
 
 const { values } = parseArgs({
@@ -129,6 +130,8 @@ async function directSteps(path: string, dir: string) {
   ];
   const load = textLoader({ blobs, policy: policyFromEnv() });
   const settings = { siteUrl: baseUrl(), maxOutputBytes: maxOutputBytes() };
+  /** describe's last output: its triples, data rows and Turtle bytes (for the write floor). */
+  const output = { triples: 0, rows: 0, bytes: 0 };
   const once = async (): Promise<Record<Step, number>> => {
     const times = {} as Record<Step, number>;
     let mark = performance.now();
@@ -146,8 +149,11 @@ async function directSteps(path: string, dir: string) {
     const parsed: unknown = JSON.parse(await readText(blobs.open(descriptor.blob)));
     await importCsv(datastore, 'r-csv', parsed, { body: blobs.open(csv.blob) }, csv.url);
     lap('import');
-    await describeStep({ descriptor, csv }, { blobs, ...settings });
+    const described = await describeStep({ descriptor, csv }, { blobs, ...settings });
     lap('describe');
+    output.triples = described.summary.triples ?? 0;
+    output.rows = described.summary.rows ?? 0;
+    output.bytes = blobs.size(described.turtle.blob);
     const { selection } = await selectMapping(
       { descriptor, library: mappings, strategy: 'exact' },
       { blobs },
@@ -159,7 +165,7 @@ async function directSteps(path: string, dir: string) {
     lap('convert');
     return times;
   };
-  return { once, close: () => datastore.close() };
+  return { once, output, close: () => datastore.close() };
 }
 
 // ---- the runs ----
@@ -229,12 +235,43 @@ async function small(): Promise<void> {
     );
     console.log(`small:   each, p50: ${perStep(domain)}`);
     pairs.sort((a, b) => a - b);
+    await describeFloor(path, direct.output, median(domain.map((t) => t.describe)));
     console.log(
       `small: ratio chain/domain ${(p50 / sum).toFixed(2)}x p50 vs p50, ${percentile(pairs, 50).toFixed(2)}x median of ${runs} interleaved pairs (goal ≤ 2x)`,
     );
   } finally {
     await labld.stop();
   }
+}
+
+/**
+ * describe (its domain function, p50) against the write floor of the same file in this run:
+ * read the CSV, write as many N-Triples-shaped lines as describe's triples and as many bytes
+ * as its Turtle, no RDF logic (bench/floor.ts; best of two).
+ */
+async function describeFloor(
+  path: string,
+  output: { triples: number; rows: number; bytes: number },
+  describeMs: number,
+): Promise<void> {
+  const out = join(workDir, 'floor.nt');
+  const perRow = Math.max(1, Math.round(output.triples / output.rows));
+  const lineBytes = Math.round(output.bytes / output.triples);
+  const floorMs: number[] = [];
+  for (let i = 0; i < 2; i++) {
+    const start = performance.now();
+    await writeFloor(path, out, perRow, lineBytes);
+    floorMs.push(performance.now() - start);
+  }
+  rmSync(out, { force: true });
+  const floor = Math.min(...floorMs);
+  const rate = (ms: number) => Math.round(output.triples / (ms / 1000)).toLocaleString('en-US');
+  console.log(
+    `small: describe (domain, p50 ${ms(describeMs)}) ${rate(describeMs)} triples/s; write floor (read the CSV, ${perRow} lines of ${lineBytes} bytes per row, no RDF) ${ms(floor)}, ${rate(floor)} lines/s; ratio describe/floor ${(floor / describeMs).toFixed(2)}x (goal ≥ 0.5x)`,
+  );
+  console.log(
+    'small: describe against rdf-tabular or Morph-KGC: not run — rdf-tabular is a Ruby gem (no RubyGems here) and Morph-KGC converts RML mappings, not a CSVW descriptor (bench/rml.ts runs it on RML)',
+  );
 }
 
 /** Load with rows of the small file: triples per second of the load, labld's RSS meanwhile. */

@@ -238,6 +238,9 @@ if (values.measure) {
       console.log(
         `ratio describe/write floor: ${(run.triples / run.seconds / (written.triples / written.seconds)).toFixed(2)}x the floor's lines/s in triples/s by wall time, ${(run.triples / run.cpuSeconds / (written.triples / written.cpuSeconds)).toFixed(2)}x by CPU time (goal ≥ 0.5x)`,
       );
+      console.log(
+        'describe against rdf-tabular or Morph-KGC: not run — rdf-tabular is a Ruby gem (no RubyGems here) and Morph-KGC converts RML mappings, not a CSVW descriptor (bench/rml.ts runs it on RML)',
+      );
       if (rows <= Number(values['http-rows'])) {
         // Interleaved pairs (domain, then HTTP), the ratio their median: a machine whose load
         // drifts during the run moves both passes of a pair, not one side of the ratio.
