@@ -260,7 +260,7 @@ async function describeFloor(
   const floorMs: number[] = [];
   for (let i = 0; i < 2; i++) {
     const start = performance.now();
-    await writeFloor(path, out, perRow, lineBytes);
+    await writeFloor(path, out, perRow, lineBytes, 'latin1');
     floorMs.push(performance.now() - start);
   }
   rmSync(out, { force: true });

@@ -18,7 +18,7 @@ import {
 import { descriptorRowBatches } from './descriptor-rows.ts';
 import { CSV_FIELD, loadResource, type ResourceLoader } from './types.ts';
 import { expandTemplate } from './uri-template.ts';
-import { CSVW, RDF_NS } from './vocab.ts';
+import { CSVW, RDF_NS, XSD } from './vocab.ts';
 
 const { namedNode, literal } = DataFactory;
 
@@ -160,7 +160,7 @@ function vocabulary(encode: (term: RDF.Term) => string, rowOf: string) {
     rowOf,
     rowType: ` ${type} ${v(CSVW + 'Row')} ;\n  ${v(CSVW + 'describes')} `,
     url: ` ;\n  ${v(CSVW + 'url')} `,
-    quantity: ` ${type} ${v(QUDT + 'QuantityValue')} ;\n  ${v(QUDT + 'value')} "`,
+    quantity: ` ${type} ${v(QUDT + 'QuantityValue')} ;\n  ${v(QUDT + 'value')} `,
     first: ` ${v(RDF_NS + 'first')} `,
     rest: ` ;\n  ${v(RDF_NS + 'rest')} `,
     nil: v(RDF_NS + 'nil'),
@@ -169,12 +169,27 @@ function vocabulary(encode: (term: RDF.Term) => string, rowOf: string) {
   };
 }
 
+// Turtle's number shorthands, by the datatype they stand for.
+const BARE: Record<string, [RegExp, string]> = {
+  [XSD + 'integer']: [/^[+-]?\d+$/, '1'],
+  [XSD + 'decimal']: [/^[+-]?\d*\.\d+$/, '1.5'],
+  [XSD + 'double']: [/^[+-]?(?:\d+\.\d*|\.\d+|\d+)[eE][+-]?\d+$/, '1.5E0'],
+};
+
+/** The shorthand of a datatype's numbers, where n3 writes them so too. */
+function bareForm(datatype: RDF.NamedNode, encode: (term: RDF.Term) => string): RegExp | undefined {
+  const [form, sample] = BARE[datatype.value] ?? [];
+  return form && sample && encode(literal(sample, datatype)) === sample ? form : undefined;
+}
+
 /** A column's terms, encoded once. */
 interface ColumnText {
   column: Column;
   predicate: RowIri;
   /** `^^datatype` of its numbers and of its text (empty for xsd:string). */
   numberType: string;
+  /** The lexical forms its numbers are written bare in (`2.6E0`, as n3 writes them), if any. */
+  bare: RegExp | undefined;
   textType: string;
   /** ` ;\n  qudt:unit unit:X` or empty. */
   unit: string;
@@ -211,6 +226,7 @@ class TableWriter {
         ? { constant: encode(column.predicate) }
         : rowIri(column.aboutUrl as string, shape.csvUrl, encode),
       numberType: typeSuffix(column.datatype),
+      bare: bareForm(column.datatype, encode),
       textType: typeSuffix(column.textDatatype),
       unit: column.unit ? ` ;\n  ${encode(namedNode(QUDT + 'unit'))} ${encode(column.unit)}` : '',
       suffix: `_${i}`,
@@ -287,9 +303,14 @@ class TableWriter {
     if (kind === Cell.Quantity) {
       this.label('q', serial, i);
       out.text(v.quantity);
-      out.text(this.lexicals[i] as string);
-      out.text('"');
-      out.text(column.numberType);
+      const lexical = this.lexicals[i] as string;
+      if (column.bare?.test(lexical)) out.text(lexical);
+      else {
+        out.text('"');
+        out.text(lexical);
+        out.text('"');
+        out.text(column.numberType);
+      }
       out.text(column.unit);
       out.text(' .\n');
       return column.unit === '' ? 2 : 3;
