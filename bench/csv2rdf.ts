@@ -4,7 +4,7 @@
 //   floor    — the annotator's read floor: read the file as a stream, decode UTF-8 and split it
 //              into lines (as bench/annotate.ts; best of two reads)
 //   annotate — the annotator's own pass over the file (its descriptor), for scale
-//   csv2rdf  — descriptor + CSV → quads → Turtle streamed into a blob store, as the consumer does
+//   csv2rdf  — descriptor + CSV → Turtle streamed into a blob store, as describe does
 //   write floor — read the CSV and write as many lines as csv2rdf made triples, as many bytes as
 //              its Turtle, with no RDF logic: describe's floor (issue 29)
 //   http     — the same through the real path, for files up to --http-rows: labld on the embedded
@@ -24,12 +24,10 @@ import { basename, dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import type * as RDF from '@rdfjs/types';
 import { unitIndex } from '../lib/annotator/index.ts';
 import { BlobStore } from '../lib/blobs/blob-store.ts';
 import { storeDownloadStream } from '../lib/blobs/download.ts';
-import { descriptorGraph, type ResourceLoader } from '../lib/csvw/index.ts';
-import { serializeStream } from '../lib/rdf/index.ts';
+import { descriptorTurtle, type ResourceLoader } from '../lib/csvw/index.ts';
 import { COLUMNS, annotatorDescriptor, writeNumericCsv } from '../test/support/numeric-table.ts';
 import { readFloor, writeFloor } from './floor.ts';
 
@@ -80,16 +78,10 @@ async function csv2rdf(path: string, metadataPath: string): Promise<{ triples: n
     const metadata = readFileSync(metadataPath, 'utf8');
     const load: ResourceLoader = async (url) =>
       url === METADATA_URL ? { text: metadata } : { body: createReadStream(path) };
-    const graph = await descriptorGraph({ metadataUrl: METADATA_URL }, load);
-    let triples = 0;
-    const counted = async function* (): AsyncGenerator<RDF.Quad[]> {
-      for await (const batch of graph.batches) {
-        triples += batch.length;
-        yield batch;
-      }
-    };
-    const turtle = serializeStream(counted(), 'turtle', { prefixes: graph.prefixes });
-    const download = await storeDownloadStream(blobs, turtle, 'text/turtle', 'lab.ttl');
+    // What describe does (lib/chain/steps.ts): the Turtle written as text while the CSV streams.
+    const graph = await descriptorTurtle({ metadataUrl: METADATA_URL }, load);
+    const download = await storeDownloadStream(blobs, graph.chunks, 'text/turtle', 'lab.ttl');
+    const { triples } = graph.counts;
     return { triples, bytes: blobs.size(download.blob) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -245,6 +237,9 @@ if (values.measure) {
       );
       console.log(
         `ratio describe/write floor: ${(run.triples / run.seconds / (written.triples / written.seconds)).toFixed(2)}x the floor's lines/s in triples/s by wall time, ${(run.triples / run.cpuSeconds / (written.triples / written.cpuSeconds)).toFixed(2)}x by CPU time (goal ≥ 0.5x)`,
+      );
+      console.log(
+        'describe against rdf-tabular or Morph-KGC: not run — rdf-tabular is a Ruby gem (no RubyGems here) and Morph-KGC converts RML mappings, not a CSVW descriptor (bench/rml.ts runs it on RML)',
       );
       if (rows <= Number(values['http-rows'])) {
         // Interleaved pairs (domain, then HTTP), the ratio their median: a machine whose load

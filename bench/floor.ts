@@ -19,16 +19,17 @@ export async function readFloor(path: string): Promise<number> {
  * The floor of describing a CSV: read it as `readFloor` does and, for each data row, write
  * `linesPerRow` lines of `lineBytes` bytes each (N-Triples-shaped, the row's first cell in
  * them) to `outPath` with backpressure — the output of csv2rdf in volume, with no RDF logic.
- * Returns the lines written.
+ * The CSV is decoded as `encoding` (the seed-like CSV is latin-1). Returns the lines written.
  */
 export async function writeFloor(
   path: string,
   outPath: string,
   linesPerRow: number,
   lineBytes: number,
+  encoding = 'utf-8',
 ): Promise<number> {
   const out = createWriteStream(outPath);
-  const decoder = new TextDecoder('utf-8', { fatal: true });
+  const decoder = new TextDecoder(encoding, { fatal: true });
   let carry = '';
   let written = 0;
   let header = true;

@@ -6,15 +6,12 @@
 // catalogue store: the consumer hands in the files with their catalogue URLs and stores the
 // outputs as resources under the names of names.ts.
 import type { Readable } from 'node:stream';
-import type * as RDF from '@rdfjs/types';
 import type { BlobStore } from '../blobs/blob-store.ts';
 import { storeDownload, storeDownloadStream, type Download } from '../blobs/download.ts';
 import { annotate, renderDescriptor } from '../annotator/index.ts';
 import { createRdf } from '../converter/index.ts';
-import { descriptorGraph } from '../csvw/index.ts';
-import { CSVW } from '../csvw/vocab.ts';
+import { descriptorTurtle } from '../csvw/index.ts';
 import type { Loader } from '../loader.ts';
-import { serializeStream } from '../rdf/index.ts';
 import { services } from '../services.ts';
 import { chainLoaders, type ChainFile } from './files.ts';
 import { derivedNames } from './names.ts';
@@ -121,22 +118,6 @@ export async function annotateStep(
   return { descriptor, summary };
 }
 
-/** Counts the quads (and csvw:Row nodes) as they pass, reporting progress per batch. */
-async function* counted(
-  batches: AsyncIterable<RDF.Quad[]>,
-  counts: { triples: number; rows: number },
-  context: StepContext,
-): AsyncGenerator<RDF.Quad[]> {
-  for await (const batch of batches) {
-    counts.triples += batch.length;
-    for (const q of batch) if (q.predicate.value === ROW) counts.rows++;
-    context.onProgress?.({ triples: counts.triples, rows: counts.rows });
-    yield batch;
-  }
-}
-
-const ROW = `${CSVW}row`;
-
 /**
  * A CSV's Turtle is about 22 times its size (the 1 GB bench file: 622,758,943 triples), so a CSV
  * the upload limit let in may pass LABLD_MAX_OUTPUT_BYTES in describe; its output is bounded by
@@ -159,21 +140,31 @@ export async function describeStep(
 ): Promise<{ turtle: StepOutput; summary: StepSummary }> {
   const started = performance.now();
   const loaders = chainLoaders([input.descriptor, input.csv], context.blobs, context.load);
-  const graph = await descriptorGraph({ metadataUrl: input.descriptor.url }, loaders.resource, {
+  const graph = await descriptorTurtle({ metadataUrl: input.descriptor.url }, loaders.resource, {
     activityUrl: activity(context, 'annotator', '/api/rdf'),
     ...(context.now ? { generatedAt: context.now.toISOString() } : {}),
   });
-  const counts = { triples: 0, rows: 0 };
-  // Turtle is written as the batches come (never held whole).
-  const body = serializeStream(counted(graph.batches, counts, context), 'turtle', {
-    prefixes: graph.prefixes,
-  });
+  const counts = graph.counts;
+  // Turtle is written as the CSV is read (never held whole).
+  const body = progressed(graph.chunks, counts, context);
   const name = derivedNames(input.csv.name).turtle;
   const turtle = await storeDownloadStream(context.blobs, body, name.contentType, name.name, {
     signal: context.signal,
     limit: describeLimit(context.blobs.size(input.csv.blob), context.maxOutputBytes),
   });
   return { turtle, summary: { durationMs: elapsedMs(started), triples: counts.triples, rows: counts.rows } };
+}
+
+/** The chunks, with the counts so far reported as each is handed on. */
+async function* progressed(
+  chunks: AsyncIterable<Uint8Array>,
+  counts: { triples: number; rows: number },
+  context: StepContext,
+): AsyncGenerator<Uint8Array> {
+  for await (const chunk of chunks) {
+    context.onProgress?.({ triples: counts.triples, rows: counts.rows });
+    yield chunk;
+  }
 }
 
 /**

@@ -162,27 +162,24 @@ class CellLiteral implements RDF.Literal {
 }
 
 /**
- * A numeric cell (trimmed, not empty) read as its column writes numbers (column-format.ts: the
- * descriptor's decimalChar and groupChar, else the original's German decimals repaired), or
- * undefined.
+ * The lexical form of a numeric cell (trimmed, not empty) in its column's datatype, read as
+ * its column writes numbers (column-format.ts: the descriptor's decimalChar and groupChar,
+ * else the original's German decimals repaired), or undefined. A plain decimal of a double
+ * column is written from its digits (no number-to-text round trip).
  */
-function numericLiteral(trimmed: string, column: Column): RDF.Literal | undefined {
+export function numericLexical(trimmed: string, column: Column): string | undefined {
   const plain = numberText(trimmed, column.style);
   if (plain === undefined) return undefined;
   if (column.kind === 'number' && !column.decimal) {
     const lexical = decimalAsDouble(plain);
-    if (lexical !== undefined) return new CellLiteral(lexical, column.datatype);
+    if (lexical !== undefined) return lexical;
   }
   const value = Number(plain);
   if (column.kind === 'integral') {
     if (!Number.isInteger(value)) return undefined;
-    return new CellLiteral(
-      Number.isSafeInteger(value) ? String(value) : BigInt(value).toString(),
-      column.datatype,
-    );
+    return Number.isSafeInteger(value) ? String(value) : BigInt(value).toString();
   }
-  const lexical = column.decimal ? String(value) : doubleLexical(value);
-  return new CellLiteral(lexical, column.datatype);
+  return column.decimal ? String(value) : doubleLexical(value);
 }
 
 /** The object of a cell (trimmed text not empty), its own triples added to `out`. */
@@ -190,10 +187,13 @@ export function cellObject(text: string, column: Column, out: RDF.Quad[]): RDF.Q
   const trimmed = text.trim();
   if (trimmed === '') return undefined;
   if (column.kind === 'number' || column.kind === 'integral') {
-    const value = numericLiteral(trimmed, column);
-    if (value) {
+    const lexical = numericLexical(trimmed, column);
+    if (lexical !== undefined) {
       const node = blankNode();
-      out.push(quad(node, T.type, T.quantityValue), quad(node, T.value, value));
+      out.push(
+        quad(node, T.type, T.quantityValue),
+        quad(node, T.value, new CellLiteral(lexical, column.datatype)),
+      );
       if (column.unit) out.push(quad(node, T.unit, column.unit));
       return node;
     }

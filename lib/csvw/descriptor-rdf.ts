@@ -10,7 +10,7 @@ import { invalid } from '../process/errors.ts';
 import { guessFormat, parse } from '../rdf/index.ts';
 import { resolveUrl } from './common.ts';
 import { describedDialect, numberStyle } from './column-format.ts';
-import { descriptorRows } from './descriptor-rows.ts';
+import { descriptorRows, type DescriptorDialect } from './descriptor-rows.ts';
 import { CSV_FIELD, METADATA_FIELD, loadResource, resourceText, type ResourceLoader } from './types.ts';
 import { DC11, OA, QUDT, QUDT_UNIT, cellColumn, cellObject, type Column } from './descriptor-cells.ts';
 import { expandTemplate } from './uri-template.ts';
@@ -122,6 +122,24 @@ export interface DescriptorGraph {
   batches: AsyncIterable<RDF.Quad[]>;
 }
 
+/** What a table's rows are made from, read once from the descriptor. */
+export interface TableShape {
+  table: RDF.Quad_Subject;
+  csvUrl: string;
+  dialect: DescriptorDialect;
+  /** The table schema's aboutUrl template (the rows' subjects), or undefined: blank nodes. */
+  aboutUrl: string | undefined;
+  columns: Column[];
+}
+
+/** The descriptor read: its own quads and the provenance (`head`), and the shape of each table. */
+export interface DescriptorParts {
+  csvUrl: string;
+  prefixes: Record<string, string>;
+  head: RDF.Quad[];
+  tables: TableShape[];
+}
+
 const VOCABULARIES = Object.freeze({
   csvw: CSVW,
   dc11: DC11,
@@ -147,16 +165,15 @@ const T = {
 };
 
 /**
- * The descriptor at `metadataUrl` plus the rows of the CSV it describes, as the original's
- * /api/rdf returns them, made while the CSV streams. The descriptor is read (and refused)
- * before the first batch; the CSV's errors surface from the batches. Errors are
- * DomainErrors naming metadata_url or csv_url.
+ * The descriptor at `metadataUrl` read (and refused) before any row: its quads, the
+ * provenance of the conversion and each table's shape. Errors are DomainErrors naming
+ * metadata_url.
  */
-export async function descriptorGraph(
+export async function descriptorParts(
   input: DescriptorInput,
   load: ResourceLoader,
   options: DescriptorOptions = {},
-): Promise<DescriptorGraph> {
+): Promise<DescriptorParts> {
   const descriptor = await loadDescriptor(input.metadataUrl, load);
   const graph = new Graph(descriptor);
   const tables = findTables(descriptor);
@@ -171,29 +188,49 @@ export async function descriptorGraph(
   const first = tableUrl(tables[0] as RDF.Quad_Subject);
   const prefixes: Record<string, string> = { ...VOCABULARIES };
   if (/^[a-z][\w+.-]*:/i.test(first)) prefixes['csv'] = `${first}/`;
+  const shapes = tables.map((table) => tableShape(table, input.csvUrl ?? tableUrl(table), graph));
   return {
     csvUrl: input.csvUrl ?? first,
     prefixes,
-    batches: graphBatches(descriptor, graph, tables, tableUrl, input, load, options),
+    head: [...descriptor, ...provenance(shapes, input.metadataUrl, options)],
+    tables: shapes,
   };
 }
 
-async function* graphBatches(
-  descriptor: RDF.Quad[],
-  graph: Graph,
-  tables: RDF.Quad_Subject[],
-  tableUrl: (table: RDF.Quad_Subject) => string,
+/**
+ * The descriptor at `metadataUrl` plus the rows of the CSV it describes, as the original's
+ * /api/rdf returns them, made while the CSV streams. The descriptor is read (and refused)
+ * before the first batch; the CSV's errors surface from the batches. Errors are
+ * DomainErrors naming metadata_url or csv_url.
+ */
+export async function descriptorGraph(
   input: DescriptorInput,
   load: ResourceLoader,
-  options: DescriptorOptions,
-): AsyncGenerator<RDF.Quad[]> {
-  const out: RDF.Quad[] = [...descriptor];
+  options: DescriptorOptions = {},
+): Promise<DescriptorGraph> {
+  const parts = await descriptorParts(input, load, options);
+  return { csvUrl: parts.csvUrl, prefixes: parts.prefixes, batches: graphBatches(parts, load) };
+}
+
+async function* graphBatches(parts: DescriptorParts, load: ResourceLoader): AsyncGenerator<RDF.Quad[]> {
+  const out: RDF.Quad[] = [...parts.head];
+  for (const shape of parts.tables) {
+    for await (const count of emitRows(shape, load, out)) {
+      if (count >= BATCH) yield out.splice(0);
+    }
+  }
+  if (out.length > 0) yield out;
+}
+
+/** The conversion's provenance: the activity, its agent and what each table was made from. */
+function provenance(tables: TableShape[], metadataUrl: string, options: DescriptorOptions): RDF.Quad[] {
+  const out: RDF.Quad[] = [];
   const emit = (s: RDF.Quad_Subject, p: RDF.NamedNode, o: RDF.Quad_Object): void =>
     void out.push(quad(s, p, o));
   const agent = options.agent ?? ORIGINAL_AGENT;
   const activity = namedNode(options.activityUrl ?? 'urn:labld:activity:api-rdf');
   const agentNode = namedNode(agent.iri);
-  const metadataNode = namedNode(input.metadataUrl);
+  const metadataNode = namedNode(metadataUrl);
   const usage = namedNode(PROV + 'Usage');
   const hadRole = namedNode(PROV + 'hadRole');
   const qualifiedUsage = namedNode(PROV + 'qualifiedUsage');
@@ -205,9 +242,7 @@ async function* graphBatches(
   emit(metadataNode, TYPE, usage);
   emit(metadataNode, hadRole, namedNode(CSVW + 'tabularMetadata'));
   const generatedAt = literal(options.generatedAt ?? new Date().toISOString(), namedNode(XSD + 'dateTime'));
-
-  for (const table of tables) {
-    const csvUrl = input.csvUrl ?? tableUrl(table);
+  for (const { table, csvUrl } of tables) {
     const csvNode = namedNode(csvUrl);
     emit(table, TYPE, namedNode(CSVW + 'Table'));
     emit(table, namedNode(PROV + 'wasGeneratedBy'), activity);
@@ -216,11 +251,8 @@ async function* graphBatches(
     emit(table, qualifiedUsage, metadataNode);
     emit(csvNode, TYPE, usage);
     emit(csvNode, hadRole, namedNode(CSVW + 'csvEncodedTabularData'));
-    for await (const count of emitRows(table, csvUrl, graph, load, out)) {
-      if (count >= BATCH) yield out.splice(0);
-    }
   }
-  if (out.length > 0) yield out;
+  return out;
 }
 
 /**
@@ -257,14 +289,7 @@ function columnsOf(schema: RDF.Term | undefined, graph: Graph): Column[] {
     });
 }
 
-/** Emits the rows of one table into `out`, yielding the length of `out` after each row. */
-async function* emitRows(
-  table: RDF.Quad_Subject,
-  csvUrl: string,
-  graph: Graph,
-  load: ResourceLoader,
-  out: RDF.Quad[],
-): AsyncGenerator<number> {
+function tableShape(table: RDF.Quad_Subject, csvUrl: string, graph: Graph): TableShape {
   const dialectNode = graph.one(table, CSVW + 'dialect');
   const schema = graph.one(table, CSVW + 'tableSchema');
   const property = (name: string) => (dialectNode ? graph.one(dialectNode, CSVW + name)?.value : undefined);
@@ -276,7 +301,12 @@ async function* emitRows(
     encoding: property('encoding'),
   });
   const aboutUrl = schema ? graph.one(schema, CSVW + 'aboutUrl')?.value : undefined;
-  const columns = columnsOf(schema, graph);
+  return { table, csvUrl, dialect, aboutUrl, columns: columnsOf(schema, graph) };
+}
+
+/** Emits the rows of one table into `out`, yielding the length of `out` after each row. */
+async function* emitRows(shape: TableShape, load: ResourceLoader, out: RDF.Quad[]): AsyncGenerator<number> {
+  const { table, csvUrl, dialect, aboutUrl, columns } = shape;
   const resource = await loadResource(load, csvUrl, CSV_FIELD);
   const emit = (s: RDF.Quad_Subject, p: RDF.Quad_Predicate, o: RDF.Quad_Object): void =>
     void out.push(quad(s, p, o));

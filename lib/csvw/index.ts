@@ -33,6 +33,7 @@ export {
   type DescriptorInput,
   type DescriptorOptions,
 } from './descriptor-rdf.ts';
+export { descriptorTurtle, type DescriptorTurtle } from './descriptor-turtle.ts';
 
 export interface CsvwResult {
   quads: RDF.Quad[];

@@ -6,6 +6,9 @@
 // at 4 MB as at V8's own sizing, and the seed chain ran 32–68% faster with 0 (bench/scale.ts,
 // README). 4 stays the default because it is what keeps a process of every gateway, consumer
 // and worker under 512 MB through a 1 GB CSV (bench/chain.ts); 0 is the setting for throughput.
+// Measured again once describe wrote Turtle without quads (issue 29): describe alone is flat in
+// memory (188 MB for a 100 MB CSV at 4, 172 MB at 16), but labld at 16 peaked at 499 MB through
+// a 100 MB CSV (the import's step the highest), so 4 stays (docs/configuration.md).
 import { intSetting } from './config.ts';
 
 const FLAG = '--max-semi-space-size';

@@ -10,7 +10,14 @@ import { createReadStream, readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import type * as RDF from '@rdfjs/types';
 import fc from '../support/fc.ts';
-import { descriptorToRdf, type LoadedResource, type ResourceLoader } from '../../lib/csvw/index.ts';
+import {
+  descriptorToRdf,
+  descriptorTurtle,
+  type DescriptorInput,
+  type DescriptorOptions,
+  type LoadedResource,
+  type ResourceLoader,
+} from '../../lib/csvw/index.ts';
 import { decimalAsDouble } from '../../lib/csvw/descriptor-cells.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import { parse } from '../../lib/rdf/index.ts';
@@ -42,11 +49,27 @@ function runOf(golden: string): { activityUrl: string; generatedAt: string } {
   return { activityUrl: 'http://localhost:5001/api/rdf', generatedAt: table?.[1] ?? '' };
 }
 
+/** describe's Turtle (written as text, not from quads), parsed back. */
+async function turtleQuads(
+  input: DescriptorInput,
+  load: ResourceLoader,
+  options: DescriptorOptions = {},
+): Promise<RDF.Quad[]> {
+  const { chunks } = await descriptorTurtle(input, load, options);
+  const bytes: Uint8Array[] = [];
+  for await (const chunk of chunks) bytes.push(chunk);
+  return parse(Buffer.concat(bytes).toString('utf8'), 'turtle');
+}
+
+/** The golden graph, from the quads of /api/rdf and from describe's Turtle. */
 async function assertGolden(name: string, load: ResourceLoader): Promise<void> {
   const golden = readFileSync(seedFixture(`csvtocsvw/${name}.ttl`), 'utf8');
-  const quads = await descriptorToRdf({ metadataUrl: `${BASE}${name}-metadata.json` }, load, runOf(golden));
-  const expected = await parse(golden, 'turtle');
-  await assertIsomorphic(doublesByValue(quads), doublesByValue(expected), `${name}.ttl`);
+  const input = { metadataUrl: `${BASE}${name}-metadata.json` };
+  const expected = doublesByValue(await parse(golden, 'turtle'));
+  const quads = await descriptorToRdf(input, load, runOf(golden));
+  await assertIsomorphic(doublesByValue(quads), expected, `${name}.ttl`);
+  const turtle = await turtleQuads(input, load, runOf(golden));
+  await assertIsomorphic(doublesByValue(turtle), expected, `${name}.ttl from describe's Turtle`);
 }
 
 describe('descriptorToRdf (/api/rdf)', () => {
@@ -86,6 +109,48 @@ describe('descriptorToRdf (/api/rdf)', () => {
     const quads = await descriptorToRdf({ metadataUrl: `${BASE}example5-metadata.json` }, load);
     const rows = quads.filter((q) => q.predicate.value === 'http://www.w3.org/ns/csvw#row');
     assert.equal(rows.length, 11);
+  });
+
+  it("describe's Turtle is the graph of the quads for any cells (quotes, line breaks, lists, numbers of any form)", async () => {
+    const csv = (text: string) => `"${text.replaceAll('"', '""')}"`;
+    const number = fc.oneof(
+      fc.double().map(String),
+      fc.integer().map(String),
+      fc.constantFrom('1,5', ' 12 ', '-.5', 'abc', '1e5', '', '9,286.44727', '1.0000000000000002'),
+    );
+    const iri = fc.stringMatching(/^[a-z0-9/#é%_-]{0,8}$/).map((tail) => `http://x.org/${tail}`);
+    const list = fc.array(iri, { minLength: 0, maxLength: 3 }).map((items) => items.join(' '));
+    const text = fc.string({ maxLength: 12 });
+    const row = fc.tuple(
+      text,
+      number,
+      number,
+      number,
+      list,
+      text,
+      list,
+      list,
+      number,
+      text,
+      number,
+      number,
+      text,
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(row, { minLength: 1, maxLength: 4 }), async (rows) => {
+        const header = readFileSync(seedFixture('csvtocsvw/example5.csv'), 'utf8').split('\n')[0] as string;
+        const lines = rows.map((cells, i) => [String(i), ...cells].map(csv).join(','));
+        const load = seedLoader({ 'example5.csv': `${header}\n${lines.join('\n')}\n` });
+        const input = { metadataUrl: `${BASE}example5-metadata.json` };
+        const run = { generatedAt: '2026-01-01T00:00:00Z' };
+        await assertIsomorphic(
+          await turtleQuads(input, load, run),
+          await descriptorToRdf(input, load, run),
+          'turtle',
+        );
+      }),
+      { numRuns: 40 },
+    );
   });
 
   it('takes csv_url over the descriptor url', async () => {
