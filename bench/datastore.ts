@@ -9,6 +9,9 @@
 //   page:   a filtered, sorted page of 100 rows (a category filter, a numeric column sorted
 //           descending, the total counted), p50/p99 over 50 queries (goal p50 ≤ 100 ms)
 //
+//   sqlite3: Debian's sqlite3 CLI `.import` of the same file into a typed table (default settings),
+//           in the same run: node:sqlite's import rows/s against it (goal ≥ 1.0×)
+//
 // PostgreSQL is LABLD_TEST_DATABASE_URL, else tools/postgres/server.sh's URL; its server's
 // memory is not in the RSS column (the client's is).
 //
@@ -133,6 +136,36 @@ async function openCandidate(
   };
 }
 
+/**
+ * Debian's sqlite3 CLI importing the same file into a table typed as the datastore's (INTEGER,
+ * TEXT, REAL), its wall and CPU seconds (GNU time); undefined when either is not installed.
+ */
+function sqlite3Import(csv: string, rows: number): { seconds: number; cpu: number } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'labld-bench-sqlite3-'));
+  try {
+    const numeric = Array.from({ length: NUMERIC }, (_, i) => `v${i + 1} REAL`);
+    const script = [
+      `CREATE TABLE bench (id INTEGER, category TEXT, specimen TEXT, note TEXT, ${numeric.join(', ')});`,
+      `.import --csv --skip 1 ${csv} bench`,
+    ].join('\n');
+    const started = performance.now();
+    const run = spawnSync('/usr/bin/time', ['-f', '%U %S', 'sqlite3', join(dir, 'db.sqlite')], {
+      input: script,
+      encoding: 'utf8',
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 0) return undefined;
+    const [user, system] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+    const count = spawnSync('sqlite3', [join(dir, 'db.sqlite'), 'SELECT count(*) FROM bench'], {
+      encoding: 'utf8',
+    });
+    if (Number(count.stdout.trim()) !== rows) return undefined;
+    return { seconds, cpu: (user ?? 0) + (system ?? 0) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** One candidate, in this (child) process: prints one JSON line. */
 async function measure(candidate: Candidate, csv: string, descriptorFile: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'labld-bench-ds-'));
@@ -191,6 +224,13 @@ async function main(): Promise<void> {
     console.log(
       `CSV: ${rows} rows × 20 columns (16 numeric, 4 text), made in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
+    const sqlite3 = sqlite3Import(csv, rows);
+    const sqlite3Rate = sqlite3 ? rows / sqlite3.seconds : undefined;
+    console.log(
+      sqlite3
+        ? `sqlite3 CLI .import (typed table): ${Math.round(rows / sqlite3.seconds).toLocaleString('en')} rows/s, ${sqlite3.seconds.toFixed(1)} s, CPU ${sqlite3.cpu.toFixed(1)} s`
+        : 'sqlite3 CLI not found (apt-get install -y sqlite3 time): no ratio',
+    );
     console.log(
       'store         import rows/s   import s   import CPU s   page p50 ms   page p99 ms   rows/page   peak RSS MiB',
     );
@@ -224,6 +264,13 @@ async function main(): Promise<void> {
           (r.rssMiB as number).toFixed(0).padStart(14),
         ].join(' '),
       );
+      if (candidate === 'node:sqlite' && sqlite3Rate !== undefined && sqlite3) {
+        const ratio = (r.rowsPerSecond as number) / sqlite3Rate;
+        const cpu = (r.importCpuSeconds as number) / sqlite3.cpu;
+        console.log(
+          `node:sqlite import / sqlite3 CLI .import: ${ratio.toFixed(2)}× its rows/s (goal ≥ 1.0×), ${cpu.toFixed(2)}× its CPU`,
+        );
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
