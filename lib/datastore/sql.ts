@@ -39,7 +39,7 @@ import {
   type SqlDialect,
   type Table,
 } from './sql-dialect.ts';
-import { checkFields } from './values.ts';
+import { checkFields, isNumericType } from './values.ts';
 import { Totals } from './totals.ts';
 
 const CATALOGUE = 'datastore_tables';
@@ -63,6 +63,9 @@ function checkPrimaryKey(primaryKey: string[], fields: Field[]): string[] {
  * over every text column; a CSV of a lab's machine rarely has more.
  */
 export const INLINE_COLUMNS = 400;
+
+/** Columns whose indexes `indexForPreview` makes: those a preview's table shows first. */
+const PREVIEW_COLUMNS = 32;
 
 export class SqlDatastore implements Datastore {
   private readonly client: SqlClient;
@@ -93,17 +96,39 @@ export class SqlDatastore implements Datastore {
    * the table. None is made at import, where one per column would cost more than the rows.
    * Statistics are refreshed so that the planner weighs it.
    */
-  private async index(table: Table, position: number, purpose: 'order' | 'filter'): Promise<void> {
-    const name = `${table.name}_${columnOf(position)}_${purpose}`;
-    if (this.indexed.has(name)) return;
+  private async index(
+    table: Table,
+    position: number,
+    purpose: 'order' | 'filter',
+    analyze = true,
+  ): Promise<void> {
     const column = columnSql(this.dialect, table, position);
-    const on =
-      purpose === 'filter'
-        ? column
-        : this.dialect.indexOn(collated(this.dialect, column, (table.fields[position] as Field).type));
+    const ordered = this.dialect.indexOn(
+      collated(this.dialect, column, (table.fields[position] as Field).type),
+    );
+    // Where the order's index is the column's own (PostgreSQL's numbers), it serves filters too.
+    const as = purpose === 'filter' && ordered !== column ? 'filter' : 'order';
+    const name = `${table.name}_${columnOf(position)}_${as}`;
+    if (this.indexed.has(name)) return;
+    const on = as === 'filter' ? column : ordered;
     await this.client.run(`CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${this.table(table.name)} (${on})`);
-    await this.client.run(this.dialect.analyze(this.table(name), this.table(table.name)));
+    if (analyze) await this.client.run(this.dialect.analyze(this.table(name), this.table(table.name)));
     this.indexed.add(name);
+  }
+
+  async indexForPreview(resourceId: string): Promise<void> {
+    const table = await this.get(resourceId);
+    const columns = Math.min(table.fields.length, table.inline, PREVIEW_COLUMNS);
+    for (let position = 0; position < columns; position++) {
+      await this.index(table, position, 'order', false);
+      const type = (table.fields[position] as Field).type;
+      // Filtered by value: text, booleans, dates; numbers by range, read from the order's index
+      // where it is the column's own (PostgreSQL), else indexed at their first filter.
+      if (!isNumericType(type)) await this.index(table, position, 'filter', false);
+    }
+    // Statistics once, for the table and all its indexes.
+    const name = this.table(table.name);
+    await this.client.run(this.dialect.analyze(name, name));
   }
 
   private table(name: string): string {
