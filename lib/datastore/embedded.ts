@@ -40,6 +40,7 @@ export const sqliteDialect: SqlDialect = {
     `EXISTS (SELECT 1 FROM json_each(rest) AS e WHERE e.key IN (SELECT k.value FROM json_each(${keys}) AS k) AND e.value LIKE ${pattern} ESCAPE '\\')`,
   restKeys: (keys) => JSON.stringify(keys),
   liveCheck: ' WHERE labld_alive(_id)',
+  unindexed: (column) => `+${column}`,
 };
 
 /** A declared column type as the contract names it (our tables' types, table.ts's TYPES). */

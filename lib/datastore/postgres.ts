@@ -69,6 +69,7 @@ export const postgresDialect: SqlDialect = {
     `EXISTS (SELECT 1 FROM jsonb_each_text(rest) AS e WHERE e.key = ANY(${keys}::text[]) AND e.value ILIKE ${pattern} ESCAPE '\\')`,
   restKeys: arrayLiteral,
   liveCheck: '', // statement_timeout
+  unindexed: (column) => column,
 };
 
 /** Column types of a SELECT's answer, by type OID, as the contract names them (others: text). */

@@ -106,6 +106,8 @@ export function whereSql(
   filters: unknown,
   q: unknown,
   params: unknown[],
+  /** Filters not read by their indexes (dialect.unindexed): the page is read off the sort's. */
+  bySort = false,
 ): string {
   const fields = table.fields;
   const conditions: string[] = [];
@@ -123,7 +125,8 @@ export function whereSql(
     if (typeof filters !== 'object' || Array.isArray(filters))
       throw invalid('an object of column: value', 'filters');
     for (const [id, raw] of Object.entries(filters)) {
-      const { sql, field } = column(id, 'filters');
+      const { sql: name, field } = column(id, 'filters');
+      const sql = bySort ? dialect.unindexed(name) : name;
       if (isRange(raw)) {
         conditions.push(rangeSql(sql, field, raw, (v) => p(dialect.bind(v))));
         continue;
@@ -231,6 +234,18 @@ export async function searchTable(
     : `${table}${where}`;
   const total =
     params.include_total !== false ? await count(`SELECT count(*) AS n FROM ${from}`, values) : undefined;
+  // A filter matching a good part of the table: walking the sort's index and skipping the rows
+  // the filter refuses reads (offset + limit) × rows / matches of them, fewer than the matches
+  // that reading the filter's index and sorting them costs. SQLite's planner does not weigh the
+  // LIMIT so, and takes the filter's index whenever it has one: told here, from the totals.
+  let pageFrom = from;
+  if (!distinct && total !== undefined && total > 0 && first && first.id !== '_id' && params.filters) {
+    const rows = await count(`SELECT count(*) AS n FROM ${table}`, []);
+    if (((offset + limit) * rows) / total < total) {
+      const unindexed: unknown[] = [];
+      pageFrom = `${table}${whereSql(dialect, layout, params.filters, params.q, unindexed, true)}`;
+    }
+  }
   // A page past the middle is read from the other end: the order is total (`_id` breaks ties),
   // so the last rows backwards are the same rows, and an index is walked for `limit` + the rows
   // after the page instead of all the rows before it.
@@ -242,7 +257,7 @@ export async function searchTable(
     dialect.orderBy(collated(dialect, sortName(id), typeOf(id)), descending !== backwards),
   );
   const read = await client.query(
-    `SELECT ${distinct ? '*' : select.join(', ')} FROM ${from}${order.length > 0 ? ` ORDER BY ${order.join(', ')}` : ''} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
+    `SELECT ${distinct ? '*' : select.join(', ')} FROM ${pageFrom}${order.length > 0 ? ` ORDER BY ${order.join(', ')}` : ''} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
     [...values, take, from_],
   );
   const rows = backwards ? read.reverse() : read;

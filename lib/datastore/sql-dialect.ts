@@ -82,6 +82,12 @@ export interface SqlDialect {
    * a function of the row (registered by its client) stops a query past its time.
    */
   liveCheck: string;
+  /**
+   * A filter's column written so that the planner does not read it by its index (SQLite's
+   * unary `+`), for a page read off the sort's index instead (search-sql.ts); the column as it
+   * is where the planner weighs a LIMIT itself (PostgreSQL).
+   */
+  unindexed(column: string): string;
   /** The keys `restContains` looks at, as bound. */
   restKeys(keys: string[]): unknown;
 }
