@@ -31,6 +31,7 @@ export const sqliteDialect: SqlDialect = {
     descending ? `${column} IS NULL DESC, ${column} DESC` : `${column} IS NULL, ${column}`,
   indexOn: (column) => `${column} IS NULL, ${column}`,
   analyze: (index) => `ANALYZE ${index}`,
+  settle: (table) => `ANALYZE ${table}`,
   select: (column) => column,
   bind: (value: Value) => (typeof value === 'boolean' ? Number(value) : value),
   insert: 'values',

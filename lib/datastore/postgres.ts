@@ -52,6 +52,7 @@ export const postgresDialect: SqlDialect = {
   orderBy: (column, descending) => `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`,
   indexOn: (column) => column,
   analyze: (_index, table) => `ANALYZE ${table}`,
+  settle: (table) => `VACUUM ANALYZE ${table}`,
   select: (column, type) => (type === 'date' || type === 'timestamp' ? `${column}::text` : column),
   bind: (value: Value) => value,
   insert: 'arrays',

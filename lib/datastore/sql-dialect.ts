@@ -57,6 +57,12 @@ export interface SqlDialect {
   indexOn(column: string): string;
   /** Statistics for a new index (both names quoted, the index's schema-qualified). */
   analyze(index: string, table: string): string;
+  /**
+   * After a table's indexes are made at once (indexForPreview): its statistics, and in
+   * PostgreSQL its visibility map too (VACUUM), so that a filter's total is counted from the
+   * index alone, not from the rows each index entry points at.
+   */
+  settle(table: string): string;
   /** A column as selected (PostgreSQL gives dates as text, not Date objects). */
   select(column: string, type: FieldType): string;
   bind(value: Value): unknown;

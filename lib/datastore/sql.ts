@@ -127,8 +127,7 @@ export class SqlDatastore implements Datastore {
       if (!isNumericType(type)) await this.index(table, position, 'filter', false);
     }
     // Statistics once, for the table and all its indexes.
-    const name = this.table(table.name);
-    await this.client.run(this.dialect.analyze(name, name));
+    await this.client.run(this.dialect.settle(this.table(table.name)));
   }
 
   private table(name: string): string {
