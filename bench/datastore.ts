@@ -6,8 +6,13 @@
 //   import: the CSV read by its CSVW descriptor and inserted in batches (lib/datastore/import.ts),
 //           rows/s end to end (goal ≥ 300,000 rows/s embedded), and the CPU seconds the
 //           import's process spent (on a shared machine, steadier than the wall clock)
+//   index:  the indexes the preview's pages read, made after the import as the chain's import
+//           step makes them (Datastore.indexForPreview), in seconds
 //   page:   a filtered, sorted page of 100 rows (a category filter, a numeric column sorted
-//           descending, the total counted), p50/p99 over 50 queries (goal p50 ≤ 100 ms)
+//           descending, the total counted), p50/p99 over 50 queries (goal p99 ≤ 300 ms, p50 ≤ 50 ms)
+//
+//   sqlite3: Debian's sqlite3 CLI `.import` of the same file into a typed table (default settings),
+//           in the same run: node:sqlite's import rows/s against it (goal ≥ 1.0×)
 //
 // PostgreSQL is LABLD_TEST_DATABASE_URL, else tools/postgres/server.sh's URL; its server's
 // memory is not in the RSS column (the client's is).
@@ -133,6 +138,36 @@ async function openCandidate(
   };
 }
 
+/**
+ * Debian's sqlite3 CLI importing the same file into a table typed as the datastore's (INTEGER,
+ * TEXT, REAL), its wall and CPU seconds (GNU time); undefined when either is not installed.
+ */
+function sqlite3Import(csv: string, rows: number): { seconds: number; cpu: number } | undefined {
+  const dir = mkdtempSync(join(tmpdir(), 'labld-bench-sqlite3-'));
+  try {
+    const numeric = Array.from({ length: NUMERIC }, (_, i) => `v${i + 1} REAL`);
+    const script = [
+      `CREATE TABLE bench (id INTEGER, category TEXT, specimen TEXT, note TEXT, ${numeric.join(', ')});`,
+      `.import --csv --skip 1 ${csv} bench`,
+    ].join('\n');
+    const started = performance.now();
+    const run = spawnSync('/usr/bin/time', ['-f', '%U %S', 'sqlite3', join(dir, 'db.sqlite')], {
+      input: script,
+      encoding: 'utf8',
+    });
+    const seconds = (performance.now() - started) / 1000;
+    if (run.status !== 0) return undefined;
+    const [user, system] = (run.stderr.trim().split('\n').at(-1) ?? '').split(' ').map(Number);
+    const count = spawnSync('sqlite3', [join(dir, 'db.sqlite'), 'SELECT count(*) FROM bench'], {
+      encoding: 'utf8',
+    });
+    if (Number(count.stdout.trim()) !== rows) return undefined;
+    return { seconds, cpu: (user ?? 0) + (system ?? 0) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** One candidate, in this (child) process: prints one JSON line. */
 async function measure(candidate: Candidate, csv: string, descriptorFile: string): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'labld-bench-ds-'));
@@ -144,6 +179,10 @@ async function measure(candidate: Candidate, csv: string, descriptorFile: string
     const info = await importCsv(store, 'bench', descriptor, { body: createReadStream(csv) }, csv);
     const importSeconds = (performance.now() - started) / 1000;
     const { user, system } = process.cpuUsage(cpu);
+    // As the chain's import step does after the rows: the indexes the preview's pages read.
+    const indexing = performance.now();
+    await store.indexForPreview('bench');
+    const indexSeconds = (performance.now() - indexing) / 1000;
     const times: number[] = [];
     const next = random(7);
     let rows = 0;
@@ -165,6 +204,7 @@ async function measure(candidate: Candidate, csv: string, descriptorFile: string
         rows: info.count,
         importSeconds,
         importCpuSeconds: (user + system) / 1e6,
+        indexSeconds,
         rowsPerSecond: info.count / importSeconds,
         p50: percentile(times, 50),
         p99: percentile(times, 99),
@@ -191,8 +231,15 @@ async function main(): Promise<void> {
     console.log(
       `CSV: ${rows} rows × 20 columns (16 numeric, 4 text), made in ${((performance.now() - t0) / 1000).toFixed(1)} s`,
     );
+    const sqlite3 = sqlite3Import(csv, rows);
+    const sqlite3Rate = sqlite3 ? rows / sqlite3.seconds : undefined;
     console.log(
-      'store         import rows/s   import s   import CPU s   page p50 ms   page p99 ms   rows/page   peak RSS MiB',
+      sqlite3
+        ? `sqlite3 CLI .import (typed table): ${Math.round(rows / sqlite3.seconds).toLocaleString('en')} rows/s, ${sqlite3.seconds.toFixed(1)} s, CPU ${sqlite3.cpu.toFixed(1)} s`
+        : 'sqlite3 CLI not found (apt-get install -y sqlite3 time): no ratio',
+    );
+    console.log(
+      'store         import rows/s   import s   import CPU s   index s   page p50 ms   page p99 ms   rows/page   peak RSS MiB',
     );
     for (const candidate of CANDIDATES.filter((c) => only.includes(c))) {
       const child = spawnSync(
@@ -218,12 +265,20 @@ async function main(): Promise<void> {
             .padStart(13),
           (r.importSeconds as number).toFixed(1).padStart(10),
           (r.importCpuSeconds as number).toFixed(1).padStart(14),
+          (r.indexSeconds as number).toFixed(1).padStart(9),
           (r.p50 as number).toFixed(1).padStart(13),
           (r.p99 as number).toFixed(1).padStart(13),
           String(r.pageRows).padStart(11),
           (r.rssMiB as number).toFixed(0).padStart(14),
         ].join(' '),
       );
+      if (candidate === 'node:sqlite' && sqlite3Rate !== undefined && sqlite3) {
+        const ratio = (r.rowsPerSecond as number) / sqlite3Rate;
+        const cpu = (r.importCpuSeconds as number) / sqlite3.cpu;
+        console.log(
+          `node:sqlite import / sqlite3 CLI .import: ${ratio.toFixed(2)}× its rows/s (goal ≥ 1.0×), ${cpu.toFixed(2)}× its CPU`,
+        );
+      }
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -153,6 +153,8 @@ const load = async ({ deps, event, source, onProgress }: StepWork) => {
     csv.url,
     { onRows: (rows) => onProgress({ rows }), lines: () => countLines(deps.blobs.open(csv.blob)) },
   );
+  // The preview's sorts and filters then read indexes made here, not at a reader's first click.
+  await deps.datastore.indexForPreview(source.id);
   const summary = {
     durationMs: Math.round(performance.now() - started),
     rows: info.count,

@@ -31,6 +31,7 @@ export const sqliteDialect: SqlDialect = {
     descending ? `${column} IS NULL DESC, ${column} DESC` : `${column} IS NULL, ${column}`,
   indexOn: (column) => `${column} IS NULL, ${column}`,
   analyze: (index) => `ANALYZE ${index}`,
+  settle: (table) => `ANALYZE ${table}`,
   select: (column) => column,
   bind: (value: Value) => (typeof value === 'boolean' ? Number(value) : value),
   insert: 'values',
@@ -40,6 +41,7 @@ export const sqliteDialect: SqlDialect = {
     `EXISTS (SELECT 1 FROM json_each(rest) AS e WHERE e.key IN (SELECT k.value FROM json_each(${keys}) AS k) AND e.value LIKE ${pattern} ESCAPE '\\')`,
   restKeys: (keys) => JSON.stringify(keys),
   liveCheck: ' WHERE labld_alive(_id)',
+  unindexed: (column) => `+${column}`,
 };
 
 /** A declared column type as the contract names it (our tables' types, table.ts's TYPES). */

@@ -6,6 +6,7 @@ import { descriptorRowBatches } from '../csvw/descriptor-rows.ts';
 import { DomainError } from '../process/errors.ts';
 import { isDeterministic } from '../process/transient.ts';
 import { columnBatches } from './import.ts';
+import { byteDelimiter, columnBatchesFromBytes } from './import-bytes.ts';
 import type { ParseJob, ToParser, FromParser } from './import-thread.ts';
 
 const port = parentPort!;
@@ -47,9 +48,19 @@ async function* body(): AsyncGenerator<Uint8Array | string> {
 }
 
 try {
-  const rows = descriptorRowBatches({ body: body() }, job.csvUrl, job.dialect, job.fields.length);
+  // From the bytes where the dialect allows (no string per number cell), else from the text.
+  const batches =
+    byteDelimiter(job.dialect) === undefined
+      ? columnBatches(
+          descriptorRowBatches({ body: body() }, job.csvUrl, job.dialect, job.fields.length),
+          job.fields,
+          job.csvUrl,
+          job.batchSize,
+          job.styles,
+        )
+      : columnBatchesFromBytes(body(), job.csvUrl, job.dialect, job.fields, job.styles, job.batchSize);
   let unanswered = 0;
-  for await (const batch of columnBatches(rows, job.fields, job.csvUrl, job.batchSize, job.styles)) {
+  for await (const batch of batches) {
     const buffers = batch.columns.flatMap((c) =>
       c instanceof Float64Array ? [c.buffer as ArrayBuffer] : [],
     );

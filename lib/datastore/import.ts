@@ -1,6 +1,7 @@
 // A CSV resource into the datastore, typed by its CSVW descriptor: the rows are read in
 // stream by the descriptor's dialect (lib/csvw/descriptor-rows.ts, as /api/rdf reads them)
-// and inserted in batches, so a file of any length never sits in memory. A cell its column's
+// and inserted in batches, so a file of any length never sits in memory; a UTF-8 file with a
+// one-byte delimiter is read from its bytes, numbers without a string (import-bytes.ts). A cell its column's
 // type cannot read refuses the import (nothing is kept: the insert is one transaction). A
 // file past its first few MB is parsed on a second thread while this one inserts
 // (import-thread.ts); a small one is read here, where a thread's start would cost more.
@@ -8,11 +9,13 @@ import type { NumberStyle } from '../csvw/column-format.ts';
 import { descriptorRowBatches, type DescriptorRow } from '../csvw/descriptor-rows.ts';
 import { CSV_FIELD, readError } from '../csvw/types.ts';
 import type { LoadedResource } from '../loader.ts';
-import { invalid, isDomainError } from '../process/errors.ts';
+import { isDomainError } from '../process/errors.ts';
 import type { ColumnBatch, Datastore, DatastoreInfo, Field, RowBatch, Value } from './contract.ts';
 import { descriptorTable, mainTableIndex, tableCount, type DescriptorTable } from './fields.ts';
 import { columnBatchesInThread } from './import-thread.ts';
-import { cellReader, isNumericType } from './values.ts';
+import { cellReader } from './values.ts';
+import { ColumnBatcher, unreadable } from './column-batcher.ts';
+import { byteDelimiter, columnBatchesFromBytes } from './import-bytes.ts';
 
 /** Bytes read before the import decides: a CSV that ends within them is parsed here. */
 const ONE_THREAD_BYTES = 4 << 20;
@@ -42,11 +45,6 @@ async function* counted(
   }
 }
 
-/** A column batch of `size` rows: numbers in a Float64Array until a value is not one. */
-function emptyColumns(numeric: readonly boolean[], size: number): ColumnBatch['columns'] {
-  return numeric.map((isNumeric) => (isNumeric ? new Float64Array(size) : new Array<unknown>(size)));
-}
-
 /**
  * The rows, `batchSize` at a time, as columns of values read by their field's type. A numeric
  * column stays a Float64Array while its cells are numbers (a blank one, null, makes it a list
@@ -61,47 +59,21 @@ export async function* columnBatches(
 ): AsyncGenerator<ColumnBatch> {
   const width = fields.length;
   const readers = fields.map((f, i) => cellReader(f.type, styles[i] ?? null));
-  const numeric = fields.map((f) => isNumericType(f.type));
-  let packed = numeric.slice();
-  let columns = emptyColumns(numeric, batchSize);
-  let n = 0;
+  const columns = new ColumnBatcher(fields, batchSize);
   for await (const chunk of rows) {
     for (const { sourceNumber, cells } of chunk) {
       for (let i = 0; i < width; i++) {
         const text = cells[i] as string;
         const value = (readers[i] as (text: string) => Value | undefined)(text);
-        if (value === undefined) {
-          const field = fields[i] as Field;
-          throw invalid(
-            `csv_url: line ${sourceNumber} of ${csvUrl}: ${JSON.stringify(text)} in column ${JSON.stringify(field.id)} is not ${field.type}${styleNote(styles[i] ?? null)}`,
-            'csv_url',
-          );
-        }
-        if (packed[i] && typeof value !== 'number') {
-          columns[i] = Array.from((columns[i] as Float64Array).subarray(0, n));
-          packed[i] = false;
-        }
-        (columns[i] as unknown[])[n] = value;
+        if (value === undefined) throw unreadable(fields, styles, i, text, sourceNumber, csvUrl);
+        columns.put(i, value);
       }
-      if (++n === batchSize) {
-        yield { rows: n, columns };
-        columns = emptyColumns(numeric, batchSize);
-        packed = numeric.slice();
-        n = 0;
-      }
+      const batch = columns.endRow();
+      if (batch) yield batch;
     }
   }
-  if (n > 0) {
-    for (const column of columns) if (Array.isArray(column)) column.length = n;
-    yield { rows: n, columns };
-  }
-}
-
-/** How the descriptor said the column writes numbers, for the refusal. */
-function styleNote(style: NumberStyle): string {
-  if (style === null) return '';
-  const group = style.groupChar === null ? '' : ` and ${JSON.stringify(style.groupChar)} between thousands`;
-  return ` (the descriptor's format: decimal ${JSON.stringify(style.decimalChar)}${group})`;
+  const last = columns.rest();
+  if (last) yield last;
 }
 
 /** The first chunks of a body up to `bytes`, and whether the body ended within them. */
@@ -133,13 +105,15 @@ async function rowBatches(
   batchSize: number | undefined,
 ): Promise<AsyncIterable<RowBatch>> {
   const here = (resource: LoadedResource) =>
-    columnBatches(
-      descriptorRowBatches(resource, csvUrl, dialect, fields.length),
-      fields,
-      csvUrl,
-      batchSize,
-      styles,
-    );
+    resource.body && byteDelimiter(dialect) !== undefined
+      ? columnBatchesFromBytes(resource.body, csvUrl, dialect, fields, styles, batchSize)
+      : columnBatches(
+          descriptorRowBatches(resource, csvUrl, dialect, fields.length),
+          fields,
+          csvUrl,
+          batchSize,
+          styles,
+        );
   if (!csv.body) return here(csv);
   const body = csv.body[Symbol.asyncIterator]();
   let start: { chunks: (Uint8Array | string)[]; ended: boolean };

@@ -32,6 +32,11 @@ export const DATASTORE_MIGRATIONS: readonly Migration[] = [
     name: 'datastore_tables.primary_key: the fields naming a row, a JSON list (null: none)',
     sql: 'ALTER TABLE datastore_tables ADD COLUMN primary_key TEXT',
   },
+  {
+    version: 4,
+    name: "datastore_tables.version: changes with each write of the table's rows (totals are kept by it)",
+    sql: 'ALTER TABLE datastore_tables ADD COLUMN version BIGINT',
+  },
 ];
 
 /** The datastore's client as the runner's session (its `?` numbered by the dialect). */

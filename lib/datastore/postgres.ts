@@ -52,6 +52,7 @@ export const postgresDialect: SqlDialect = {
   orderBy: (column, descending) => `${column} ${descending ? 'DESC NULLS FIRST' : 'ASC NULLS LAST'}`,
   indexOn: (column) => column,
   analyze: (_index, table) => `ANALYZE ${table}`,
+  settle: (table) => `VACUUM ANALYZE ${table}`,
   select: (column, type) => (type === 'date' || type === 'timestamp' ? `${column}::text` : column),
   bind: (value: Value) => value,
   insert: 'arrays',
@@ -69,6 +70,7 @@ export const postgresDialect: SqlDialect = {
     `EXISTS (SELECT 1 FROM jsonb_each_text(rest) AS e WHERE e.key = ANY(${keys}::text[]) AND e.value ILIKE ${pattern} ESCAPE '\\')`,
   restKeys: arrayLiteral,
   liveCheck: '', // statement_timeout
+  unindexed: (column) => column,
 };
 
 /** Column types of a SELECT's answer, by type OID, as the contract names them (others: text). */

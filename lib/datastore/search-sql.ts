@@ -31,6 +31,17 @@ type Layout = Pick<Table, 'fields' | 'inline'>;
 /** Makes the index of the column at `position` for a sort (`order`) or a filter, once. */
 export type Indexer = (position: number, purpose: 'order' | 'filter') => Promise<void>;
 
+/** The answer `n` of a count, kept while the table is unchanged (totals.ts). */
+export type Counter = (sql: string, values: unknown[]) => Promise<number>;
+
+/** A count run each time it is asked. */
+export const counter =
+  (client: SqlClient): Counter =>
+  async (sql, values) => {
+    const [row] = await client.query(sql, values);
+    return Number(row?.n ?? 0);
+  };
+
 /** A value read back from the database as the contract has it. */
 export function fromDb(type: FieldType | '_id', raw: unknown): Value {
   if (raw === null || raw === undefined) return null;
@@ -95,6 +106,8 @@ export function whereSql(
   filters: unknown,
   q: unknown,
   params: unknown[],
+  /** Filters not read by their indexes (dialect.unindexed): the page is read off the sort's. */
+  bySort = false,
 ): string {
   const fields = table.fields;
   const conditions: string[] = [];
@@ -112,7 +125,8 @@ export function whereSql(
     if (typeof filters !== 'object' || Array.isArray(filters))
       throw invalid('an object of column: value', 'filters');
     for (const [id, raw] of Object.entries(filters)) {
-      const { sql, field } = column(id, 'filters');
+      const { sql: name, field } = column(id, 'filters');
+      const sql = bySort ? dialect.unindexed(name) : name;
       if (isRange(raw)) {
         conditions.push(rangeSql(sql, field, raw, (v) => p(dialect.bind(v))));
         continue;
@@ -168,6 +182,7 @@ export async function searchTable(
   layout: Layout,
   params: SearchParams,
   index: Indexer,
+  count: Counter,
 ): Promise<SearchResult> {
   const fields = layout.fields;
   // By id: a wide table has thousands of fields, each looked up for every chosen one.
@@ -213,17 +228,39 @@ export async function searchTable(
       throw invalid(`${JSON.stringify(id)}: a distinct search sorts only by the fields it returns`, 'sort');
     return `r${i}`;
   };
-  const order = keys.map(({ id, descending }) =>
-    dialect.orderBy(collated(dialect, sortName(id), typeOf(id)), descending),
-  );
   const n = values.length;
   const from = distinct
     ? `(SELECT DISTINCT ${select.join(', ')} FROM ${table}${where}) AS d`
     : `${table}${where}`;
-  const rows = await client.query(
-    `SELECT ${distinct ? '*' : select.join(', ')} FROM ${from}${order.length > 0 ? ` ORDER BY ${order.join(', ')}` : ''} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
-    [...values, limit, offset],
+  const total =
+    params.include_total !== false ? await count(`SELECT count(*) AS n FROM ${from}`, values) : undefined;
+  // A filter matching a good part of the table: walking the sort's index and skipping the rows
+  // the filter refuses reads (offset + limit) × rows / matches of them, fewer than the matches
+  // that reading the filter's index and sorting them costs. SQLite's planner does not weigh the
+  // LIMIT so, and takes the filter's index whenever it has one: told here, from the totals.
+  let pageFrom = from;
+  if (!distinct && total !== undefined && total > 0 && first && first.id !== '_id' && params.filters) {
+    const rows = await count(`SELECT count(*) AS n FROM ${table}`, []);
+    if (((offset + limit) * rows) / total < total) {
+      const unindexed: unknown[] = [];
+      pageFrom = `${table}${whereSql(dialect, layout, params.filters, params.q, unindexed, true)}`;
+    }
+  }
+  // A page past the middle is read from the other end: the order is total (`_id` breaks ties),
+  // so the last rows backwards are the same rows, and an index is walked for `limit` + the rows
+  // after the page instead of all the rows before it.
+  const backwards = !distinct && total !== undefined && offset > total / 2 && offset < total;
+  const [from_, take] = backwards
+    ? [Math.max(0, total - offset - limit), Math.min(limit, total - offset)]
+    : [offset, limit];
+  const order = keys.map(({ id, descending }) =>
+    dialect.orderBy(collated(dialect, sortName(id), typeOf(id)), descending !== backwards),
   );
+  const read = await client.query(
+    `SELECT ${distinct ? '*' : select.join(', ')} FROM ${pageFrom}${order.length > 0 ? ` ORDER BY ${order.join(', ')}` : ''} LIMIT ${dialect.placeholder(n + 1)} OFFSET ${dialect.placeholder(n + 2)}`,
+    [...values, take, from_],
+  );
+  const rows = backwards ? read.reverse() : read;
   const records = rows.map((row) => {
     const record: DatastoreRecord = {};
     const rest = restChosen ? restOf(row.rest) : {};
@@ -240,9 +277,6 @@ export async function searchTable(
     limit,
     offset,
   };
-  if (params.include_total !== false) {
-    const [row] = await client.query(`SELECT count(*) AS n FROM ${from}`, values);
-    result.total = Number(row?.n ?? 0);
-  }
+  if (total !== undefined) result.total = total;
   return result;
 }

@@ -57,6 +57,12 @@ export interface SqlDialect {
   indexOn(column: string): string;
   /** Statistics for a new index (both names quoted, the index's schema-qualified). */
   analyze(index: string, table: string): string;
+  /**
+   * After a table's indexes are made at once (indexForPreview): its statistics, and in
+   * PostgreSQL its visibility map too (VACUUM), so that a filter's total is counted from the
+   * index alone, not from the rows each index entry points at.
+   */
+  settle(table: string): string;
   /** A column as selected (PostgreSQL gives dates as text, not Date objects). */
   select(column: string, type: FieldType): string;
   bind(value: Value): unknown;
@@ -82,6 +88,12 @@ export interface SqlDialect {
    * a function of the row (registered by its client) stops a query past its time.
    */
   liveCheck: string;
+  /**
+   * A filter's column written so that the planner does not read it by its index (SQLite's
+   * unary `+`), for a page read off the sort's index instead (search-sql.ts); the column as it
+   * is where the planner weighs a LIMIT itself (PostgreSQL).
+   */
+  unindexed(column: string): string;
   /** The keys `restContains` looks at, as bound. */
   restKeys(keys: string[]): unknown;
 }

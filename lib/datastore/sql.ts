@@ -28,7 +28,7 @@ import { bucketRows } from './buckets-sql.ts';
 import { appendRows } from './insert-sql.ts';
 import type { Bucketed } from './plot.ts';
 import { DATASTORE_MIGRATIONS, migrateDatastore, type Migration } from './migrations.ts';
-import { fromDb, searchTable, whereSql } from './search-sql.ts';
+import { counter, fromDb, searchTable, whereSql } from './search-sql.ts';
 import {
   collated,
   columnOf,
@@ -39,12 +39,13 @@ import {
   type SqlDialect,
   type Table,
 } from './sql-dialect.ts';
-import { checkFields } from './values.ts';
+import { checkFields, isNumericType } from './values.ts';
+import { Totals } from './totals.ts';
 
 const CATALOGUE = 'datastore_tables';
 
-/** A table as the catalogue row has it, with its primary key. */
-type Keyed = Table & { primaryKey: string[] };
+/** A table as the catalogue row has it, with its primary key and version (totals.ts). */
+type Keyed = Table & { primaryKey: string[]; version: string | null };
 
 /** CKAN's `primary_key`: fields of the table, each once (a list, or checked by the action). */
 function checkPrimaryKey(primaryKey: string[], fields: Field[]): string[] {
@@ -63,6 +64,9 @@ function checkPrimaryKey(primaryKey: string[], fields: Field[]): string[] {
  */
 export const INLINE_COLUMNS = 400;
 
+/** Columns whose indexes `indexForPreview` makes: those a preview's table shows first. */
+const PREVIEW_COLUMNS = 32;
+
 export class SqlDatastore implements Datastore {
   private readonly client: SqlClient;
   private readonly dialect: SqlDialect;
@@ -72,6 +76,7 @@ export class SqlDatastore implements Datastore {
   private readonly indexed = new Set<string>();
   /** Fields a new table stores as columns (fewer in tests, so that every case meets `rest`). */
   private readonly inlineColumns: number;
+  private readonly totals = new Totals();
 
   constructor(client: SqlClient, dialect: SqlDialect, schema?: string, inlineColumns = INLINE_COLUMNS) {
     this.client = client;
@@ -91,17 +96,38 @@ export class SqlDatastore implements Datastore {
    * the table. None is made at import, where one per column would cost more than the rows.
    * Statistics are refreshed so that the planner weighs it.
    */
-  private async index(table: Table, position: number, purpose: 'order' | 'filter'): Promise<void> {
-    const name = `${table.name}_${columnOf(position)}_${purpose}`;
-    if (this.indexed.has(name)) return;
+  private async index(
+    table: Table,
+    position: number,
+    purpose: 'order' | 'filter',
+    analyze = true,
+  ): Promise<void> {
     const column = columnSql(this.dialect, table, position);
-    const on =
-      purpose === 'filter'
-        ? column
-        : this.dialect.indexOn(collated(this.dialect, column, (table.fields[position] as Field).type));
+    const ordered = this.dialect.indexOn(
+      collated(this.dialect, column, (table.fields[position] as Field).type),
+    );
+    // Where the order's index is the column's own (PostgreSQL's numbers), it serves filters too.
+    const as = purpose === 'filter' && ordered !== column ? 'filter' : 'order';
+    const name = `${table.name}_${columnOf(position)}_${as}`;
+    if (this.indexed.has(name)) return;
+    const on = as === 'filter' ? column : ordered;
     await this.client.run(`CREATE INDEX IF NOT EXISTS ${quote(name)} ON ${this.table(table.name)} (${on})`);
-    await this.client.run(this.dialect.analyze(this.table(name), this.table(table.name)));
+    if (analyze) await this.client.run(this.dialect.analyze(this.table(name), this.table(table.name)));
     this.indexed.add(name);
+  }
+
+  async indexForPreview(resourceId: string): Promise<void> {
+    const table = await this.get(resourceId);
+    const columns = Math.min(table.fields.length, table.inline, PREVIEW_COLUMNS);
+    for (let position = 0; position < columns; position++) {
+      await this.index(table, position, 'order', false);
+      const type = (table.fields[position] as Field).type;
+      // Filtered by value: text, booleans, dates; numbers by range, read from the order's index
+      // where it is the column's own (PostgreSQL), else indexed at their first filter.
+      if (!isNumericType(type)) await this.index(table, position, 'filter', false);
+    }
+    // Statistics once, for the table and all its indexes.
+    await this.client.run(this.dialect.settle(this.table(table.name)));
   }
 
   private table(name: string): string {
@@ -111,7 +137,7 @@ export class SqlDatastore implements Datastore {
   private async find(resourceId: unknown, client = this.client): Promise<Keyed | undefined> {
     if (typeof resourceId !== 'string' || resourceId === '') throw invalid('a resource id', 'resource_id');
     const rows = await client.query(
-      `SELECT table_name, fields, inline_columns, primary_key FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
+      `SELECT table_name, fields, inline_columns, primary_key, version FROM ${this.prefix}${CATALOGUE} WHERE resource_id = ${this.dialect.placeholder(1)}`,
       [resourceId],
     );
     const row = rows[0];
@@ -120,7 +146,8 @@ export class SqlDatastore implements Datastore {
     // Null: a table made before wide tables, every field a column.
     const inline = row.inline_columns === null ? fields.length : Number(row.inline_columns);
     const primaryKey = row.primary_key ? (JSON.parse(String(row.primary_key)) as string[]) : [];
-    return { name: String(row.table_name), fields, inline, primaryKey };
+    const version = row.version === null || row.version === undefined ? null : String(row.version);
+    return { name: String(row.table_name), fields, inline, primaryKey, version };
   }
 
   private async get(resourceId: unknown, client = this.client): Promise<Keyed> {
@@ -163,13 +190,15 @@ export class SqlDatastore implements Datastore {
         );
         const p = (n: number) => this.dialect.placeholder(n);
         await client.run(
-          `INSERT INTO ${this.prefix}${CATALOGUE} (resource_id, table_name, fields, inline_columns, primary_key) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)})`,
+          `INSERT INTO ${this.prefix}${CATALOGUE} (resource_id, table_name, fields, inline_columns, primary_key, version) VALUES (${p(1)}, ${p(2)}, ${p(3)}, ${p(4)}, ${p(5)}, ${p(6)})`,
           [
             resourceId,
             name,
             JSON.stringify(checked),
             inline,
             key && key.length > 0 ? JSON.stringify(key) : null,
+            // A table made again under the same name starts at another version: no total carries over.
+            Math.floor(Math.random() * 2 ** 40),
           ],
         );
       }
@@ -180,12 +209,22 @@ export class SqlDatastore implements Datastore {
     return this.info(resourceId);
   }
 
-  private append(
+  private async append(
     client: SqlClient,
     table: Table,
     batches: AsyncIterable<RowBatch> | Iterable<RowBatch>,
   ): Promise<number> {
-    return appendRows(client, this.dialect, this.table(table.name), table, batches);
+    const rows = await appendRows(client, this.dialect, this.table(table.name), table, batches);
+    await this.written(client, table);
+    return rows;
+  }
+
+  /** A write of the table's rows: a new version, in the write's transaction. */
+  private async written(client: SqlClient, table: Table): Promise<void> {
+    await client.run(
+      `UPDATE ${this.prefix}${CATALOGUE} SET version = version + 1 WHERE table_name = ${this.dialect.placeholder(1)}`,
+      [table.name],
+    );
   }
 
   async insert(resourceId: string, batches: AsyncIterable<RowBatch> | Iterable<RowBatch>): Promise<number> {
@@ -194,7 +233,7 @@ export class SqlDatastore implements Datastore {
     );
   }
 
-  private upsertIn(
+  private async upsertIn(
     client: SqlClient,
     table: Keyed,
     records: unknown[],
@@ -203,7 +242,17 @@ export class SqlDatastore implements Datastore {
     // Without a key there is nothing to check an insert against: rows go in in bulk.
     if (method === 'insert' && table.primaryKey.length === 0)
       return this.append(client, table, [records as InputRecord[]]);
-    return upsertRows(client, this.dialect, this.table(table.name), table, table.primaryKey, records, method);
+    const rows = await upsertRows(
+      client,
+      this.dialect,
+      this.table(table.name),
+      table,
+      table.primaryKey,
+      records,
+      method,
+    );
+    await this.written(client, table);
+    return rows;
   }
 
   async upsert(resourceId: string, records: unknown[], method: UpsertMethod): Promise<number> {
@@ -227,19 +276,16 @@ export class SqlDatastore implements Datastore {
       }
       const params: unknown[] = [];
       const where = whereSql(this.dialect, table, filters, undefined, params);
-      return client.run(`DELETE FROM ${this.table(table.name)}${where}`, params);
+      const rows = await client.run(`DELETE FROM ${this.table(table.name)}${where}`, params);
+      await this.written(client, table);
+      return rows;
     });
   }
 
   async info(resourceId: string): Promise<DatastoreInfo> {
     const table = await this.get(resourceId);
-    const [row] = await this.client.query(`SELECT count(*) AS n FROM ${this.table(table.name)}`);
-    return {
-      resource_id: resourceId,
-      fields: table.fields,
-      primary_key: table.primaryKey,
-      count: Number(row?.n ?? 0),
-    };
+    const count = await this.total(table, `SELECT count(*) AS n FROM ${this.table(table.name)}`, []);
+    return { resource_id: resourceId, fields: table.fields, primary_key: table.primaryKey, count };
   }
 
   async search(params: SearchParams): Promise<SearchResult> {
@@ -251,7 +297,13 @@ export class SqlDatastore implements Datastore {
       table,
       params,
       (position, purpose) => this.index(table, position, purpose),
+      (sql, values) => this.total(table, sql, values),
     );
+  }
+
+  /** A count's answer, kept by the table's version (totals.ts). */
+  private total(table: Keyed, sql: string, values: unknown[]): Promise<number> {
+    return this.totals.of(table.name, table.version, sql, values, () => counter(this.client)(sql, values));
   }
 
   /**

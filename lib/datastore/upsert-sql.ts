@@ -6,7 +6,7 @@
 import { conflict, invalid } from '../process/errors.ts';
 import type { DatastoreRecord, Field, UpsertMethod } from './contract.ts';
 import { appendRows } from './insert-sql.ts';
-import { searchTable } from './search-sql.ts';
+import { counter, searchTable } from './search-sql.ts';
 import { columnOf, REST, type SqlClient, type SqlDialect, type Table } from './sql-dialect.ts';
 import { valueOf } from './values.ts';
 
@@ -25,6 +25,7 @@ async function rowOf(
     layout,
     { resource_id: '', filters: key, limit: 1, include_total: false },
     async () => {},
+    counter(client),
   );
   return found.records[0];
 }

@@ -42,6 +42,20 @@ function timestamp(text: string): string | undefined {
 const POWERS = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 /**
+ * `[+-]digits[.digits]`'s value from its digits read as an integer (`mantissa`, `digits` of
+ * them, the point after `point` of them, -1 for none) when at most 15 digits make it exact:
+ * the quotient by an exact power of ten is then correctly rounded (Clinger's fast path), i.e.
+ * what Number() gives. NaN for the rest, which the caller reads the slow way.
+ */
+export function exactDecimal(negative: boolean, mantissa: number, digits: number, point: number): number {
+  if (digits === 0 || digits > 15) return NaN;
+  const scale = point < 0 ? 0 : digits - point;
+  if (scale >= POWERS.length) return NaN;
+  const value = mantissa / (POWERS[scale] as number);
+  return negative ? -value : value;
+}
+
+/**
  * A decimal number's value (NaN if none). Most cells are `[+-]digits[.digits]` with at most 15
  * digits: their digits make an exact integer and the quotient by an exact power of ten is
  * correctly rounded (Clinger's fast path), i.e. what Number() gives, without its cost. The rest
@@ -64,12 +78,9 @@ function numberOf(text: string): number {
     } else if (c === 46 && point < 0) point = digits;
     else break;
   }
-  if (i === length && digits > 0 && digits <= 15) {
-    const scale = point < 0 ? 0 : digits - point;
-    if (scale < POWERS.length) {
-      const value = mantissa / (POWERS[scale] as number);
-      return negative ? -value : value;
-    }
+  if (i === length) {
+    const value = exactDecimal(negative, mantissa, digits, point);
+    if (value === value) return value;
   }
   for (let j = 0; j < length; j++) {
     c = text.charCodeAt(j);

@@ -82,10 +82,11 @@ export function datastoreMigrations(env: MigrationEnvironment): void {
         const store = await db.open();
         await store.create('kept', [{ id: 'x', type: 'text' }], [{ x: 'a' }, { x: 'b' }]);
         await store.close();
-        // As the unversioned datastore left it: no record of steps, no column of steps 2 and 3.
+        // As the unversioned datastore left it: no record of steps, no column of steps 2 to 4.
         await db.sql('DROP TABLE schema_migrations');
         await db.sql('ALTER TABLE datastore_tables DROP COLUMN inline_columns');
         await db.sql('ALTER TABLE datastore_tables DROP COLUMN primary_key');
+        await db.sql('ALTER TABLE datastore_tables DROP COLUMN version');
         const reopened = await db.open();
         assert.equal((await reopened.info('kept')).count, 2);
         const found = await reopened.search({ resource_id: 'kept', sort: 'x desc' });
