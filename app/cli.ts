@@ -2,8 +2,7 @@
 // command is a small function over the process wiring in ./processes.ts.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { busConfigFromEnv, catalogOf, openBus, type BusConfig } from '../lib/bus/open.ts';
-import { PayloadValidator } from '../lib/bus/payloads.ts';
+import type { BusConfig } from '../lib/bus/open.ts';
 import { intSetting } from '../lib/process/config.ts';
 import { rml, RML_USAGE, UsageError } from './rml.ts';
 import { user, USER_USAGE } from './users.ts';
@@ -50,7 +49,10 @@ function usage(work: Promise<void>): Promise<void> {
   );
 }
 
-function busConfig(transport: string | undefined): BusConfig {
+// The bus (0.3 s of imports) and the user commands' catalogue store are loaded by the commands
+// that use them: `labld rml` starts without either.
+async function busConfig(transport: string | undefined): Promise<BusConfig> {
+  const { busConfigFromEnv } = await import('../lib/bus/open.ts');
   const config = busConfigFromEnv();
   if (transport === undefined) return config;
   if (transport !== 'embedded' && transport !== 'kafka') fail(`--transport must be embedded or kafka`);
@@ -92,7 +94,8 @@ async function replay(args: string[]): Promise<void> {
   } else {
     fail('replay needs exactly one of --from-offset and --from-time');
   }
-  const bus = await openBus(busConfig(values.transport));
+  const { openBus } = await import('../lib/bus/open.ts');
+  const bus = await openBus(await busConfig(values.transport));
   try {
     await bus.replay(values.topic, values.group, from);
     process.stdout.write(`group ${values.group} on ${values.topic} replays from ${JSON.stringify(from)}\n`);
@@ -104,7 +107,8 @@ async function replay(args: string[]): Promise<void> {
 async function topics(args: string[]): Promise<void> {
   const [action = 'list', ...rest] = args;
   const { values } = parseArgs({ args: rest, options: { transport: { type: 'string' } } });
-  const config = busConfig(values.transport);
+  const config = await busConfig(values.transport);
+  const { catalogOf, openBus } = await import('../lib/bus/open.ts');
   const catalog = catalogOf(config);
   if (action === 'list') {
     for (const t of catalog.all()) {
@@ -116,6 +120,7 @@ async function topics(args: string[]): Promise<void> {
       );
     }
   } else if (action === 'check') {
+    const { PayloadValidator } = await import('../lib/bus/payloads.ts');
     new PayloadValidator(catalog);
     process.stdout.write(`${catalog.file}: ${catalog.all().length} topics, schemas compile\n`);
   } else if (action === 'create') {
@@ -142,7 +147,7 @@ export async function main(argv: string[]): Promise<void> {
       // run them pay for it.
       const { startEmbedded, stopOnSignals } = await import('./processes.ts');
       const { values } = parseArgs({ args, options: { port: { type: 'string' } } });
-      stopOnSignals(await startEmbedded({ port: port(values.port), bus: busConfig('embedded') }));
+      stopOnSignals(await startEmbedded({ port: port(values.port), bus: await busConfig('embedded') }));
       return;
     }
     case 'serve': {
@@ -154,7 +159,9 @@ export async function main(argv: string[]): Promise<void> {
       });
       const name = positionals[0];
       if (!name) fail(`serve needs a name: ${servableNames().join(', ')}`);
-      stopOnSignals(await serveOne(name, { port: port(values.port), bus: busConfig(values.transport) }));
+      stopOnSignals(
+        await serveOne(name, { port: port(values.port), bus: await busConfig(values.transport) }),
+      );
       return;
     }
     case 'replay':

@@ -8,7 +8,6 @@
 // secret with `$(labld user token ada)` and a person still reads what happened.
 import type { Readable, Writable } from 'node:stream';
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
-import { catalogueConfigFromEnv, openCatalogueStore } from '../lib/catalogue/store/open.ts';
 import type { CatalogueStore } from '../lib/catalogue/store/contract.ts';
 import { checkName } from '../lib/catalogue/model.ts';
 import { generateOneTimePassword, hashPassword } from '../lib/catalogue/auth/passwords.ts';
@@ -78,6 +77,8 @@ async function readPassword(stdin: Readable): Promise<string> {
 }
 
 async function withStore<T>(work: (store: CatalogueStore) => Promise<T>): Promise<T> {
+  // Imported here: the store's drivers are most of the CLI's start-up, and `labld rml` needs none.
+  const { catalogueConfigFromEnv, openCatalogueStore } = await import('../lib/catalogue/store/open.ts');
   const store = await openCatalogueStore(catalogueConfigFromEnv());
   try {
     return await work(store);
