@@ -8,6 +8,7 @@
 // every query on it answers the empty result.
 import type { Readable } from 'node:stream';
 import type { QueryBounds } from './bounds.ts';
+import { count } from '../process/counters.ts';
 
 /**
  * RDF syntaxes a graph is loaded from: the catalogue's joined Turtle, and N-Triples, which
@@ -47,6 +48,7 @@ export type QueryResult =
 
 /** The rows of a SELECT result (parsed from its JSON text). */
 export function bindingsOf(result: Extract<QueryResult, { type: 'select' }>): Binding[] {
+  count('result.parse');
   return (JSON.parse(result.json) as { results?: { bindings?: Binding[] } }).results?.bindings ?? [];
 }
 

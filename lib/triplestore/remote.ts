@@ -31,6 +31,7 @@ import type {
   TripleStore,
 } from './contract.ts';
 import { guardQuery, guardUpdate } from './guard.ts';
+import { count } from '../process/counters.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from './names.ts';
 
 const REGISTRY = 'urn:labld:triplestore:datasets';
@@ -213,6 +214,8 @@ class RemoteTripleStore implements TripleStore {
     const body = await response
       .text()
       .catch((error: unknown) => rejected(error, 'query', this.#limits.timeoutMs));
+    // The server wrote the result.
+    count('result.write');
     const limit = (what: string) =>
       tooLarge(
         `query: more than ${this.#limits.maxResults} ${what} (LABLD_SPARQL_MAX_RESULTS); add a LIMIT`,
@@ -223,6 +226,7 @@ class RemoteTripleStore implements TripleStore {
       if (triples > this.#limits.maxResults) throw limit('triples');
       return { type: 'graph', ntriples: body, triples };
     }
+    count('result.parse');
     const json = JSON.parse(body) as {
       head: { vars?: string[] };
       boolean?: boolean;

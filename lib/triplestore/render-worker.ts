@@ -11,6 +11,7 @@ import { checkIn } from '../blobs/claim-check.ts';
 import { DomainError } from '../process/errors.ts';
 import type { QueryResult } from './contract.ts';
 import { resultPieces, resultType } from './results.ts';
+import { count } from '../process/counters.ts';
 
 export type ResultSource = { value: QueryResult } | { path: string };
 
@@ -36,6 +37,7 @@ let credits = 0;
 let wake: (() => void) | undefined;
 
 async function render(source: ResultSource, accept: string | undefined): Promise<void> {
+  if ('path' in source) count('result.parse');
   const result =
     'value' in source ? source.value : (JSON.parse(await readFile(source.path, 'utf8')) as QueryResult);
   const mediaType = resultType(result, accept);

@@ -7,6 +7,7 @@ import { Parser, type Quad } from 'n3';
 import { DEFAULT_PREFIXES, STREAMED_FORMATS, parse, serialize, serializeStream } from '../rdf/index.ts';
 import type { RdfFormat } from '../rdf/index.ts';
 import { notAcceptable } from '../process/errors.ts';
+import { count } from '../process/counters.ts';
 import { bindingsOf, type Binding, type QueryResult, type ResultTerm } from './contract.ts';
 
 export const RESULT_TYPES = {
@@ -128,8 +129,13 @@ const PIECE = 1 << 16;
 export async function* resultPieces(result: QueryResult, type: string): AsyncGenerator<string> {
   if (result.type === 'graph') {
     const format = GRAPH_TYPES[type] ?? 'turtle';
-    if (format === 'nt') yield* lineBatches(result.ntriples);
-    else if (STREAMED_FORMATS.has(format)) {
+    if (format === 'nt') {
+      yield* lineBatches(result.ntriples);
+      return;
+    }
+    count('result.parse');
+    count('result.write');
+    if (STREAMED_FORMATS.has(format)) {
       yield* serializeStream(quadBatches(result.ntriples), format, {
         prefixes: usedDefaults(result.ntriples),
       });
@@ -143,11 +149,14 @@ export async function* resultPieces(result: QueryResult, type: string): AsyncGen
     type !== RESULT_TYPES.tsv;
   // SPARQL JSON is what the store wrote: handed on as it is.
   if (json) {
-    if (result.type === 'ask') yield JSON.stringify(jsonResults(result));
-    else for (let i = 0; i < result.json.length; i += PIECE) yield result.json.slice(i, i + PIECE);
+    if (result.type === 'ask') {
+      count('result.write');
+      yield JSON.stringify(jsonResults(result));
+    } else for (let i = 0; i < result.json.length; i += PIECE) yield result.json.slice(i, i + PIECE);
     return;
   }
   const table: Table = result.type === 'ask' ? result : { ...result, bindings: bindingsOf(result) };
+  count('result.write');
   if (type === RESULT_TYPES.csv) yield* separated(table, ',', csvCell, (v) => v, '\r\n');
   else if (type === RESULT_TYPES.tsv) yield* separated(table, '\t', tsvCell, (v) => `?${v}`, '\n');
   else yield* xmlResults(table);

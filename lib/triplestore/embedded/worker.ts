@@ -26,6 +26,7 @@ import {
   writeManifest,
 } from './disk.ts';
 import { countExternalMemoryInHeapLimit } from './heap.ts';
+import { count } from '../../process/counters.ts';
 
 export interface WorkerConfig {
   root: string;
@@ -241,7 +242,9 @@ function query(dataset: string, text: string): QueryResult {
   const run = (format: string): string => {
     running();
     try {
-      return store.query(guarded.text, { ...options, results_format: format }) as string;
+      const written = store.query(guarded.text, { ...options, results_format: format }) as string;
+      count('result.write');
+      return written;
     } catch (error) {
       // oxigraph's own refusals (a regex too big, …) are the query's fault: not retried.
       if (isTrap(error)) throw error;
@@ -258,6 +261,7 @@ function query(dataset: string, text: string): QueryResult {
     return { type: 'graph', ntriples, triples };
   }
   const written = run('application/sparql-results+json');
+  count('result.parse');
   const json = JSON.parse(written) as {
     head: { vars?: string[] };
     boolean?: boolean;
