@@ -194,7 +194,7 @@ export function tripleStoreConformance(env: TripleStoreEnvironment): void {
       );
       assert.equal(built.type, 'graph');
       assert.equal(built.type === 'graph' && built.triples, 2);
-      assert.match(built.type === 'graph' ? built.ntriples : '', /<urn:m:1> <urn:p:v> "2.5"/);
+      assert.match(built.type === 'graph' ? built.text : '', /<urn:m:1> <urn:p:v> "2.5"/);
       const described = await s.query(ds, 'DESCRIBE <urn:m:2>');
       assert.equal(described.type === 'graph' && described.triples, 3);
     });
