@@ -1,9 +1,9 @@
 // A query's result written as a stream, off the main thread (issue 25: JSON-LD of 99,000
 // triples held the event loop 8 s, a 100,000-row SELECT 1–2 s), where the store could not write
-// it in the type asked (results.ts resultPieces says which); what it wrote goes out untouched. RENDERERS warm worker threads
-// (render-worker.ts; loading lib/rdf takes a new thread ~0.4 s) take one result each; the
-// pieces they write go out as the client reads them. A client that goes away ends its
-// renderer, and a fresh one takes its place when next needed.
+// it in the type asked (results.ts resultPieces says which; what a store wrote goes out
+// untouched). RENDERERS warm worker threads (render-worker.ts; loading lib/rdf takes a new
+// thread ~0.4 s) take one result each; the pieces they write go out as the client reads them.
+// A client that goes away ends its renderer, and a fresh one takes its place when next needed.
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../process/errors.ts';
@@ -64,10 +64,10 @@ export interface RenderedStream {
 }
 
 /**
- * The text of the result in media type `type` (results.ts `chosenType`) as a stream. Resolves once the
- * first piece is written, so that a result that cannot be written at all (too large for RDF/XML,
- * say) is an error the caller can still answer with a status; a failure later ends the stream
- * with that error, never with a text that looks complete.
+ * The text of the result in media type `type` (results.ts `chosenType`) as a stream. Resolves
+ * once the first piece is written, so that a result that cannot be written at all (too large for
+ * RDF/XML, say) is an error the caller can still answer with a status; a failure later ends the
+ * stream with that error, never with a text that looks complete.
  */
 export async function renderStream(source: ResultSource, type: string): Promise<RenderedStream> {
   const worker = await acquire();
