@@ -13,6 +13,7 @@ export const RESULT_TYPES = {
 
 export const NTRIPLES = 'application/n-triples';
 export const TURTLE = 'text/turtle';
+export const JSON_LD = 'application/ld+json';
 
 /** Media types a SELECT or ASK may be answered with, the default first. */
 export const TABLE_TYPES = [
@@ -26,7 +27,7 @@ export const TABLE_TYPES = [
 export type TableType = (typeof TABLE_TYPES)[number];
 
 /** Media types a CONSTRUCT or DESCRIBE may be answered with, the default first. */
-export const GRAPH_MEDIA_TYPES = [TURTLE, NTRIPLES, 'application/ld+json', 'application/rdf+xml'] as const;
+export const GRAPH_MEDIA_TYPES = [TURTLE, NTRIPLES, JSON_LD, 'application/rdf+xml'] as const;
 export type GraphType = (typeof GRAPH_MEDIA_TYPES)[number];
 
 /** Each table type a client may ask for, as the SPARQL results format a store writes for it. */
@@ -51,11 +52,12 @@ export function sameText(a: string, b: string): boolean {
 
 /**
  * The graph types whose triples `countTriples` counts in the embedded store's text: N-Triples,
- * and Turtle as oxigraph writes it. A store writes any other graph type asked for (JSON-LD,
- * RDF/XML) as N-Triples, which the gateway's render thread then writes in that type.
+ * and Turtle and JSON-LD as oxigraph writes them. A store writes any other graph type asked for
+ * as N-Triples, which the gateway's render thread then writes in that type: RDF/XML, which
+ * oxigraph writes unreadable for a predicate it cannot split (`<oxprefix: …>` for `urn:p:`).
  */
 export function graphFormat(asked: string | undefined): string {
-  return asked === TURTLE ? TURTLE : NTRIPLES;
+  return asked === TURTLE || asked === JSON_LD ? asked : NTRIPLES;
 }
 
 /** Rows of a SELECT result written in SPARQL JSON, XML, CSV or TSV (`format`: tableFormat's). */
@@ -70,13 +72,16 @@ export function countRows(text: string, format: string): number {
       // TSV writes terms in SPARQL syntax, line breaks escaped: a line is a row.
       return lineCount(text, false) - 1;
     default:
-      return jsonRows(text);
+      return depthFourObjects(text);
   }
 }
 
-/** Triples of a graph written in N-Triples or (oxigraph's) Turtle. */
+/** Triples of a graph written in N-Triples, or oxigraph's Turtle or JSON-LD. */
 export function countTriples(text: string, format: string): number {
-  return format === TURTLE ? turtleTriples(text) : ntriplesLines(text);
+  if (format === TURTLE) return turtleTriples(text);
+  // oxigraph's JSON-LD is flat and expanded, `[ { "@id", "<p>": [ {value}, … ] }, … ]`: one value a triple.
+  if (format === JSON_LD) return depthFourObjects(text);
+  return ntriplesLines(text);
 }
 
 function occurrences(text: string, what: string): number {
@@ -102,8 +107,11 @@ function lineCount(text: string, quoted: boolean): number {
   return text.length > 0 && !text.endsWith('\n') ? lines + 1 : lines;
 }
 
-/** The objects at depth 4 of a SPARQL JSON document: `{ "results": { "bindings": [ {row}, … ] } }`. */
-function jsonRows(text: string): number {
+/**
+ * The objects opened at depth 4 of a JSON text: the rows of SPARQL JSON, `{ "results": {
+ * "bindings": [ {row}, … ] } }`, and the values of oxigraph's JSON-LD.
+ */
+function depthFourObjects(text: string): number {
   let depth = 0;
   let rows = 0;
   for (let i = 0; i < text.length; i++) {

@@ -150,9 +150,9 @@ const PIECE = 1 << 16;
 /**
  * The text of `result` in media type `type` (one of `resultType`'s), piece by piece. The text the
  * store wrote in that type goes as it is. The rest is what a store cannot write, written here
- * from its SPARQL JSON or N-Triples: an ASK (a few bytes), a graph as JSON-LD or RDF/XML (the
- * embedded store counts triples only in N-Triples and Turtle; Fuseki's come as N-Triples), and
- * any type a store did not write. Rows and triples as they come, except JSON-LD and RDF/XML,
+ * from its SPARQL JSON or N-Triples: an ASK (a few bytes), a graph as RDF/XML (result-text.ts
+ * `graphFormat` says why), a graph from Fuseki in any type but N-Triples (its Turtle nests: only
+ * a parser could count its triples), and any type a store did not write. Rows and triples as they come, except JSON-LD and RDF/XML,
  * which lib/rdf writes from the whole graph. Run by the render worker (render.ts) for anything
  * large.
  */

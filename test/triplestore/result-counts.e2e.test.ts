@@ -42,9 +42,10 @@ const ASKS = [
   ['text/tab-separated-values', SELECT],
   ['text/turtle', CONSTRUCT],
   ['application/n-triples', CONSTRUCT],
+  ['application/ld+json', CONSTRUCT],
 ] as const;
 
-test('a SELECT as JSON, XML, CSV or TSV and a CONSTRUCT as Turtle or N-Triples: written once, parsed never', async () => {
+test('a SELECT as JSON, XML, CSV or TSV and a CONSTRUCT as Turtle, N-Triples or JSON-LD: written once, parsed never', async () => {
   const collector = collectCounts();
   const seen: string[] = [];
   try {
