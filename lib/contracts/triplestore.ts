@@ -7,8 +7,7 @@
 import type { WireCredential } from './catalogue.ts';
 import { CREDENTIAL_SCHEMA } from './catalogue.ts';
 import { SCHEMA_BASE } from './requests.ts';
-import type { ResultFormats } from '../triplestore/contract.ts';
-import { GRAPH_MEDIA_TYPES, TABLE_TYPES } from '../triplestore/result-text.ts';
+import { GRAPH_MEDIA_TYPES, TABLE_TYPES, type ResultFormats } from './result-types.ts';
 
 /** The consumer group of the load topic (DESIGN §2: load-triplestore). */
 export const LOAD_GROUP = 'load-triplestore';

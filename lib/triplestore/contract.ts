@@ -9,7 +9,10 @@
 import type { Readable } from 'node:stream';
 import type { QueryBounds } from './bounds.ts';
 import { count } from '../process/counters.ts';
-import { RESULT_TYPES, sameText, type GraphType, type TableType } from './result-text.ts';
+import type { ResultFormats } from '../contracts/result-types.ts';
+import { RESULT_TYPES, sameText } from './result-text.ts';
+
+export type { ResultFormats };
 
 /**
  * RDF syntaxes a graph is loaded from: the catalogue's joined Turtle, and N-Triples, which
@@ -71,16 +74,6 @@ export function bindingsOf(result: TableResult): Binding[] {
   }
   count('result.parse');
   return (JSON.parse(result.text) as { results?: { bindings?: Binding[] } }).results?.bindings ?? [];
-}
-
-/**
- * The media types a result is written in, chosen once from the client's Accept (results.ts
- * `resultFormats`): one for SELECT and ASK, one for CONSTRUCT and DESCRIBE; undefined where
- * the client accepts none of that form's. Default: SPARQL JSON and N-Triples.
- */
-export interface ResultFormats {
-  table?: TableType;
-  graph?: GraphType;
 }
 
 export interface QueryOptions {

@@ -2,33 +2,20 @@
 // written once, never parsed and written again on its way): which types a store writes itself,
 // and how many rows or triples a text holds for LABLD_SPARQL_MAX_RESULTS, counted by scanning its
 // characters — no JSON.parse, no RDF parser, no row objects. Loaded by the store's threads, so it
-// imports nothing heavy (lib/rdf is results.ts's).
+// imports nothing heavy (lib/rdf is results.ts's); the types themselves are lib/contracts'.
 
-export const RESULT_TYPES = {
-  json: 'application/sparql-results+json',
-  xml: 'application/sparql-results+xml',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-} as const;
+import { JSON_LD, NTRIPLES, RESULT_TYPES, TURTLE } from '../contracts/result-types.ts';
 
-export const NTRIPLES = 'application/n-triples';
-export const TURTLE = 'text/turtle';
-export const JSON_LD = 'application/ld+json';
-
-/** Media types a SELECT or ASK may be answered with, the default first. */
-export const TABLE_TYPES = [
-  RESULT_TYPES.json,
-  'application/json',
-  RESULT_TYPES.xml,
-  'application/xml',
-  RESULT_TYPES.csv,
-  RESULT_TYPES.tsv,
-] as const;
-export type TableType = (typeof TABLE_TYPES)[number];
-
-/** Media types a CONSTRUCT or DESCRIBE may be answered with, the default first. */
-export const GRAPH_MEDIA_TYPES = [TURTLE, NTRIPLES, JSON_LD, 'application/rdf+xml'] as const;
-export type GraphType = (typeof GRAPH_MEDIA_TYPES)[number];
+export {
+  GRAPH_MEDIA_TYPES,
+  JSON_LD,
+  NTRIPLES,
+  RESULT_TYPES,
+  TABLE_TYPES,
+  TURTLE,
+  type GraphType,
+  type TableType,
+} from '../contracts/result-types.ts';
 
 /** Each table type a client may ask for, as the SPARQL results format a store writes for it. */
 const TABLE_WRITTEN: Record<string, string> = {
