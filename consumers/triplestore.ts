@@ -18,7 +18,7 @@ import { log } from '../lib/process/log.ts';
 import type { Runtime } from '../app/runtime.ts';
 import { baseUrl } from '../lib/services.ts';
 import { loadDataset } from '../lib/chain/load.ts';
-import { checkInResult } from '../lib/triplestore/render.ts';
+import { checkInResult } from '../lib/triplestore/result-claim.ts';
 import { withLoadStatus } from '../lib/chain/load-status.ts';
 
 /** The catalogue store and the triple store of the process, opened on first use. */
@@ -68,8 +68,8 @@ export const sparqlConsumer: Consumer = {
   async handle({ runtime }, message: Message<SparqlMessage>, signal) {
     const stores = await storesOf(runtime);
     const result = await runSparql(stores, message.value.operation, message.value.input, signal);
-    // A large result travels as a claim on the blob store, as every reply does; a query's
-    // is checked in by a render thread (its JSON text and hash would hold this one).
+    // A large result travels as a claim on the blob store, as every reply does; a query's text
+    // is stored as the bytes the store wrote, for the gateway to send as they are.
     return result.type === 'update' ? checkIn(runtime.blobs, result) : checkInResult(runtime.blobs, result);
   },
 };

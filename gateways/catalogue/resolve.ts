@@ -81,7 +81,7 @@ WHERE { ${i} ?p ?o .
     text: query,
   });
   if (result.type !== 'graph') return [];
-  return new Parser({ format: 'application/n-triples' }).parse(result.ntriples);
+  return new Parser({ format: 'application/n-triples' }).parse(result.text);
 }
 
 /** The IRI from the triple store, else from the stored graphs derived from the same source. */

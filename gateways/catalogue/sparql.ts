@@ -8,7 +8,7 @@
 // a store's headers comes back. The protocol's reading, errors and CORS: sparql-protocol.ts;
 // who asks (token, cookie, HTTP Basic): sparql-auth.ts.
 import type { Context } from 'koa';
-import { checkOut, claimedPath } from '../../lib/blobs/claim-check.ts';
+import { checkOut } from '../../lib/blobs/claim-check.ts';
 import {
   MAX_SPARQL_CHARS,
   SPARQL_GROUP,
@@ -22,7 +22,16 @@ import { serialize } from '../../lib/rdf/index.ts';
 import { baseUrl } from '../../lib/services.ts';
 import { bindingsOf, type QueryResult } from '../../lib/triplestore/contract.ts';
 import { renderStream, type ResultSource } from '../../lib/triplestore/render.ts';
-import { GRAPH_TYPES, acceptedTypes, choose, renderResult } from '../../lib/triplestore/results.ts';
+import { checkOutResult, isStored, type ResultReply } from '../../lib/triplestore/result-claim.ts';
+import { sameText } from '../../lib/triplestore/result-text.ts';
+import {
+  GRAPH_TYPES,
+  acceptedTypes,
+  choose,
+  chosenType,
+  renderResult,
+  resultFormats,
+} from '../../lib/triplestore/results.ts';
 import { SD_PREFIXES, serviceDescription } from '../../lib/triplestore/service-description.ts';
 import { route, type Result, type Route } from '../kit/index.ts';
 import type { Accounts } from './accounts.ts';
@@ -41,7 +50,8 @@ export const SPARQL_PATH = '/dataset/{id}/triplestore/sparql';
 
 /**
  * A query or an update for a dataset, sent to the triple store's consumer as `credential` (who
- * may is decided there): the endpoint's requests, and the query page's own queries.
+ * may is decided there): the endpoint's requests, and the query page's own queries. Without
+ * `input.formats` a result comes as SPARQL JSON or N-Triples, which `bindingsOf` and N3 read.
  */
 export async function sendSparql(
   runtime: Runtime,
@@ -50,20 +60,20 @@ export async function sendSparql(
   correlationId?: string,
 ): Promise<QueryResult | { type: 'update' }> {
   const reply = await requestSparql(runtime, operation, input, correlationId);
-  return (await checkOut(runtime.blobs, reply)) as QueryResult | { type: 'update' };
+  return reply.type === 'update' ? reply : checkOutResult(runtime.blobs, reply);
 }
 
-/** The consumer's reply as it came: the result, or the claim on a large one (not read here). */
+/** The consumer's reply as it came: the result, or a large one's stored form (not read here). */
 async function requestSparql(
   runtime: Runtime,
   operation: SparqlOperation,
   input: SparqlInput,
   correlationId?: string,
-): Promise<unknown> {
+): Promise<ResultReply | { type: 'update' }> {
   if (input.text.length > MAX_SPARQL_CHARS) {
     throw tooLarge(`${operation}: longer than ${MAX_SPARQL_CHARS} characters`, operation);
   }
-  return runtime.bus.request<unknown, unknown>(
+  const reply = await runtime.bus.request<unknown, unknown>(
     runtime.catalog.topicReadBy(SPARQL_GROUP).name,
     { operation, input },
     {
@@ -71,6 +81,7 @@ async function requestSparql(
       headers: correlationId ? { 'x-correlation-id': correlationId } : {},
     },
   );
+  return (await checkOut(runtime.blobs, reply)) as ResultReply | { type: 'update' };
 }
 
 /** One request to the endpoint, read: who asks for what, in which types (`format`, else Accept). */
@@ -84,22 +95,35 @@ interface Call {
 
 const headers = { 'Cache-Control': 'no-store', Vary: 'Accept, Authorization, Cookie', ...CORS_HEADERS };
 
+/**
+ * The result in the type chosen from Accept before the query ran (and sent with it): the text the
+ * store wrote in that type goes to the client as it is, a large one straight from its file in the
+ * blob store, so that this thread neither parses nor writes it. What the store could not write
+ * (results.ts resultPieces) is written by a render thread; an ASK's few bytes here.
+ */
 async function answer(runtime: Runtime, { asked, input, accept, correlationId }: Call) {
-  const reply = await requestSparql(runtime, asked.operation ?? 'query', input, correlationId);
-  // A large result (a claim) is read and written by a render thread, never by this one; so is
-  // any graph (JSON-LD of a few thousand triples takes jsonld.js 0.1 s). A small table is a few
-  // string joins.
-  const path = claimedPath(runtime.blobs, reply);
-  if (path === undefined) {
-    const result = reply as QueryResult | { type: 'update' };
-    if (result.type === 'update') return { status: 204, headers } satisfies Result;
-    if (result.type !== 'graph') {
-      const rendered = await renderResult(result, accept);
-      return { body: rendered.body, contentType: rendered.contentType, headers } satisfies Result;
-    }
+  const formats = resultFormats(accept);
+  const reply = await requestSparql(
+    runtime,
+    asked.operation ?? 'query',
+    { ...input, formats },
+    correlationId,
+  );
+  if (reply.type === 'update') return { status: 204, headers } satisfies Result;
+  const type = chosenType(reply.type, formats, accept);
+  const contentType = `${type}; charset=utf-8`;
+  if (reply.type === 'ask') {
+    const rendered = await renderResult(reply, type);
+    return { body: rendered.body, contentType, headers } satisfies Result;
   }
-  const source: ResultSource = path === undefined ? { value: reply as QueryResult } : { path };
-  const rendered = await renderStream(source, accept);
+  if (sameText(reply.mediaType, type)) {
+    const body = isStored(reply) ? runtime.blobs.open(reply.blob, 'result') : reply.text;
+    return { body, contentType, headers } satisfies Result;
+  }
+  const source: ResultSource = isStored(reply)
+    ? { stored: reply, path: runtime.blobs.path(reply.blob, 'result') }
+    : { value: reply };
+  const rendered = await renderStream(source, type);
   return { body: rendered.body, contentType: rendered.contentType, headers } satisfies Result;
 }
 

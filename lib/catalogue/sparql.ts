@@ -22,7 +22,12 @@ export async function runSparql(
   const viewer = await resolveViewer(deps.store, input.credential);
   const action = operation === 'query' ? 'sparql.query' : 'sparql.update';
   const dataset = await datasetFor(deps.store, viewer, action, input.id);
-  if (operation === 'query') return deps.tripleStore.query(dataset.id, input.text, { signal });
+  if (operation === 'query') {
+    return deps.tripleStore.query(dataset.id, input.text, {
+      signal,
+      ...(input.formats ? { formats: input.formats } : {}),
+    });
+  }
   await deps.tripleStore.update(dataset.id, input.text, { signal });
   return { type: 'update' };
 }

@@ -7,6 +7,7 @@
 import type { WireCredential } from './catalogue.ts';
 import { CREDENTIAL_SCHEMA } from './catalogue.ts';
 import { SCHEMA_BASE } from './requests.ts';
+import { GRAPH_MEDIA_TYPES, TABLE_TYPES, type ResultFormats } from './result-types.ts';
 
 /** The consumer group of the load topic (DESIGN §2: load-triplestore). */
 export const LOAD_GROUP = 'load-triplestore';
@@ -41,6 +42,11 @@ export interface SparqlInput {
   id: string;
   /** The query (operation `query`) or the update (operation `update`). */
   text: string;
+  /**
+   * The media types to write a query's result in, chosen by the gateway from the client's Accept
+   * (lib/triplestore/results.ts): `table` for SELECT and ASK, `graph` for CONSTRUCT and DESCRIBE.
+   */
+  formats?: ResultFormats;
 }
 
 export type SparqlOperation = 'query' | 'update';
@@ -87,6 +93,14 @@ export function sparqlRequestSchema(): Record<string, unknown> {
           credential: CREDENTIAL_SCHEMA,
           id: { type: 'string', minLength: 1, maxLength: 100 },
           text: { type: 'string', maxLength: MAX_SPARQL_CHARS },
+          formats: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              table: { enum: [...TABLE_TYPES] },
+              graph: { enum: [...GRAPH_MEDIA_TYPES] },
+            },
+          },
         },
       },
     },

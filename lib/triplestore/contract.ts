@@ -8,6 +8,11 @@
 // every query on it answers the empty result.
 import type { Readable } from 'node:stream';
 import type { QueryBounds } from './bounds.ts';
+import { count } from '../process/counters.ts';
+import type { ResultFormats } from '../contracts/result-types.ts';
+import { RESULT_TYPES, sameText } from './result-text.ts';
+
+export type { ResultFormats };
 
 /**
  * RDF syntaxes a graph is loaded from: the catalogue's joined Turtle, and N-Triples, which
@@ -34,25 +39,48 @@ export interface ResultTerm {
 
 export type Binding = Record<string, ResultTerm>;
 
-export type QueryResult =
+/** A SELECT's result: its text as the store wrote it, in `mediaType` (one of the table types). */
+export interface TableResult {
+  type: 'select';
+  rows: number;
+  mediaType: string;
   /**
-   * SELECT: the SPARQL JSON results document as the store wrote it, as text: a large result
-   * crosses threads, the bus and the blob store as one string, and nothing on the way (the
-   * gateway's main thread least) has to build or walk 100,000 row objects. `bindingsOf` reads it.
+   * As text: a large result crosses threads, the bus and the blob store as one string and goes
+   * to the client as it is; nothing on the way (the gateway's main thread least) builds or walks
+   * 100,000 row objects. `bindingsOf` reads SPARQL JSON.
    */
-  | { type: 'select'; variables: string[]; rows: number; json: string }
-  | { type: 'ask'; boolean: boolean }
-  /** CONSTRUCT and DESCRIBE: the graph as N-Triples, one triple per line. */
-  | { type: 'graph'; ntriples: string; triples: number };
+  text: string;
+}
 
-/** The rows of a SELECT result (parsed from its JSON text). */
-export function bindingsOf(result: Extract<QueryResult, { type: 'select' }>): Binding[] {
-  return (JSON.parse(result.json) as { results?: { bindings?: Binding[] } }).results?.bindings ?? [];
+export interface AskResult {
+  type: 'ask';
+  boolean: boolean;
+}
+
+/** CONSTRUCT and DESCRIBE: the graph's text as the store wrote it (N-Triples, or Turtle when asked). */
+export interface GraphResult {
+  type: 'graph';
+  triples: number;
+  mediaType: string;
+  text: string;
+}
+
+export type QueryResult = TableResult | AskResult | GraphResult;
+
+/** The rows of a SELECT result written as SPARQL JSON (the default: what code that reads rows asks for). */
+export function bindingsOf(result: TableResult): Binding[] {
+  if (!sameText(result.mediaType, RESULT_TYPES.json)) {
+    throw new Error(`bindingsOf: the result was written as ${result.mediaType}, not SPARQL JSON`);
+  }
+  count('result.parse');
+  return (JSON.parse(result.text) as { results?: { bindings?: Binding[] } }).results?.bindings ?? [];
 }
 
 export interface QueryOptions {
   /** The caller stopped waiting (the client went away). */
   signal?: AbortSignal;
+  /** The types to write the result in; a store writes what it can of them (result-text.ts). */
+  formats?: ResultFormats;
 }
 
 export interface TripleStore {

@@ -31,6 +31,8 @@ import type {
   TripleStore,
 } from './contract.ts';
 import { guardQuery, guardUpdate } from './guard.ts';
+import { NTRIPLES, countRows, countTriples, sameText, tableFormat } from './result-text.ts';
+import { count } from '../process/counters.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from './names.ts';
 
 const REGISTRY = 'urn:labld:triplestore:datasets';
@@ -199,14 +201,14 @@ class RemoteTripleStore implements TripleStore {
     }
     for (const g of guarded.namedGraphs) params.append('named-graph-uri', g);
     const graphForm = guarded.form === 'construct' || guarded.form === 'describe';
+    // A SELECT in the type asked, written by the server and passed on as it is. A graph always
+    // as N-Triples, whose triples are its lines (the server's Turtle nests, and only a parser
+    // could count it): the gateway's render thread writes any other type from it.
+    const table = options.formats?.table;
+    const format = graphForm ? NTRIPLES : guarded.form === 'ask' ? JSON_RESULTS : tableFormat(table);
     const response = await this.#send(
       'sparql',
-      {
-        method: 'POST',
-        body: params.toString(),
-        contentType: FORM,
-        accept: graphForm ? NTRIPLES : JSON_RESULTS,
-      },
+      { method: 'POST', body: params.toString(), contentType: FORM, accept: format },
       this.#queries,
       options.signal,
     ).catch((error: unknown) => rejected(error, 'query', this.#limits.timeoutMs));
@@ -218,21 +220,21 @@ class RemoteTripleStore implements TripleStore {
         `query: more than ${this.#limits.maxResults} ${what} (LABLD_SPARQL_MAX_RESULTS); add a LIMIT`,
         'query',
       );
-    if (graphForm) {
-      const triples = body.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#')).length;
-      if (triples > this.#limits.maxResults) throw limit('triples');
-      return { type: 'graph', ntriples: body, triples };
+    if (guarded.form === 'ask') {
+      count('result.parse');
+      return { type: 'ask', boolean: (JSON.parse(body) as { boolean?: boolean }).boolean === true };
     }
-    const json = JSON.parse(body) as {
-      head: { vars?: string[] };
-      boolean?: boolean;
-      results?: { bindings: unknown[] };
-    };
-    if (guarded.form === 'ask') return { type: 'ask', boolean: json.boolean === true };
-    const rows = json.results?.bindings.length ?? 0;
+    // The server wrote the result.
+    count('result.write');
+    if (graphForm) {
+      const triples = countTriples(body, NTRIPLES);
+      if (triples > this.#limits.maxResults) throw limit('triples');
+      return { type: 'graph', mediaType: NTRIPLES, text: body, triples };
+    }
+    const rows = countRows(body, format);
     if (rows > this.#limits.maxResults) throw limit('results');
-    // The server's own text goes on: the endpoint answers SPARQL JSON with it as it is.
-    return { type: 'select', variables: json.head.vars ?? [], rows, json: body };
+    const mediaType = table && sameText(table, format) ? table : format;
+    return { type: 'select', mediaType, rows, text: body };
   }
 
   async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {
@@ -250,7 +252,6 @@ class RemoteTripleStore implements TripleStore {
 
 const FORM = 'application/x-www-form-urlencoded';
 const JSON_RESULTS = 'application/sparql-results+json';
-const NTRIPLES = 'application/n-triples';
 
 /**
  * The document with its base IRI in front: a GSP server resolves relative IRIs against its own

@@ -1,29 +1,20 @@
 // The render worker (render.ts): writes a query's result in the media type asked, piece by
-// piece, off the main thread; and checks a result in to the blob store (its JSON text and hash
-// cost a 100,000-row result ~0.3 s of a thread). A large result arrives as the path of its
-// claim (the JSON the triple store's consumer stored), so that even reading it back happens
-// here. At most AHEAD pieces are in flight: the main thread gives a credit back for each one
-// its client took.
+// piece, off the main thread. A large result arrives as the file of its stored text
+// (result-claim.ts), so that even reading it back happens here. At most AHEAD pieces are in
+// flight: the main thread gives a credit back for each one its client took.
 import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
-import { BlobStore } from '../blobs/blob-store.ts';
-import { checkIn } from '../blobs/claim-check.ts';
 import { DomainError } from '../process/errors.ts';
 import type { QueryResult } from './contract.ts';
-import { resultPieces, resultType } from './results.ts';
+import type { StoredResult } from './result-claim.ts';
+import { resultPieces } from './results.ts';
 
-export type ResultSource = { value: QueryResult } | { path: string };
+/** The result itself, or its stored form with the path of its text. */
+export type ResultSource = { value: QueryResult } | { stored: StoredResult; path: string };
 
-export type ToRenderer =
-  | { type: 'render'; source: ResultSource; accept: string | undefined }
-  | { type: 'more' }
-  /** The claim check of a result (JSON text, hash, file) for the blob store in `blobs`. */
-  | { type: 'check-in'; value: QueryResult; blobs: string };
+export type ToRenderer = { type: 'render'; source: ResultSource; mediaType: string } | { type: 'more' };
 
 export type FromRenderer =
-  | { type: 'checked-in'; value: unknown }
-  /** The media type chosen for the Accept header, before any piece. */
-  | { type: 'chosen'; mediaType: string }
   | { type: 'piece'; piece: string }
   | { type: 'done' }
   | { type: 'failed'; failure: { kind?: DomainError['kind']; message: string; field?: string | undefined } };
@@ -35,11 +26,11 @@ const port = parentPort!;
 let credits = 0;
 let wake: (() => void) | undefined;
 
-async function render(source: ResultSource, accept: string | undefined): Promise<void> {
+async function render(source: ResultSource, mediaType: string): Promise<void> {
   const result =
-    'value' in source ? source.value : (JSON.parse(await readFile(source.path, 'utf8')) as QueryResult);
-  const mediaType = resultType(result, accept);
-  port.postMessage({ type: 'chosen', mediaType } satisfies FromRenderer);
+    'value' in source
+      ? source.value
+      : ({ ...source.stored, text: await readFile(source.path, 'utf8') } as QueryResult);
   credits = AHEAD;
   for await (const written of resultPieces(result, mediaType)) {
     // JSON-LD and RDF/XML come as one text: handed on in pieces all the same.
@@ -57,14 +48,8 @@ port.on('message', (message: ToRenderer) => {
     wake?.();
     return;
   }
-  const job =
-    message.type === 'check-in'
-      ? checkIn(new BlobStore(message.blobs), message.value).then(
-          (value) => ({ type: 'checked-in', value }) as const,
-        )
-      : render(message.source, message.accept).then(() => ({ type: 'done' }) as const);
-  job.then(
-    (reply) => port.postMessage(reply satisfies FromRenderer),
+  render(message.source, message.mediaType).then(
+    () => port.postMessage({ type: 'done' } satisfies FromRenderer),
     (error: unknown) => {
       const failure =
         error instanceof DomainError

@@ -1,15 +1,13 @@
 // A query's result written as a stream, off the main thread (issue 25: JSON-LD of 99,000
-// triples held the event loop 8 s, a 100,000-row SELECT 1–2 s). RENDERERS warm worker threads
-// (render-worker.ts; loading lib/rdf takes a new thread ~0.4 s) take one result each; the
-// pieces they write go out as the client reads them. A client that goes away ends its
-// renderer, and a fresh one takes its place when next needed.
+// triples held the event loop 8 s, a 100,000-row SELECT 1–2 s), where the store could not write
+// it in the type asked (results.ts resultPieces says which; what a store wrote goes out
+// untouched). RENDERERS warm worker threads (render-worker.ts; loading lib/rdf takes a new
+// thread ~0.4 s) take one result each; the pieces they write go out as the client reads them.
+// A client that goes away ends its renderer, and a fresh one takes its place when next needed.
 import { Readable } from 'node:stream';
 import { Worker } from 'node:worker_threads';
 import { DomainError } from '../process/errors.ts';
 import { youngGenerationMb } from '../process/heap.ts';
-import type { BlobStore } from '../blobs/blob-store.ts';
-import { checkIn, INLINE_BYTES } from '../blobs/claim-check.ts';
-import type { QueryResult } from './contract.ts';
 import type { FromRenderer, ResultSource, ToRenderer } from './render-worker.ts';
 import { count } from '../process/counters.ts';
 
@@ -59,35 +57,6 @@ function failureOf(message: Extract<FromRenderer, { type: 'failed' }>): Error {
   return kind ? new DomainError(kind, text, field) : new Error(text);
 }
 
-/**
- * `checkIn(blobs, result)` (lib/blobs/claim-check.ts) on a render thread: the triple store's
- * consumer hands its result on without stringifying or hashing megabytes on its own thread.
- */
-export async function checkInResult(blobs: BlobStore, result: QueryResult): Promise<unknown> {
-  const text = result.type === 'select' ? result.json : result.type === 'graph' ? result.ntriples : '';
-  // What stays inline costs this thread less than a message to another.
-  if (text.length < INLINE_BYTES / 2) return checkIn(blobs, result);
-  const worker = await acquire();
-  let healthy = true;
-  try {
-    return await new Promise<unknown>((resolve, reject) => {
-      const broken = (error: Error) => {
-        healthy = false;
-        reject(error);
-      };
-      worker.on('message', (message: FromRenderer) => {
-        if (message.type === 'checked-in') resolve(message.value);
-        else if (message.type === 'failed') reject(failureOf(message));
-      });
-      worker.on('error', broken);
-      worker.on('exit', () => broken(new Error('the result renderer ended early')));
-      worker.postMessage({ type: 'check-in', value: result, blobs: blobs.dir } satisfies ToRenderer);
-    });
-  } finally {
-    release(worker, healthy);
-  }
-}
-
 export interface RenderedStream {
   /** With its charset. */
   contentType: string;
@@ -95,15 +64,12 @@ export interface RenderedStream {
 }
 
 /**
- * The text of the result in the type Accept asks for (results.ts) as a stream. Resolves once the
- * first piece is written, so that a result that cannot be written at all (too large for RDF/XML,
- * say) is an error the caller can still answer with a status; a failure later ends the stream
- * with that error, never with a text that looks complete.
+ * The text of the result in media type `type` (results.ts `chosenType`) as a stream. Resolves
+ * once the first piece is written, so that a result that cannot be written at all (too large for
+ * RDF/XML, say) is an error the caller can still answer with a status; a failure later ends the
+ * stream with that error, never with a text that looks complete.
  */
-export async function renderStream(
-  source: ResultSource,
-  accept: string | undefined,
-): Promise<RenderedStream> {
+export async function renderStream(source: ResultSource, type: string): Promise<RenderedStream> {
   const worker = await acquire();
   let done = false;
   const stream = new Readable({
@@ -133,13 +99,8 @@ export async function renderStream(
       stream.destroy();
     } else stream.destroy(error);
   };
-  let contentType = '';
   worker.on('message', (message: FromRenderer) => {
     if (done) return;
-    if (message.type === 'chosen') {
-      contentType = `${message.mediaType}; charset=utf-8`;
-      return;
-    }
     if (message.type === 'piece') stream.push(message.piece);
     else if (message.type === 'done') {
       done = true;
@@ -152,8 +113,8 @@ export async function renderStream(
   });
   worker.on('error', fail);
   worker.on('exit', () => fail(new Error('the result renderer ended early')));
-  worker.postMessage({ type: 'render', source, accept } satisfies ToRenderer);
+  worker.postMessage({ type: 'render', source, mediaType: type } satisfies ToRenderer);
   count('handoff.render');
   await started;
-  return { contentType, body: stream };
+  return { contentType: `${type}; charset=utf-8`, body: stream };
 }

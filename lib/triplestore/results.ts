@@ -7,31 +7,25 @@ import { Parser, type Quad } from 'n3';
 import { DEFAULT_PREFIXES, STREAMED_FORMATS, parse, serialize, serializeStream } from '../rdf/index.ts';
 import type { RdfFormat } from '../rdf/index.ts';
 import { notAcceptable } from '../process/errors.ts';
-import { bindingsOf, type Binding, type QueryResult, type ResultTerm } from './contract.ts';
+import { count } from '../process/counters.ts';
+import type { Binding, QueryResult, ResultFormats, ResultTerm } from './contract.ts';
+import {
+  NTRIPLES,
+  RESULT_TYPES,
+  TABLE_TYPES,
+  sameText,
+  type GraphType,
+  type TableType,
+} from './result-text.ts';
 
-export const RESULT_TYPES = {
-  json: 'application/sparql-results+json',
-  xml: 'application/sparql-results+xml',
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-} as const;
+export { RESULT_TYPES };
 
-export const GRAPH_TYPES: Record<string, RdfFormat> = {
+export const GRAPH_TYPES: Record<string, RdfFormat> & Record<GraphType, RdfFormat> = {
   'text/turtle': 'turtle',
   'application/n-triples': 'nt',
   'application/ld+json': 'json-ld',
   'application/rdf+xml': 'xml',
 };
-
-/** Media types a SELECT or ASK may be answered with, the default first. */
-const TABLE_TYPES: string[] = [
-  RESULT_TYPES.json,
-  'application/json',
-  RESULT_TYPES.xml,
-  'application/xml',
-  RESULT_TYPES.csv,
-  RESULT_TYPES.tsv,
-];
 
 export interface Rendered {
   body: string;
@@ -110,9 +104,42 @@ export function formatTypes(value: string): string[] {
   return types;
 }
 
+/** The types offered for a result of this form. */
+const offeredFor = (type: QueryResult['type']): string[] =>
+  type === 'graph' ? Object.keys(GRAPH_TYPES) : [...TABLE_TYPES];
+
 /** The media type `result` is answered in for this Accept header. */
 export function resultType(result: QueryResult, accept: string | undefined): string {
-  return choose(result.type === 'graph' ? Object.keys(GRAPH_TYPES) : TABLE_TYPES, accept);
+  return choose(offeredFor(result.type), accept);
+}
+
+/**
+ * The types a query's result is to be written in, chosen once from Accept before the query runs
+ * (its form is not known yet: one type for each form). An Accept that names none of either is
+ * 406 at once; one that names only one form's is 406 by `chosenType` if the query is the other.
+ */
+export function resultFormats(accept: string | undefined): ResultFormats {
+  const either = (offered: string[]) => {
+    try {
+      return choose(offered, accept);
+    } catch {
+      return undefined;
+    }
+  };
+  const table = either([...TABLE_TYPES]) as TableType | undefined;
+  const graph = either(Object.keys(GRAPH_TYPES)) as GraphType | undefined;
+  if (table === undefined && graph === undefined)
+    choose([...TABLE_TYPES, ...Object.keys(GRAPH_TYPES)], accept);
+  return { ...(table ? { table } : {}), ...(graph ? { graph } : {}) };
+}
+
+/** The type chosen for a result of this form; 406 when Accept named none of that form's. */
+export function chosenType(
+  type: QueryResult['type'],
+  formats: ResultFormats,
+  accept: string | undefined,
+): string {
+  return (type === 'graph' ? formats.graph : formats.table) ?? choose(offeredFor(type), accept);
 }
 
 /** Rows or N-Triples lines handed on at a time: the answer is written as it is made. */
@@ -121,36 +148,45 @@ const ROWS = 2000;
 const PIECE = 1 << 16;
 
 /**
- * The text of `result` in media type `type` (one of `resultType`'s), piece by piece: rows and
- * triples as they come, except JSON-LD and RDF/XML, which lib/rdf writes from the whole graph.
- * Run by the render worker (render.ts) for anything large.
+ * The text of `result` in media type `type` (one of `resultType`'s), piece by piece. The text the
+ * store wrote in that type goes as it is. The rest is what a store cannot write, written here
+ * from its SPARQL JSON or N-Triples: an ASK (a few bytes), a graph as RDF/XML (result-text.ts
+ * `graphFormat` says why), a graph from Fuseki in any type but N-Triples (its Turtle nests: only
+ * a parser could count its triples), and any type a store did not write. Rows and triples as they come, except JSON-LD and RDF/XML,
+ * which lib/rdf writes from the whole graph. Run by the render worker (render.ts) for anything
+ * large.
  */
 export async function* resultPieces(result: QueryResult, type: string): AsyncGenerator<string> {
+  if (result.type !== 'ask' && sameText(result.mediaType, type)) {
+    for (let i = 0; i < result.text.length; i += PIECE) yield result.text.slice(i, i + PIECE);
+    return;
+  }
+  count('result.write');
   if (result.type === 'graph') {
     const format = GRAPH_TYPES[type] ?? 'turtle';
-    if (format === 'nt') yield* lineBatches(result.ntriples);
-    else if (STREAMED_FORMATS.has(format)) {
-      yield* serializeStream(quadBatches(result.ntriples), format, {
-        prefixes: usedDefaults(result.ntriples),
-      });
-    } else yield await serialize(await parse(result.ntriples, 'nt'), format);
+    count('result.parse');
+    if (result.mediaType !== NTRIPLES) {
+      yield await serialize(await parse(result.text, GRAPH_TYPES[result.mediaType] ?? 'turtle'), format);
+    } else if (STREAMED_FORMATS.has(format)) {
+      yield* serializeStream(quadBatches(result.text), format, { prefixes: usedDefaults(result.text) });
+    } else yield await serialize(await parse(result.text, 'nt'), format);
     return;
   }
-  const json =
-    type !== RESULT_TYPES.xml &&
-    type !== 'application/xml' &&
-    type !== RESULT_TYPES.csv &&
-    type !== RESULT_TYPES.tsv;
-  // SPARQL JSON is what the store wrote: handed on as it is.
-  if (json) {
-    if (result.type === 'ask') yield JSON.stringify(jsonResults(result));
-    else for (let i = 0; i < result.json.length; i += PIECE) yield result.json.slice(i, i + PIECE);
-    return;
-  }
-  const table: Table = result.type === 'ask' ? result : { ...result, bindings: bindingsOf(result) };
-  if (type === RESULT_TYPES.csv) yield* separated(table, ',', csvCell, (v) => v, '\r\n');
+  const table: Table = result.type === 'ask' ? result : tableOf(result.text, result.mediaType);
+  if (sameText(type, RESULT_TYPES.json)) yield JSON.stringify(jsonResults(table));
+  else if (type === RESULT_TYPES.csv) yield* separated(table, ',', csvCell, (v) => v, '\r\n');
   else if (type === RESULT_TYPES.tsv) yield* separated(table, '\t', tsvCell, (v) => `?${v}`, '\n');
   else yield* xmlResults(table);
+}
+
+/** A SELECT's variables and rows, read from its SPARQL JSON (the only table text read back). */
+function tableOf(text: string, mediaType: string): Table {
+  if (!sameText(mediaType, RESULT_TYPES.json)) {
+    throw new Error(`a SELECT result written as ${mediaType} cannot be written in another type`);
+  }
+  count('result.parse');
+  const json = JSON.parse(text) as { head?: { vars?: string[] }; results?: { bindings?: Binding[] } };
+  return { type: 'select', variables: json.head?.vars ?? [], bindings: json.results?.bindings ?? [] };
 }
 
 /** The whole text at once (small results, and tests). */
@@ -191,8 +227,10 @@ function usedDefaults(ntriples: string): Record<string, string> {
 type Table = { type: 'select'; variables: string[]; bindings: Binding[] } | { type: 'ask'; boolean: boolean };
 
 /** https://www.w3.org/TR/sparql11-results-json/ */
-function jsonResults(result: { type: 'ask'; boolean: boolean }): unknown {
-  return { head: {}, boolean: result.boolean };
+function jsonResults(table: Table): unknown {
+  return table.type === 'ask'
+    ? { head: {}, boolean: table.boolean }
+    : { head: { vars: table.variables }, results: { bindings: table.bindings } };
 }
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };

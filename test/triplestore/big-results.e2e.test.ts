@@ -8,13 +8,11 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Worker } from 'node:worker_threads';
-import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
-import { api, person } from '../catalogue/actions/support.ts';
 import { startMonitor, stopMonitor } from '../hostile/harness.ts';
-import { startLabld, type Running } from '../support/labld.ts';
+import type { Running } from '../support/labld.ts';
 import { HEALTH_LIMIT_MS } from '../support/responsiveness.ts';
 import type { Answered, Ask } from './big-results-client.ts';
-import { endpoint, loadAndWait, uploadTurtle } from './endpoint-support.ts';
+import { endpoint, startWithPublicGraph } from './endpoint-support.ts';
 
 const SUBJECTS = 25_000;
 /** Four triples a subject. */
@@ -43,17 +41,7 @@ function bigTurtle(): string {
 let labld: Running & { dataDir: string };
 
 before(async () => {
-  labld = await startLabld();
-  const store = await openCatalogueStore({ dataDir: labld.dataDir });
-  const alice = await person(store, 'alice');
-  await store.close();
-  const made = await api(labld.url, 'package_create', {
-    body: { name: 'big', private: false },
-    headers: { authorization: alice.token },
-  });
-  assert.equal(made.status, 200, JSON.stringify(made.body));
-  await uploadTurtle(labld.url, alice, 'big', 'big-joined.ttl', bigTurtle());
-  await loadAndWait(labld.url, alice, 'big', 120_000);
+  labld = await startWithPublicGraph('big', 'big-joined.ttl', bigTurtle(), 120_000);
 });
 after(() => labld?.stop());
 

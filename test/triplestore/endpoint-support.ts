@@ -5,7 +5,9 @@ import { join } from 'node:path';
 import { setting } from '../../lib/process/config.ts';
 import { datasetDir, readManifest } from '../../lib/triplestore/embedded/disk.ts';
 import { openTripleStore, tripleStoreConfigFromEnv } from '../../lib/triplestore/open.ts';
-import { api, type Person } from '../catalogue/actions/support.ts';
+import { openCatalogueStore } from '../../lib/catalogue/store/open.ts';
+import { api, person, type Person } from '../catalogue/actions/support.ts';
+import { startLabld, type Running } from '../support/labld.ts';
 
 export const SAMPLE_TTL = `@prefix ex: <http://example.org/> .
 ex:m1 ex:force 1.5 ; ex:unit "kN" .
@@ -140,4 +142,25 @@ export async function storedGraphs(dataDir: string, datasetId: string): Promise<
   }
   // The store's own reader: the manifest may be removed while this reads it.
   return Object.keys(readManifest(datasetDir(join(dataDir, 'triplestore'), datasetId)).graphs);
+}
+
+/** A labld with one public dataset `name` of alice's, `text` uploaded to it as `file` and loaded. */
+export async function startWithPublicGraph(
+  name: string,
+  file: string,
+  text: string,
+  timeoutMs: number,
+): Promise<Running & { dataDir: string }> {
+  const labld = await startLabld();
+  const store = await openCatalogueStore({ dataDir: labld.dataDir });
+  const alice = await person(store, 'alice');
+  await store.close();
+  const made = await api(labld.url, 'package_create', {
+    body: { name, private: false },
+    headers: { authorization: alice.token },
+  });
+  assert.equal(made.status, 200, JSON.stringify(made.body));
+  await uploadTurtle(labld.url, alice, name, file, text);
+  await loadAndWait(labld.url, alice, name, timeoutMs);
+  return labld;
 }

@@ -85,7 +85,7 @@ test('the rows only when asked, in a graph of their own; a sync keeps them, a pl
     dataset.id,
     'SELECT ?v WHERE { <http://ex.org/t/gid-2> ?p [ <http://qudt.org/schema/qudt/value> ?v ] }',
   );
-  assert.ok(value.type === 'select' && value.json.includes('"14.25"'), JSON.stringify(value));
+  assert.ok(value.type === 'select' && value.text.includes('"14.25"'), JSON.stringify(value));
 
   // A sync (a resource changed) and an autoload say nothing about rows: they stay in.
   const synced = await loadDataset(deps, dataset.id, 'sync');

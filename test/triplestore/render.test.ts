@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { text } from 'node:stream/consumers';
 import { test } from 'node:test';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
-import { claimedPath } from '../../lib/blobs/claim-check.ts';
 import { DomainError } from '../../lib/process/errors.ts';
 import type { QueryResult } from '../../lib/triplestore/contract.ts';
-import { checkInResult, renderStream } from '../../lib/triplestore/render.ts';
+import { renderStream } from '../../lib/triplestore/render.ts';
+import { checkInResult, isStored } from '../../lib/triplestore/result-claim.ts';
 import { renderResult } from '../../lib/triplestore/results.ts';
 import { removeTempDir, tempDir } from '../support/temp.ts';
 
@@ -21,16 +21,16 @@ function table(): QueryResult {
   }));
   return {
     type: 'select',
-    variables: ['s', 'o'],
     rows: ROWS,
-    json: JSON.stringify({ head: { vars: ['s', 'o'] }, results: { bindings } }),
+    mediaType: 'application/sparql-results+json',
+    text: JSON.stringify({ head: { vars: ['s', 'o'] }, results: { bindings } }),
   };
 }
 
 function graph(predicate = 'http://example.org/p'): QueryResult {
   let ntriples = '';
   for (let i = 0; i < ROWS; i++) ntriples += `<urn:x:${i}> <${predicate}> "v${i}" .\n`;
-  return { type: 'graph', ntriples, triples: ROWS };
+  return { type: 'graph', mediaType: 'application/n-triples', text: ntriples, triples: ROWS };
 }
 
 test('every type, from the claim the consumer checked in, as written at once', async () => {
@@ -49,12 +49,12 @@ test('every type, from the claim the consumer checked in, as written at once', a
       ],
       [graph(), ['text/turtle', 'application/n-triples', 'application/ld+json', 'application/rdf+xml']],
     ] as const) {
-      const claim = await checkInResult(blobs, result);
-      const path = claimedPath(blobs, claim);
-      assert.ok(path, 'a result this large travels as a claim');
+      const stored = await checkInResult(blobs, result);
+      assert.ok(isStored(stored), 'a result this large travels as a claim');
+      const path = blobs.path(stored.blob);
       for (const type of types) {
         const expected = await renderResult(result, type);
-        const streamed = await renderStream({ path }, type);
+        const streamed = await renderStream({ stored, path }, type);
         assert.equal(streamed.contentType, expected.contentType);
         assert.equal(await text(streamed.body), expected.body, type);
       }

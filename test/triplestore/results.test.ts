@@ -25,9 +25,9 @@ const VARIABLES = ['s', 'label', 'n'];
 /** As a store hands it over: the SPARQL JSON document as text. */
 const TABLE: QueryResult = {
   type: 'select',
-  variables: VARIABLES,
   rows: BINDINGS.length,
-  json: JSON.stringify({ head: { vars: VARIABLES }, results: { bindings: BINDINGS } }),
+  mediaType: 'application/sparql-results+json',
+  text: JSON.stringify({ head: { vars: VARIABLES }, results: { bindings: BINDINGS } }),
 };
 
 test('Accept: order by q, then by place; q=0 is a refusal', () => {
@@ -82,7 +82,8 @@ test('TSV: terms in SPARQL syntax, escapes in strings, xsd:string left plain', a
 test('CONSTRUCT: Turtle by default, N-Triples as stored, JSON-LD on request', async () => {
   const graph: QueryResult = {
     type: 'graph',
-    ntriples: '<http://ex.org/a> <http://ex.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n',
+    mediaType: 'application/n-triples',
+    text: '<http://ex.org/a> <http://ex.org/p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\n',
     triples: 1,
   };
   await assert.rejects(renderResult(graph, 'application/sparql-results+json'), { kind: 'not-acceptable' });
@@ -94,7 +95,7 @@ test('CONSTRUCT: Turtle by default, N-Triples as stored, JSON-LD on request', as
     [quad!.subject.value, quad!.predicate.value, quad!.object.value],
     ['http://ex.org/a', 'http://ex.org/p', '1'],
   );
-  assert.equal((await renderResult(graph, 'application/n-triples')).body, graph.ntriples);
+  assert.equal((await renderResult(graph, 'application/n-triples')).body, graph.text);
   const jsonld = JSON.parse((await renderResult(graph, 'application/ld+json')).body);
   assert.equal(JSON.stringify(jsonld).includes('http://ex.org/p'), true);
 });

@@ -237,7 +237,11 @@ class EmbeddedTripleStore implements TripleStore {
 
   async query(datasetId: string, text: string, options: QueryOptions = {}): Promise<QueryResult> {
     checkDatasetId(datasetId);
-    return this.#run({ op: 'query', dataset: datasetId, text }, true, options.signal);
+    return this.#run(
+      { op: 'query', dataset: datasetId, text, ...(options.formats ? { formats: options.formats } : {}) },
+      true,
+      options.signal,
+    );
   }
 
   async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {

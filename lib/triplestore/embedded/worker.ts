@@ -11,7 +11,8 @@ import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { DomainError, conflict, invalid, tooLarge } from '../../process/errors.ts';
-import type { GraphFormat, QueryResult } from '../contract.ts';
+import type { GraphFormat, QueryResult, ResultFormats } from '../contract.ts';
+import { NTRIPLES, countRows, countTriples, graphFormat, sameText, tableFormat } from '../result-text.ts';
 import type { QueryBounds } from '../bounds.ts';
 import { guardQuery, guardUpdate } from '../guard.ts';
 import {
@@ -26,6 +27,7 @@ import {
   writeManifest,
 } from './disk.ts';
 import { countExternalMemoryInHeapLimit } from './heap.ts';
+import { count } from '../../process/counters.ts';
 
 export interface WorkerConfig {
   root: string;
@@ -42,7 +44,7 @@ export type Request =
   | { op: 'drop'; dataset: string; graph: string }
   | { op: 'dropDataset'; dataset: string }
   | { op: 'graphs'; dataset: string }
-  | { op: 'query'; dataset: string; text: string }
+  | { op: 'query'; dataset: string; text: string; formats?: ResultFormats }
   | { op: 'update'; dataset: string; text: string }
   /** Runs a query on an empty store: whether oxigraph still answers (/readyz). */
   | { op: 'ping' }
@@ -218,14 +220,12 @@ function drop(dataset: string, graphs: string[]): boolean {
 
 const EMPTY = new oxigraph.Store();
 
-/** Triples in N-Triples text: one per line. */
-function lines(ntriples: string): number {
-  let count = 0;
-  for (let i = ntriples.indexOf('\n'); i !== -1; i = ntriples.indexOf('\n', i + 1)) count++;
-  return count;
-}
-
-function query(dataset: string, text: string): QueryResult {
+/**
+ * Runs a query and writes its result in the type asked where oxigraph can (every SPARQL results
+ * type; N-Triples and Turtle for a graph), once: that text goes to the client as it is. Rows and
+ * triples are counted on the text (result-text.ts), never by parsing it back.
+ */
+function query(dataset: string, text: string, formats: ResultFormats = {}): QueryResult {
   const graphs = graphsOf(dataset);
   const guarded = guardQuery(text, graphs, config.maxResults, config.bounds);
   const store = graphs.length === 0 ? EMPTY : storeOf(dataset);
@@ -238,10 +238,12 @@ function query(dataset: string, text: string): QueryResult {
       `query: more than ${config.maxResults} ${what} (LABLD_SPARQL_MAX_RESULTS); add a LIMIT`,
       'query',
     );
-  const run = (format: string): string => {
+  const run = (format?: string): unknown => {
     running();
     try {
-      return store.query(guarded.text, { ...options, results_format: format }) as string;
+      const written = store.query(guarded.text, { ...options, results_format: format });
+      if (format !== undefined) count('result.write');
+      return written;
     } catch (error) {
       // oxigraph's own refusals (a regex too big, …) are the query's fault: not retried.
       if (isTrap(error)) throw error;
@@ -252,21 +254,26 @@ function query(dataset: string, text: string): QueryResult {
     }
   };
   if (guarded.form === 'construct' || guarded.form === 'describe') {
-    const ntriples = run('application/n-triples');
-    const triples = lines(ntriples);
+    const format = graphFormat(formats.graph);
+    const written = run(format) as string;
+    const triples = countTriples(written, format);
     if (triples > config.maxResults) throw limit('triples');
-    return { type: 'graph', ntriples, triples };
+    return { type: 'graph', mediaType: format, text: written, triples };
   }
-  const written = run('application/sparql-results+json');
-  const json = JSON.parse(written) as {
-    head: { vars?: string[] };
-    boolean?: boolean;
-    results?: { bindings: unknown[] };
-  };
-  if (guarded.form === 'ask') return { type: 'ask', boolean: json.boolean === true };
-  const rows = json.results?.bindings.length ?? 0;
+  // Without a format oxigraph answers an ASK with the boolean itself.
+  if (guarded.form === 'ask') return { type: 'ask', boolean: run() === true };
+  const format = tableFormat(formats.table);
+  const written = run(format) as string;
+  // The guard's LIMIT is one more than allowed: at most that many rows to count.
+  const rows = countRows(written, format);
   if (rows > config.maxResults) throw limit('results');
-  return { type: 'select', variables: json.head.vars ?? [], rows, json: written };
+  const asked = formats.table;
+  return {
+    type: 'select',
+    mediaType: asked && sameText(asked, format) ? asked : format,
+    rows,
+    text: written,
+  };
 }
 
 function update(dataset: string, text: string): void {
@@ -293,7 +300,7 @@ function update(dataset: string, text: string): void {
         file,
         format: 'application/n-triples',
         base: graph,
-        triples: lines(ntriples),
+        triples: countTriples(ntriples, NTRIPLES),
       };
     }
     commit(dataset, manifest);
@@ -329,7 +336,7 @@ function handle(r: Request): unknown {
     case 'graphs':
       return graphsOf(r.dataset);
     case 'query':
-      return query(r.dataset, r.text);
+      return query(r.dataset, r.text, r.formats);
     case 'update':
       return update(r.dataset, r.text);
     case 'ping':
