@@ -1,9 +1,11 @@
 // The worker pool's waiting jobs, in two classes (issue 25, "under load"): requests someone
 // waits for (the gateways' actions, a page's read) and background work (the chain's steps,
 // which nobody waits for on a page). Under 50 clients uploading and reading on two workers, one
-// FIFO queue put every page read behind a run of chain steps (the pages' p50 was 2.5 s). So a
-// free worker takes the oldest request first, and a background job only while fewer than
-// `backgroundRoom` background jobs run: one worker is always left for requests.
+// FIFO queue put every page read behind a run of chain steps (the pages' p50 was 2.5 s). So
+// background jobs never hold more than `backgroundRoom` workers (one is always left for
+// requests), and beyond the first running one they take a worker only when no request waits.
+// The first is taken in its turn among the requests, so that the chain is never starved by a
+// steady stream of reads (with requests strictly first, not one step ran in a 60 s bench).
 
 export interface Queued {
   /** Background work: after every waiting request, on a bounded number of workers. */
@@ -45,11 +47,12 @@ export class JobQueue<J extends Queued> {
   }
 
   /**
-   * The job a free worker takes next, taken out: the oldest request, else the oldest background
-   * job while fewer than `room` background jobs run (`running`); none otherwise.
+   * The job a free worker takes next, taken out, `running` background jobs running: with none
+   * running, the oldest job; else the oldest request, or the oldest background job while fewer
+   * than `room` run; none otherwise.
    */
   take(running: number, room: number): J | undefined {
-    let at = this.#jobs.findIndex((job) => !job.background);
+    let at = running === 0 ? 0 : this.#jobs.findIndex((job) => !job.background);
     if (at < 0 && running < room) at = this.#jobs.findIndex((job) => job.background);
     return at < 0 ? undefined : this.#jobs.splice(at, 1)[0];
   }

@@ -19,8 +19,8 @@
 // for each waiting request, up to LABLD_WORKERS; one beyond the warm ones idle for
 // LABLD_WORKER_IDLE_MS is closed — an idle process holds no worker's memory, not one per core.
 //
-// Requests go before background work (the chain's steps), which may hold all workers but one
-// (job-queue.ts): uploads' chain work does not starve the pages.
+// Requests go before background work (the chain's steps) beyond its first running job, and it
+// may hold all workers but one (job-queue.ts): uploads' chain work does not starve the pages.
 //
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
