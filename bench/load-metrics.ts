@@ -43,6 +43,15 @@ export function workerWaitLines(start: Scrape, end: Scrape): string[] {
   return lines.sort();
 }
 
+/** What the main thread holds: V8's heap in use, and memory outside it (Buffers and the like). */
+export function heldLine(samples: Scrape): string {
+  const mb = (name: string) => `${Math.round((samples.get(name) ?? NaN) / 1024 / 1024)} MB`;
+  return (
+    `main thread then: heap in use ${mb('labld_nodejs_heap_size_used_bytes')}, ` +
+    `outside the heap ${mb('labld_nodejs_external_memory_bytes')}`
+  );
+}
+
 /** Jobs waiting for a worker and messages not yet committed by any consumer group. */
 export function backlog(samples: Scrape): number {
   let total = samples.get('labld_worker_queue') ?? 0;

@@ -37,7 +37,7 @@ import { freshDatabase } from '../test/support/database.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { action, joined, library, startChild, upload, type Child, type Dict } from './labld-child.ts';
 import { percentile } from './percentile.ts';
-import { drained, loopDelayLine, scrape, workerWaitLines } from './load-metrics.ts';
+import { drained, heldLine, loopDelayLine, scrape, workerWaitLines } from './load-metrics.ts';
 
 const { values } = parseArgs({
   options: {
@@ -199,7 +199,9 @@ async function run(store: string): Promise<void> {
     const peak = labld.peakRss();
     await sleep(Number(values.pause) * 1000);
     const rssAfter = labld.rss();
+    const held = await scrape(labld);
     report(store, { times, errors, firstErrors, rssStart, peak, rssAfter, load, loadEnd, drain });
+    console.log(heldLine(held));
     console.log(loopDelayLine(metricsEnd));
     console.log('wait for an operation worker, by group: jobs, mean wait');
     for (const line of workerWaitLines(metricsStart, metricsEnd)) console.log(`  ${line}`);
