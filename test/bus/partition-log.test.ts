@@ -38,3 +38,15 @@ test('a log on disk keeps its records for replay', () => {
     log.close();
   }
 });
+
+test('a record cut from a larger buffer does not hold that buffer', () => {
+  const log = new PartitionLog('labld.replies.y', 0, null, { fsync: false, retentionMs: 3600_000 });
+  const big = Buffer.alloc(64 * 1024, 'x');
+  const stored = log.append({ key: null, headers: {}, value: big.subarray(100, 400) });
+  assert.equal(stored.value.toString(), 'x'.repeat(300));
+  assert.ok(stored.value.buffer !== big.buffer, 'the 64 KB buffer is kept by the record');
+  assert.equal(stored.value.buffer.byteLength, 300);
+  // Node's pool of small buffers is such a larger buffer too.
+  const pooled = log.append({ key: null, headers: {}, value: Buffer.from('a small reply') });
+  assert.equal(pooled.value.buffer.byteLength, 'a small reply'.length);
+});

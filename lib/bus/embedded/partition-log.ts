@@ -38,6 +38,19 @@ function toLine(record: RawRecord): string {
   return `${JSON.stringify(line)}\n`;
 }
 
+/**
+ * A value that is a view into a larger buffer (a chunk read, or Node's pool of small buffers),
+ * copied into one of its own size: a record kept in memory held the whole buffer it was cut
+ * from (a heap snapshot after the load bench: 100 MB of 64 KB buffers kept by records of a few
+ * hundred bytes each).
+ */
+function compact(value: Buffer): Buffer {
+  if (value.byteLength === value.buffer.byteLength) return value;
+  const own = Buffer.allocUnsafeSlow(value.byteLength);
+  value.copy(own);
+  return own;
+}
+
 export class PartitionLog {
   readonly topic: string;
   readonly partition: number;
@@ -80,6 +93,7 @@ export class PartitionLog {
   append(record: OutgoingRecord): RawRecord {
     const stored: RawRecord = {
       ...record,
+      value: compact(record.value),
       topic: this.topic,
       partition: this.partition,
       offset: this.endOffset,
