@@ -116,7 +116,12 @@ async function run(
           // A step's work runs in the pool; chain-forget and the dead-letter collectors need none.
           ...(offloadTo && {
             offload: (group: string, event: ChainEvent, signal: AbortSignal, source?: Resource) =>
-              offloadTo.run(group, CHAIN_OPERATION, { event, source }, { signal }) as Promise<StepResult>,
+              offloadTo.run(
+                group,
+                CHAIN_OPERATION,
+                { event, source },
+                { signal, background: true },
+              ) as Promise<StepResult>,
           }),
           bus,
           catalog,

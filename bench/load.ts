@@ -7,11 +7,17 @@
 // dataset's endpoint, and an upload of the seed CSV to a second dataset (its chain runs too).
 //
 // It prints p50/p99 per kind, the error count (any answer but 200, or no answer), labld's
-// RSS at the start, its peak (VmHWM) and after the run plus --pause seconds, the machine's
-// load average, and the goals: p99 ≤ 1 s for pages, ≤ 2 s for SPARQL, 0 errors, RSS back
+// RSS at the start, its peak (VmHWM) and after the run, the machine's load average, and the goals: p99 ≤ 1 s for pages, ≤ 2 s for SPARQL, 0 errors, RSS back
 // within 20% of the start. Before the load, the memory lines of issue 29: labld's RSS idle
 // (fresh, /readyz answered, a few seconds later) against the goal of 180 MB, and its peak
 // (VmHWM) once the seed CSV has gone through the chain; `--seconds 0` prints only those.
+// "After the run" is: once the chain's backlog left by the uploads is worked off (no job waits
+// for a worker, no message uncommitted; the time it took is printed), then --pause seconds more.
+// The bench starts labld with LABLD_WORKER_IDLE_MS of --worker-idle-ms (default 5000, below
+// --pause), so the worker threads started for the load have been closed by then, as they are
+// after LABLD_WORKER_IDLE_MS (default 60 s) in a labld of its own. Beside the times it prints
+// labld's own counters over the run (bench/load-metrics.ts): the main thread's event-loop delay
+// and each consumer group's mean wait for an operation worker.
 // A bench: nothing here is asserted.
 //
 // Stores: `embedded` (SQLite and oxigraph), `postgres` (a fresh database on --database-url,
@@ -19,7 +25,8 @@
 // when a URL is known).
 //
 // Usage: node bench/load.ts [--clients 50] [--seconds 60 (0: the memory lines only)] [--store embedded|postgres|both]
-//                           [--database-url postgres://…] [--pause 10] [--upload-weight 1]
+//                           [--database-url postgres://…] [--pause 10] [--worker-idle-ms 5000]
+//                           [--drain-limit 300 (s)] [--upload-weight 1]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -30,6 +37,7 @@ import { freshDatabase } from '../test/support/database.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { action, joined, library, startChild, upload, type Child, type Dict } from './labld-child.ts';
 import { percentile } from './percentile.ts';
+import { drained, heldLine, loopDelayLine, scrape, workerWaitLines } from './load-metrics.ts';
 
 const { values } = parseArgs({
   options: {
@@ -38,6 +46,8 @@ const { values } = parseArgs({
     store: { type: 'string' },
     'database-url': { type: 'string', default: process.env['LABLD_TEST_DATABASE_URL'] ?? '' },
     pause: { type: 'string', default: '10' },
+    'worker-idle-ms': { type: 'string', default: '5000' },
+    'drain-limit': { type: 'string', default: '300' },
     'upload-weight': { type: 'string', default: '1' },
   },
 });
@@ -54,6 +64,8 @@ if (stores.includes('postgres') && !databaseUrl)
   throw new Error('--store postgres needs --database-url or LABLD_TEST_DATABASE_URL');
 
 const MB = 1024 * 1024;
+/** How long the chain's backlog may take to drain after the run before RSS is read anyway. */
+const DRAIN_LIMIT_MS = Number(values['drain-limit']) * 1000;
 /** How long a fresh labld is left after /readyz before its idle RSS is read. */
 const SETTLE_MS = 5000;
 const IDLE_GOAL_MB = 180;
@@ -145,7 +157,10 @@ async function once(labld: Child, kind: Kind, ids: { dataset: string; csv: strin
 async function run(store: string): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), 'labld-load-'));
   const database = store === 'postgres' ? await freshDatabase('bench_load') : undefined;
-  const labld = await startChild(dataDir, undefined, database ? { LABLD_DATABASE_URL: database.url } : {});
+  const labld = await startChild(dataDir, undefined, {
+    LABLD_WORKER_IDLE_MS: values['worker-idle-ms'],
+    ...(database ? { LABLD_DATABASE_URL: database.url } : {}),
+  });
   try {
     const idle = await idleRss(labld);
     console.log(`\n== ${store}: memory`);
@@ -158,6 +173,7 @@ async function run(store: string): Promise<void> {
     const times = new Map<Kind, number[]>(WEIGHTS.map(([k]) => [k, []]));
     const errors = new Map<Kind, number>();
     const firstErrors: string[] = [];
+    const metricsStart = await scrape(labld);
     const until = Date.now() + seconds * 1000;
     const load = loadavg();
     await Promise.all(
@@ -178,10 +194,17 @@ async function run(store: string): Promise<void> {
       }),
     );
     const loadEnd = loadavg();
+    const metricsEnd = await scrape(labld);
+    const drain = await drained(labld, DRAIN_LIMIT_MS);
     const peak = labld.peakRss();
     await sleep(Number(values.pause) * 1000);
     const rssAfter = labld.rss();
-    report(store, { times, errors, firstErrors, rssStart, peak, rssAfter, load, loadEnd });
+    const held = await scrape(labld);
+    report(store, { times, errors, firstErrors, rssStart, peak, rssAfter, load, loadEnd, drain });
+    console.log(heldLine(held));
+    console.log(loopDelayLine(metricsEnd));
+    console.log('wait for an operation worker, by group: jobs, mean wait');
+    for (const line of workerWaitLines(metricsStart, metricsEnd)) console.log(`  ${line}`);
   } finally {
     await labld.stop();
     await database?.drop();
@@ -198,6 +221,8 @@ interface Outcome {
   rssAfter: number;
   load: number[];
   loadEnd: number[];
+  /** How long the backlog took to drain after the run (undefined: not within DRAIN_LIMIT_MS). */
+  drain: number | undefined;
 }
 
 function report(store: string, o: Outcome): void {
@@ -222,9 +247,14 @@ function report(store: string, o: Outcome): void {
   }
   const errors = [...o.errors.values()].reduce((n, e) => n + e, 0);
   const back = o.rssAfter / o.rssStart;
+  const drain =
+    o.drain === undefined
+      ? `the backlog not drained in ${DRAIN_LIMIT_MS / 1000} s`
+      : `the backlog drained ${(o.drain / 1000).toFixed(0)} s after the run`;
   console.log(
     `RSS: ${(o.rssStart / MB).toFixed(0)} MB at the start, peak ${(o.peak / MB).toFixed(0)} MB, ` +
-      `${(o.rssAfter / MB).toFixed(0)} MB ${values.pause} s after (${((back - 1) * 100).toFixed(0)}% from the start)`,
+      `${(o.rssAfter / MB).toFixed(0)} MB ${values.pause} s after ${drain} ` +
+      `(${((back - 1) * 100).toFixed(0)}% from the start; LABLD_WORKER_IDLE_MS=${values['worker-idle-ms']})`,
   );
   for (const line of o.firstErrors) console.log(`  error: ${line}`);
   const verdict = (met: boolean) => (met ? 'met' : 'MISSED');

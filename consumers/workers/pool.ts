@@ -10,7 +10,7 @@
 // (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
 // the heap in use (live and not yet collected) of each busy worker and terminates it past
 // LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
-// between two looks (every 25 ms). A worker collects its garbage before it takes a request (worker.ts), so
+// between two looks (every 25 ms). A worker collects its garbage before it takes a request when the last one left much (worker.ts), so
 // what is counted is the request's own, not what the one before it left.
 //
 // Workers start on demand: LABLD_WORKERS_WARM (default none) are kept loaded with every group's
@@ -18,6 +18,9 @@
 // group (about 30 MB of heap each). While every worker is busy a spare is started, and one more
 // for each waiting request, up to LABLD_WORKERS; one beyond the warm ones idle for
 // LABLD_WORKER_IDLE_MS is closed — an idle process holds no worker's memory, not one per core.
+//
+// Requests go before background work (the chain's steps) beyond its first running job, and it
+// may hold all workers but one (job-queue.ts): uploads' chain work does not starve the pages.
 //
 // A worker that dies under a request (an uncaught throw from a library's event handler, say)
 // may have died of something else, so the request runs once more on a fresh worker; if that
@@ -28,12 +31,13 @@ import { SHARE_ENV, Worker } from 'node:worker_threads';
 import type { Credential } from '../../lib/catalogue/auth/actor.ts';
 import { intSetting, setting } from '../../lib/process/config.ts';
 import { log } from '../../lib/process/log.ts';
-import { workerQueue, workerStopped } from '../../lib/process/metrics.ts';
+import { workerQueue, workerStopped, workerWait } from '../../lib/process/metrics.ts';
 import type { DocumentCache } from '../../lib/shared/contract.ts';
 import { MemoryDocumentCache } from '../../lib/shared/memory.ts';
 import { sharedConfigFromEnv } from '../../lib/shared/open.ts';
 import { youngGenerationMb } from '../../lib/process/heap.ts';
 import { answerCacheCall } from './document-cache.ts';
+import { backgroundRoom, JobQueue } from './job-queue.ts';
 import { abortError, crashedOn, outOfMemory, overDeadline, pastDeadline } from './pool-errors.ts';
 import {
   fromWire,
@@ -59,6 +63,11 @@ const HEAP_WATCH_MS = 25;
 const HARD_LIMIT_FACTOR = 2;
 /** How long an idle worker may take to close its stores when the pool stops. */
 const CLOSE_GRACE_MS = 2000;
+/**
+ * A worker collects a job's garbage before the next job when the job left more than this part of
+ * LABLD_WORKER_MEMORY_MB (worker.ts): what the heap watch may count of the last job's garbage.
+ */
+const COLLECT_ABOVE_PART = 1 / 16;
 /** Workers a request may see die under it before it is answered `crashed`. */
 const CRASHES_PER_JOB = 2;
 
@@ -94,6 +103,8 @@ export interface RunOptions {
   deadline?: number | undefined;
   /** Aborting it abandons the request (a subscription closing). */
   signal?: AbortSignal | undefined;
+  /** Work nobody waits for (a chain step): after every waiting request, never on the last free worker. */
+  background?: boolean;
 }
 
 /** Workers per process: LABLD_WORKERS, else one per CPU and at least two. */
@@ -106,6 +117,9 @@ export function workerCount(env: NodeJS.ProcessEnv = process.env): number {
 
 interface Job {
   message: RunJob;
+  background: boolean;
+  /** performance.now() when it was queued: its wait is measured (labld_worker_wait_seconds). */
+  queued: number;
   /** Workers that died under it so far. */
   crashes: number;
   resolve(value: unknown): void;
@@ -140,7 +154,7 @@ export class WorkerPool {
   readonly #youngMb: number | undefined;
   readonly #documents: DocumentCache;
   readonly #slots = new Set<Slot>();
-  readonly #queue: Job[] = [];
+  readonly #queue = new JobQueue<Job>();
   readonly #exits = new Set<Promise<void>>();
   readonly #timers = new Set<NodeJS.Timeout>();
   #nextId = 1;
@@ -158,7 +172,12 @@ export class WorkerPool {
     if (this.memoryMb < 32)
       throw new Error(`LABLD_WORKER_MEMORY_MB must be at least 32, got ${this.memoryMb}`);
     this.#youngMb = youngGenerationMb(options.semiSpaceMb);
-    this.#data = { sources: options.sources, dataDir: options.dataDir, preload: false };
+    this.#data = {
+      sources: options.sources,
+      dataDir: options.dataDir,
+      preload: false,
+      collectAbove: Math.round(this.memoryMb * COLLECT_ABOVE_PART * 1024 * 1024),
+    };
     this.#documents = options.documents ?? new MemoryDocumentCache(sharedConfigFromEnv().limits);
   }
 
@@ -209,6 +228,8 @@ export class WorkerPool {
           requestId: options.requestId,
           credential: options.credential,
         },
+        background: options.background === true,
+        queued: performance.now(),
         crashes: 0,
         resolve,
         reject,
@@ -237,7 +258,7 @@ export class WorkerPool {
     for (const timer of this.#timers) clearTimeout(timer);
     this.#timers.clear();
     const stopped = new Error('the worker pool was stopped');
-    for (const job of this.#queue.splice(0)) this.#settle(job, stopped);
+    for (const job of this.#queue.drain()) this.#settle(job, stopped);
     this.#starting?.reject(stopped);
     for (const slot of this.#slots) {
       clearTimeout(slot.retire);
@@ -359,10 +380,15 @@ export class WorkerPool {
 
   /** Hand waiting jobs to idle, ready workers; start more while jobs wait and room is left. */
   #dispatch(): void {
+    const room = backgroundRoom(this.size);
+    let background = [...this.#slots].filter((slot) => slot.job?.background).length;
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) break;
       if (!slot.ready || slot.job || slot.collecting || slot.ending) continue;
-      const job = this.#queue.shift()!;
+      const job = this.#queue.take(background, room);
+      if (!job) break;
+      if (job.background) background += 1;
+      workerWait.observe({ group: job.message.group }, (performance.now() - job.queued) / 1000);
       clearTimeout(slot.retire);
       slot.retire = undefined;
       try {
@@ -402,8 +428,7 @@ export class WorkerPool {
 
   /** Give up on `job`: out of the queue, or its worker terminated (and replaced). */
   #abandon(job: Job, error: Error, reason: 'deadline' | 'memory' | 'abandoned'): void {
-    const queued = this.#queue.indexOf(job);
-    if (queued >= 0) this.#queue.splice(queued, 1);
+    this.#queue.remove(job);
     for (const slot of this.#slots) {
       if (slot.job === job) {
         this.#vacate(slot);

@@ -22,6 +22,11 @@ export interface WorkerData {
    * is loaded by its first request, so a worker started for one request holds only its module.
    */
   preload: boolean;
+  /**
+   * Heap growth since the last collection (in bytes) past which a job's garbage is collected
+   * before the next job: a fraction of the pool's memory limit (worker.ts).
+   */
+  collectAbove: number;
 }
 
 export interface RunJob {
@@ -52,7 +57,7 @@ export type WireError =
 
 export type FromWorker =
   | { type: 'ready' }
-  /** After a job's answer: its garbage is collected, the worker takes the next one. */
+  /** After a job's answer: its garbage is collected (when it left much), the worker takes the next one. */
   | { type: 'idle' }
   | CacheCall
   | { type: 'done'; id: number; ok: true; value: unknown }

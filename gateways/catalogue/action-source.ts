@@ -28,7 +28,8 @@ import type {
 } from './views.ts';
 import { ENDPOINT_FORMAT, ENDPOINT_NAME } from '../../lib/chain/load.ts';
 import { resourcePath } from './pages/datasets.ts';
-import { plotView, tablePreview } from './data-views.ts';
+import { plotView, tablePreview, type FoundRows } from './data-views.ts';
+import type { Field } from '../../lib/datastore/contract.ts';
 import { fileView } from './file-views.ts';
 import { deadLetterViews, stepViews } from './step-views.ts';
 import { libraryView } from './library-view.ts';
@@ -173,22 +174,6 @@ export class ActionSource implements CatalogueSource {
 
   async #package(asker: Asker, name: string): Promise<Dict> {
     return (await this.#call(asker, 'package_show', { id: name })) as Dict;
-  }
-
-  /** The names of the people who made resources; user_show needs a login, so visitors see "a user". */
-  async #names(asker: Asker, resources: Dict[]): Promise<Map<string, string>> {
-    const names = new Map<string, string>();
-    if (asker.userName === undefined) return names;
-    const ids = new Set(resources.map((r) => text(r.creator_user_id)).filter((id) => id !== ''));
-    for (const id of ids) {
-      try {
-        const user = (await this.#call(asker, 'user_show', { id })) as Dict;
-        names.set(id, text(user.name));
-      } catch {
-        // A user since removed: the resource stays, its maker is "a user".
-      }
-    }
-    return names;
   }
 
   /** The whole page from one request (labld_dataset_page: one read of the store). */
@@ -372,25 +357,32 @@ export class ActionSource implements CatalogueSource {
     return { d, r };
   }
 
+  /** The whole page from one request (labld_resource_page: one read of the store, the table's rows beside it). */
   async resource(asker: Asker, name: string, id: string, table: TableQuery): Promise<ResourcePageView> {
-    const { d, r } = await this.#resource(asker, name, id);
-    const names = await this.#names(asker, [r]);
+    // The rows only when the table is the view asked for (or the default, the table being there).
+    const rows = table.view === undefined || table.view === 'table';
+    const { view: _, ...query } = table;
+    const page = (await this.#call(asker, 'labld_resource_page', {
+      id: name,
+      resource_id: id,
+      ...(rows ? { table: query } : {}),
+    })) as Dict;
+    const d = page.package as Dict;
+    const r = (d.resources as Dict[]).find((x) => x.id === id)!;
+    const names = new Map(Object.entries(page.makers as Record<string, string>));
     const view: ResourcePageView = {
       dataset: { name: text(d.name), title: text(d.title) || text(d.name) },
       resource: resourceViewOf(text(d.name), r, names),
     };
-    const file = await this.#file(asker, id);
+    const file = this.#fileOf(page.file as Dict);
     const stored = file.path && { path: file.path, fileName: file.filename, url: text(r.url) };
     Object.assign(view, await fileView(stored || undefined, r.datastore_active === true, table));
-    if (view.shown === 'table')
-      view.table = await tablePreview((action, params) => this.#call(asker, action, params), id, table);
+    const found = page.table as { fields: Field[]; found: FoundRows } | null;
+    if (view.shown === 'table' && found) view.table = tablePreview(found.fields, found.found, table);
     // The chain's steps of the file (a derived resource shows its source's): a failed one is
     // seen where the user looks for the table, with what to do.
-    const derivation = r.labld_derivation as { source_resource_id?: unknown } | null | undefined;
-    const source = text(derivation?.source_resource_id) || id;
-    const status = (await this.#call(asker, 'labld_status_show', { resource_id: source })) as Dict;
-    const may = (await this.#call(asker, 'labld_dataset_permissions', { id: text(d.id) })) as Dict;
-    const steps = this.#automationOf(d, may, status, null).steps;
+    const may = page.permissions as Dict;
+    const steps = this.#automationOf(d, may, page.status as Dict, null).steps;
     if (steps.length > 0) view.steps = steps;
     if (may.upload === true) view.canEdit = true;
     return view;
@@ -407,7 +399,11 @@ export class ActionSource implements CatalogueSource {
 
   /** Where a resource's bytes are (none for a link), their name and type. */
   async #file(asker: Asker, id: string) {
-    const file = (await this.#call(asker, 'labld_resource_download', { id })) as Dict;
+    return this.#fileOf((await this.#call(asker, 'labld_resource_download', { id })) as Dict);
+  }
+
+  /** labld_resource_download's answer as the pages use it. */
+  #fileOf(file: Dict) {
     return {
       path: typeof file.blob === 'string' ? this.#runtime.blobs.path(file.blob) : undefined,
       url: text(file.url),

@@ -1,36 +1,28 @@
-// The data parts of the pages, from the datastore's actions: the table preview (a page of a
-// resource's rows, sorted and filtered by the page's own parameters) and the plot section (a
-// dataset's tables and their numeric columns). Plain functions over an action caller, so that
+// The data parts of the pages, from the datastore's answers: the table preview (a page of a
+// resource's rows, sorted and filtered by the page's own parameters, searched by
+// labld_resource_page: lib/datastore/table-query.ts) and the plot section (a dataset's tables
+// and their numeric columns). Plain functions over answers and an action caller, so that
 // action-source.ts stays the pages' one door to the bus.
-import { invalid } from '../../lib/process/errors.ts';
 import { resourcePath } from './pages/datasets.ts';
 import { pointsPath } from './pages/dataset-data.ts';
-import { FILTER_PREFIX, MAX_PREFIX, MIN_PREFIX } from './pages/resource.ts';
 import { unitSymbol } from '../../lib/annotator/units.ts';
 import { unitShown } from '../../lib/datastore/plot.ts';
 import type { Field } from '../../lib/datastore/contract.ts';
-import type { PlotQuery, TableQuery } from './source.ts';
-import type { ColumnType, PlotView, TablePreviewView } from './views.ts';
+import { columnType, TABLE_PAGE_SIZE, type TableQuery } from '../../lib/datastore/table-query.ts';
+import type { PlotQuery } from './source.ts';
+import type { PlotView, TablePreviewView } from './views.ts';
 import { text } from '../../lib/json.ts';
 
-export const TABLE_PAGE_SIZE = 25;
+/** A page of a table's rows as labld_resource_page answers it (datastore_search's fields and records). */
+export interface FoundRows {
+  fields: Dict[];
+  records: Dict[];
+  total?: number;
+}
 
 type Dict = Record<string, unknown>;
 /** An action called as the page's asker. */
-export type Call = (
-  action: 'datastore_search' | 'datastore_info' | 'labld_datastore_plot',
-  params: Dict,
-) => Promise<unknown>;
-
-/** The datastore's types as the table preview sorts and aligns them. */
-function columnType(type: unknown): ColumnType {
-  return type === 'int' || type === 'float' || type === 'numeric' ? 'number' : 'text';
-}
-
-/** A datastore column name in `sort`: quoted, with quotes doubled, so that no name is read as syntax. */
-function quoted(column: string): string {
-  return `"${column.replace(/"/g, '""')}"`;
-}
+export type Call = (action: 'labld_datastore_plot', params: Dict) => Promise<unknown>;
 
 /** The plot section: the chosen (or first) table and columns; none without a table. */
 export async function plotView(
@@ -69,89 +61,11 @@ export async function plotView(
   return { plot: view };
 }
 
-const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-/** A number the page was given for `parameter`, or a refusal naming it. */
-function numberOf(parameter: string, column: string, value: string): number {
-  if (!NUMBER.test(value))
-    throw invalid(`${parameter}: column ${JSON.stringify(column)} holds numbers: give one`, parameter);
-  return Number(value);
-}
-
-/**
- * The page's `sort`, `q`, `f.<column>`, `min.<column>` and `max.<column>` as datastore_search
- * parameters, checked against the table's columns first, so that a refusal names the page's
- * parameter, not the action's: a text column is searched (`q`), a number column matched exactly
- * (`filters`) or within its bounds (labld's range filter).
- */
-function narrowing(types: ReadonlyMap<string, unknown>, table: TableQuery): Dict {
-  const params: Dict = {};
-  const known = (parameter: string, column: string) => {
-    if (!types.has(column))
-      throw invalid(`${parameter}: no column ${JSON.stringify(column)} in this table`, parameter);
-    return columnType(types.get(column));
-  };
-  if (table.sort) {
-    known('sort', table.sort.column);
-    params.sort = `${quoted(table.sort.column)} ${table.sort.order}`;
-  }
-  const q: Dict = {};
-  const filters: Dict = {};
-  for (const [column, value] of Object.entries(table.filters)) {
-    const parameter = `${FILTER_PREFIX}${column}`;
-    if (known(parameter, column) === 'text') q[column] = value;
-    else filters[column] = numberOf(parameter, column, value);
-  }
-  for (const [column, range] of Object.entries(table.ranges)) {
-    const bounds: Dict = {};
-    for (const [prefix, key, value] of [
-      [MIN_PREFIX, 'gte', range.min],
-      [MAX_PREFIX, 'lte', range.max],
-    ] as const) {
-      if (value === undefined) continue;
-      const parameter = `${prefix}${column}`;
-      if (known(parameter, column) !== 'number')
-        throw invalid(
-          `${parameter}: column ${JSON.stringify(column)} holds text: a range needs numbers`,
-          parameter,
-        );
-      if (column in filters)
-        throw invalid(
-          `${parameter}: column ${JSON.stringify(column)} has an exact filter already`,
-          parameter,
-        );
-      bounds[key] = numberOf(parameter, column, value);
-    }
-    filters[column] = bounds;
-  }
-  // datastore_search's `q` is either words in any text column or words per column.
-  if (Object.keys(q).length > 0) {
-    if (table.q !== undefined)
-      throw invalid('q: search every column or filter text columns, not both at once', 'q');
-    params.q = q;
-  } else if (table.q !== undefined) params.q = table.q;
-  if (Object.keys(filters).length > 0) params.filters = filters;
-  return params;
-}
-
-export async function tablePreview(call: Call, id: string, table: TableQuery): Promise<TablePreviewView> {
-  // The table's fields with their units (datastore_info), which also check the page's columns.
-  const info = (await call('datastore_info', { id })) as { fields: Field[] };
-  const types = new Map(info.fields.map((f) => [f.id, f.type]));
+/** The preview's view of a page of rows: `fields` the table's (with units), `found` the rows searched. */
+export function tablePreview(info: readonly Field[], found: FoundRows, table: TableQuery): TablePreviewView {
   const units = new Map(
-    info.fields.map((f) => [f.id, f.info?.unit ? unitShown(f.info.unit, unitSymbol) : undefined]),
+    info.map((f) => [f.id, f.info?.unit ? unitShown(f.info.unit, unitSymbol) : undefined]),
   );
-  const params: Dict = {
-    resource_id: id,
-    limit: TABLE_PAGE_SIZE,
-    offset: (table.page - 1) * TABLE_PAGE_SIZE,
-    ...narrowing(types, table),
-  };
-  const found = (await call('datastore_search', params)) as {
-    fields: Dict[];
-    records: Dict[];
-    total?: number;
-  };
   const fields = found.fields.filter((f) => f.id !== '_id');
   return {
     columns: fields.map((f) => {

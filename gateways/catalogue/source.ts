@@ -15,29 +15,20 @@ import type {
   UploadView,
   FileViewName,
 } from './views.ts';
-import { FILTER_PREFIX, MAX_PREFIX, MIN_PREFIX } from './pages/resource.ts';
+import {
+  FILTER_PREFIX,
+  MAX_PREFIX,
+  MIN_PREFIX,
+  type TableQuery as RowsQuery,
+} from '../../lib/datastore/table-query.ts';
 
 const RANGE_PREFIXES = [MIN_PREFIX, MAX_PREFIX];
 import type { AutomationView } from './pages/automation.ts';
 
-/** Sort, filter and page of a table preview, as asked in the query string. */
-export interface TableQuery {
-  sort?: { column: string; order: 'asc' | 'desc' };
-  /** Column name → non-empty filter text. */
-  filters: Record<string, string>;
-  /** Column name → the bounds given (`min.<column>`, `max.<column>`), as typed. */
-  ranges: Record<string, Range>;
-  /** Words searched in every text column (datastore_search's `q`). */
-  q?: string;
-  page: number;
+/** A table preview's query (lib/datastore/table-query.ts), and which view of the file is shown. */
+export interface TableQuery extends RowsQuery {
   /** Which view of the file (`view`): its rows, its text, its graph's subjects; default by kind. */
   view?: FileViewName;
-}
-
-/** A numeric column's bounds as typed in the preview (either may be missing). */
-export interface Range {
-  min?: string;
-  max?: string;
 }
 
 export interface UploadedResource {

@@ -6,6 +6,7 @@ import type { Literal, NamedNode } from 'n3';
 import type { Sentence } from '../../lib/triplestore/builder.ts';
 import type { FileLine } from '../../lib/catalogue/file-lines.ts';
 import type { SubjectTable } from '../../lib/rdf/subjects.ts';
+import type { ColumnType } from '../../lib/datastore/table-query.ts';
 
 /** Who is looking, and what the layout needs for them. */
 export interface PageContext {
@@ -157,7 +158,7 @@ export interface DatasetView {
 /** A dataset page's Resources section: also served alone, for the page's script to refresh. */
 export type ResourcesView = Pick<DatasetView, 'name' | 'title' | 'resources' | 'canUpload'>;
 
-export type ColumnType = 'number' | 'text';
+export type { ColumnType };
 
 /** One page of the datastore rows of a resource, as requested by sort/filter/page parameters. */
 export interface TablePreviewView {

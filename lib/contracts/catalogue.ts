@@ -65,6 +65,8 @@ export const CATALOGUE_ACTIONS = {
   labld_dataset_permissions: true,
   // A dataset page's whole content in one read (issue 25).
   labld_dataset_page: true,
+  // A resource page's whole content, its table's rows included, in one read (issue 25).
+  labld_resource_page: true,
   // A plot's points from a resource's datastore table, reduced in the database (issue 15).
   labld_datastore_plot: true,
   // The original's name (ckanext-fuseki's load button; DESIGN §7 keeps it unprefixed).

@@ -44,6 +44,14 @@ export const workerQueue = new Gauge({
   registers: [registry],
 });
 
+export const workerWait = new Histogram({
+  name: 'labld_worker_wait_seconds',
+  help: 'time a request waited for an operation worker, by consumer group',
+  labelNames: ['group'] as const,
+  buckets: [0.001, 0.005, 0.025, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+
 export const workerStopped = new Counter({
   name: 'labld_worker_stopped_total',
   help: 'operation workers terminated or lost while running a request, by reason (deadline, memory, abandoned, crashed)',

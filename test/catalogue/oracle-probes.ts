@@ -83,6 +83,7 @@ const ACTION_PARAMS: Record<ActionName, Params | null> = {
   labld_resource_download: (r) => ({ id: r.resource }),
   labld_dataset_permissions: (r) => ({ id: r.dataset }),
   labld_dataset_page: (r) => ({ id: r.dataset }),
+  labld_resource_page: (r) => ({ id: r.dataset, resource_id: r.resource }),
   labld_datastore_plot: (r) => ({ resource_id: r.resource }),
   triplestore_load: (r) => ({ id: r.dataset }),
   labld_status_show: (r) => ({ id: r.dataset }),

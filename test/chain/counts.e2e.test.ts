@@ -50,7 +50,7 @@ test(
     const collector = collectCounts();
     const upload: Record<string, number> = {};
     try {
-      await e.uploadSeed('counted', true);
+      const csv = await e.uploadSeed('counted', true);
       for (const deadline = Date.now() + 120_000; ; await sleep(200)) {
         const names = (await store.listResources('counted')).map((r) => r.name);
         for (const [key, n] of Object.entries(collector.take())) upload[key] = (upload[key] ?? 0) + n;
@@ -98,12 +98,16 @@ test(
           ['validate', 0, 0],
         ],
       );
-      // The dataset page and the two sections automation.js fetches again: one composite read each.
-      for (const path of ['', '/resources', '/automation']) {
+      // The dataset page and the two sections automation.js fetches again, and the CSV's page
+      // with its table preview (issue 25: it made seven calls one after another): one composite
+      // read each.
+      for (const path of ['', '/resources', '/automation', `/resource/${csv}`]) {
         collector.take();
         const answer = await fetch(`${e.labld.url}/dataset/counted${path}`, { headers: e.auth() });
         assert.equal(answer.status, 200, `/dataset/counted${path}`);
-        await answer.text();
+        const html = await answer.text();
+        // The preview's rows are on the page (the seed CSV's first row), not only its frame.
+        if (path.startsWith('/resource/')) assert.match(html, /<table[\s\S]*<td[^>]*>[^<]*\d/);
         const page = await settle(collector);
         const trips = sum(page, /^bus\.publish$/) / 2; // a request and its reply
         const calls = sum(page, /^store\./) - sum(page, /^store\.claimOutbox$/);

@@ -2,12 +2,27 @@
 // allocation without end, recursion without end, client and internal errors).
 import { appendFileSync, existsSync, writeFileSync } from 'node:fs';
 import { getHeapSpaceStatistics } from 'node:v8';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { resourceLimits } from 'node:worker_threads';
 import { DomainError } from '../../lib/process/errors.ts';
 import type { Operation, OperationEnv } from '../../consumers/request-consumer.ts';
 
+/** Collections forced (gc()) in this worker since its operations were loaded. */
+let forced = 0;
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    const flags = (entry as unknown as { detail?: { flags?: number } }).detail?.flags ?? 0;
+    if (flags & constants.NODE_PERFORMANCE_GC_FLAGS_FORCED) forced += 1;
+  }
+}).observe({ entryTypes: ['gc'] });
+
 export function operationsFor(group: string, env: OperationEnv): Record<string, Operation> {
   return {
+    /** How many collections were forced in this worker so far (its observer's entries come late). */
+    forcedCollections: async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return forced;
+    },
     echo: async (input) => ({ group, input, blobs: env.blobs.dir }),
     /** Busy for `ms` milliseconds (forever without), never yielding to the event loop. */
     spin: async (input) => {

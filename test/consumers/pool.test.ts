@@ -154,6 +154,35 @@ describe('worker pool', () => {
     }
   });
 
+  it('leaves a small request’s garbage to V8: no full collection forced after each answer', async () => {
+    // Forced after every answer, a loaded worker's full collection (~120 ms) took 60–90% of the
+    // workers' time under the load bench (issue 25, "under load"); 20 small requests force none.
+    const fresh = pool(1, 128);
+    await fresh.start();
+    try {
+      const before = (await fresh.run('test-requests', 'forcedCollections', {})) as number;
+      for (let i = 0; i < 20; i += 1) await fresh.run('test-requests', 'echo', { i });
+      const after = (await fresh.run('test-requests', 'forcedCollections', {})) as number;
+      assert.ok(after - before < 5, `forced collections over 20 small requests: ${after - before}`);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('runs a waiting request before background work, which never takes the last worker', async () => {
+    // Two chain steps (background) and then a page's read on a pool of two: the read is
+    // answered while both steps are still running or waiting, not after one of them.
+    const settled: string[] = [];
+    const step = (name: string) =>
+      two.run('test-requests', 'spin', { ms: 1500 }, { background: true }).then(() => settled.push(name));
+    const steps = [step('first step'), step('second step')];
+    await sleep(100);
+    await two.run('test-requests', 'echo', {});
+    assert.deepEqual(settled, [], 'the read waited for a background step');
+    await Promise.all(steps);
+    assert.equal(settled.length, 2);
+  });
+
   it('stops workers growing one Map, array or string before V8 would abort the process', async () => {
     // V8's worker limit alone aborts the whole process on a large allocation crossing it.
     for (const operation of ['growMap', 'growArray', 'growString']) {

@@ -9,11 +9,9 @@ import { datasetPath, makerText } from './datasets.ts';
 import { layout } from './layout.ts';
 import { renderFileView, renderViewSwitch } from './file-view.ts';
 
-/** Query parameter of a column's filter: `f.<column name>`. */
-export const FILTER_PREFIX = 'f.';
-/** Query parameters of a number column's bounds: `min.<column name>`, `max.<column name>`. */
-export const MIN_PREFIX = 'min.';
-export const MAX_PREFIX = 'max.';
+import { FILTER_PREFIX, MAX_PREFIX, MIN_PREFIX } from '../../../lib/datastore/table-query.ts';
+
+export { FILTER_PREFIX, MAX_PREFIX, MIN_PREFIX };
 
 /** The query parameters that reproduce a table state (page left out: it restarts at 1). */
 export function tableParams(table: TablePreviewView): Record<string, string> {

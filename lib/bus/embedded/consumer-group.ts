@@ -116,6 +116,7 @@ class PartitionRunner {
     if (next === undefined) return;
     const { topic, partition } = this.partition;
     this.group.offsets.commit(this.group.name, topic, partition, next, this.group.persist);
+    this.partition.release(this.group.name, next);
     this.#committed = next;
     this.#lag();
   }

@@ -18,6 +18,7 @@ import { statusActions } from './status.ts';
 import { deadLetterActions } from './chain-replay.ts';
 import { userActions } from './users.ts';
 import { datasetPageActions } from './dataset-page.ts';
+import { resourcePageActions } from './resource-page.ts';
 import { libraryActions } from './library.ts';
 
 export type { ActionDeps, ActionExtras } from './context.ts';
@@ -37,6 +38,7 @@ export const ACTIONS: Record<ActionName, Action> = {
   ...statusActions,
   ...deadLetterActions,
   ...datasetPageActions,
+  ...resourcePageActions,
   ...libraryActions,
 } satisfies Record<ActionName, Action>;
 

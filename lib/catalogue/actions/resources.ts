@@ -246,6 +246,11 @@ const resourceDelete: Action = async (deps, viewer, params) => {
 /** labld's own: where a resource's bytes are (the pages' and CKAN's download URL). */
 const resourceDownload: Action = async (deps, viewer, params) => {
   const { resource } = await resourceFor(deps.store, viewer, 'resource.read', required(params, 'id'));
+  return downloadDict(resource);
+};
+
+/** labld_resource_download's answer: a link's URL, or the stored file's blob, name, type and size. */
+export function downloadDict(resource: Resource): Record<string, unknown> {
   if (resource.url_type !== 'upload' || resource.blob_key === null) return { url: resource.url };
   return {
     blob: resource.blob_key,
@@ -253,7 +258,7 @@ const resourceDownload: Action = async (deps, viewer, params) => {
     mimetype: resource.mimetype || 'application/octet-stream',
     size: resource.size,
   };
-};
+}
 
 export const resourceActions = {
   resource_create: resourceCreate,

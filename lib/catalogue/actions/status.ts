@@ -39,12 +39,17 @@ const statusShow: Action = async (deps, viewer, params) => {
   if (resourceId !== undefined) {
     const { resource } = await resourceFor(deps.store, viewer, 'resource.read', resourceId, 'resource_id');
     const rows = await deps.store.listStepStatus({ source_resource_id: resource.id });
-    return { dataset_id: resource.package_id, resources: shown(rows) };
+    return sourceStatus(resource.package_id, rows);
   }
   const dataset = await datasetFor(deps.store, viewer, 'dataset.read', required(params, 'id'));
   const rows = await deps.store.listStepStatus({ package_id: dataset.id });
   return datasetStatus(dataset.id, rows, await deps.store.listResources(dataset.id));
 };
+
+/** labld_status_show's answer for one source resource (`rows`: its status rows). */
+export function sourceStatus(datasetId: string, rows: SourceStepStatus[]) {
+  return { dataset_id: datasetId, resources: shown(rows) };
+}
 
 /** labld_status_show's answer for a dataset: its status rows, by its resources in their order. */
 export function datasetStatus(datasetId: string, rows: SourceStepStatus[], resources: Resource[]) {

@@ -10,19 +10,17 @@ import { after, before, describe, it } from 'node:test';
 import { ckanError } from '../../../gateways/kit/ckan-errors.ts';
 import { runAction } from '../../../lib/catalogue/actions/index.ts';
 import { DomainError } from '../../../lib/process/errors.ts';
-import { datasetWithResource, person, type Catalogue, type Person } from './support.ts';
+import {
+  datasetWithResource,
+  FORTY_FIELDS,
+  FORTY_ROWS,
+  person,
+  type Catalogue,
+  type Person,
+} from './support.ts';
 
-/** 40 rows: _id 1…40, name "n1"…, value 1.5 × i, kind "even"/"odd". */
-const ROWS = Array.from({ length: 40 }, (_, k) => ({
-  name: `n${k + 1}`,
-  value: 1.5 * (k + 1),
-  kind: (k + 1) % 2 === 0 ? 'even' : 'odd',
-}));
-const FIELDS = [
-  { id: 'name', type: 'text' },
-  { id: 'value', type: 'numeric' },
-  { id: 'kind', type: 'text' },
-];
+const ROWS = FORTY_ROWS;
+const FIELDS = FORTY_FIELDS;
 
 const EVIL_FILE = '/tmp/labld-sql-hostile-evil.db';
 

@@ -82,6 +82,7 @@ const EXPECTED: Record<ActionName, { public: string; private: string }> = {
   labld_resource_download: READ,
   labld_dataset_permissions: READ,
   labld_dataset_page: READ,
+  labld_resource_page: READ,
   labld_datastore_plot: READ,
   // The load button: an editor's change to the dataset.
   triplestore_load: EDIT,
@@ -171,6 +172,7 @@ const PARAMS: Record<ActionName, (c: Case) => Record<string, unknown>> = {
   labld_resource_download: (c) => ({ id: c.resource }),
   labld_dataset_permissions: (c) => ({ id: c.dataset.name }),
   labld_dataset_page: (c) => ({ id: c.dataset.name }),
+  labld_resource_page: (c) => ({ id: c.dataset.name, resource_id: c.resource }),
   labld_datastore_plot: (c) => ({ resource_id: c.resource }),
   triplestore_load: (c) => ({ id: c.dataset.name }),
   labld_status_show: (c) => ({ id: c.dataset.name }),

@@ -32,6 +32,18 @@ export interface Catalogue {
 
 export const SITE = 'http://labld.test';
 
+/** A table of 40 rows: _id 1…40, name "n1"…, value 1.5 × i, kind "even"/"odd". */
+export const FORTY_ROWS = Array.from({ length: 40 }, (_, k) => ({
+  name: `n${k + 1}`,
+  value: 1.5 * (k + 1),
+  kind: (k + 1) % 2 === 0 ? 'even' : 'odd',
+}));
+export const FORTY_FIELDS = [
+  { id: 'name', type: 'text' },
+  { id: 'value', type: 'numeric' },
+  { id: 'kind', type: 'text' },
+];
+
 /** On the embedded database in a fresh data directory. */
 export async function embeddedCatalogue(): Promise<Catalogue> {
   const dataDir = mkdtempSync(join(tmpdir(), 'labld-actions-'));
