@@ -22,7 +22,7 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
   // `source`: the resource as the main thread read it before handing the step over.
   const work: Operation<{ event: ChainEvent; source?: Resource }> = async (
     { event, source: given },
-    { signal },
+    { signal, later },
   ) => {
     const deps = {
       store: await env.stores.catalogue(),
@@ -36,7 +36,7 @@ export function operationsFor(group: string, env: OperationEnv): Record<string, 
     const progress = progressWriter(deps, event, step);
     try {
       return await countingIn(step, () =>
-        entry.work({ deps, event, source, signal, onProgress: progress.report }),
+        entry.work({ deps, event, source, signal, onProgress: progress.report, ...(later ? { later } : {}) }),
       );
     } finally {
       await progress.flush();

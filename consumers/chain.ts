@@ -77,6 +77,11 @@ export interface StepWork {
   source: Resource;
   signal: AbortSignal;
   onProgress: (progress: Progress) => void;
+  /**
+   * Takes work that need not hold up the next step, done after the step's result is handed back
+   * (in a worker: OperationContext.later); absent, the step does it before it returns.
+   */
+  later?: (task: () => Promise<void>) => void;
 }
 
 /** What a step's work gives back: its summary, and the next step's event (none: the chain ends here). */

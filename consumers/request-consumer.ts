@@ -29,6 +29,11 @@ export interface OperationContext {
    */
   checked?: boolean;
   signal: AbortSignal;
+  /**
+   * Takes work to do after the answer is sent, before the worker takes another job (the import's
+   * preview indexes, while the chain goes on to describe). Absent: the operation does it itself.
+   */
+  later?: (task: () => Promise<void>) => void;
 }
 
 /** An operation with its input type; the input was checked against the operation's contract. */

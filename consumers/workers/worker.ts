@@ -77,8 +77,11 @@ function idle(): void {
 /** Never aborted: the pool ends a request by terminating the worker that runs it. */
 const never = new AbortController().signal;
 
-/** Runs `job`; `seen.fields` keeps the checked-out input for naming the field of an error. */
-async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
+/**
+ * Runs `job`; `seen.fields` keeps the checked-out input for naming the field of an error, `later`
+ * the work it left for after its answer.
+ */
+async function run(job: RunJob, seen: { fields: unknown }, later: (() => Promise<void>)[]): Promise<unknown> {
   const fresh = !groups.has(job.group);
   const operations = await operationsOf(job.group);
   // Loading's garbage is not this request's: the pool's heap watch counts what the request holds.
@@ -94,8 +97,24 @@ async function run(job: RunJob, seen: { fields: unknown }): Promise<unknown> {
     // Every job comes off the bus, which checked it on consume unless a claim stood for it.
     checked: claimedPath(env.blobs, job.input) === undefined,
     signal: never,
+    later: (task) => later.push(task),
   });
   return checkIn(env.blobs, value);
+}
+
+/**
+ * The work a job left for after its answer, before the worker says it is idle (the pool gives it
+ * no job meanwhile). Its answer is given: a failure here is only logged.
+ */
+async function afterAnswer(job: RunJob, later: (() => Promise<void>)[]): Promise<void> {
+  for (const task of later) {
+    await task().catch((error: unknown) =>
+      log.warn(
+        { group: job.group, operation: job.operation, err: String(error) },
+        'work after the answer failed',
+      ),
+    );
+  }
 }
 
 port.on('message', (job: RunJob | CloseWorker | CacheReply) => {
@@ -119,7 +138,8 @@ port.on('message', (job: RunJob | CloseWorker | CacheReply) => {
     }
     port.postMessage({ type: 'done', id: job.id, ok: false, error: wire } satisfies FromWorker);
   };
-  run(job, seen)
+  const later: (() => Promise<void>)[] = [];
+  run(job, seen, later)
     .then((value) => {
       // A value structured clone refuses (or too deep for it) is this request's error, not the worker's.
       try {
@@ -128,6 +148,7 @@ port.on('message', (job: RunJob | CloseWorker | CacheReply) => {
         failed(error);
       }
     }, failed)
+    .then(() => afterAnswer(job, later))
     .finally(idle);
 });
 port.postMessage({ type: 'ready' } satisfies FromWorker);
