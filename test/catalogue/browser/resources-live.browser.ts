@@ -12,7 +12,7 @@ import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
 import { api } from '../actions/support.ts';
 import { seedFixture } from '../../support/shared.ts';
 import { startLibraryLabld, type LibraryLabld } from '../../chain/library-labld.ts';
-import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, collectProblems, launchChromium, type Browser } from './launch.ts';
 
 const PASSWORD = 'a browser needs a long password';
 let running: LibraryLabld;
@@ -41,10 +41,7 @@ describe("the dataset page's Resources table follows the chain in Chromium", () 
     await running.call('package_create', { name: 'tensile', title: 'Tensile tests' });
     browser = await launchChromium();
     const { page } = browser;
-    page.on('pageerror', (e) => problems.push(e.message));
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    collectProblems(page, problems);
     page.on('framenavigated', (frame) => {
       if (frame === page.mainFrame()) navigations += 1;
     });
@@ -97,6 +94,9 @@ describe("the dataset page's Resources table follows the chain in Chromium", () 
     const { page } = browser;
     await page.goto(`${running.labld.url}/dataset/tensile`);
     assert.equal((await resourceNames()).length, 4);
+    // The page's own reads (the plot's points of example.csv, ~0.1 s after load) are done before
+    // the CSV goes: one still on its way would rightly get a 404 for a resource just deleted.
+    await page.waitForLoadState('networkidle');
     navigations = 0;
     const csv = (await running.call('package_show', { id: 'tensile' })).resources as {
       id: string;
