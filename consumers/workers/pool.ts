@@ -10,8 +10,9 @@
 // (nodejs/node#47224; an ordinary 30,000-row /api/rdf did so at 256 MB). So the pool watches
 // the heap in use (live and not yet collected) of each busy worker and terminates it past
 // LABLD_WORKER_MEMORY_MB itself; V8's limit is twice that, room for one large allocation
-// between two looks (every 25 ms). A worker collects its garbage before it takes a request when the last one left much (worker.ts), so
-// what is counted is the request's own, not what the one before it left.
+// between two looks (every 25 ms). A worker collects its garbage before it takes a request when
+// the last one left much (worker.ts), so what is counted is the request's own, not what the one
+// before it left.
 //
 // Workers start on demand: LABLD_WORKERS_WARM (default none) are kept loaded with every group's
 // operations; otherwise a request starts a worker, which loads only the module of that request's

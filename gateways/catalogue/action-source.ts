@@ -176,7 +176,6 @@ export class ActionSource implements CatalogueSource {
     return (await this.#call(asker, 'package_show', { id: name })) as Dict;
   }
 
-  /** The whole page from one request (labld_dataset_page: one read of the store). */
   /** The dataset page's data in one read (labld_dataset_page): its sections are drawn from it too. */
   async #page(asker: Asker, name: string, plot?: string): Promise<Dict> {
     return (await this.#call(asker, 'labld_dataset_page', {
