@@ -31,7 +31,15 @@ import type {
   TripleStore,
 } from './contract.ts';
 import { guardQuery, guardUpdate } from './guard.ts';
-import { NTRIPLES, countRows, countTriples, sameText, tableFormat } from './result-text.ts';
+import {
+  NTRIPLES,
+  RESULT_TYPES,
+  countRows,
+  countTriples,
+  sameText,
+  tableFormat,
+  tsvInFull,
+} from './result-text.ts';
 import { count } from '../process/counters.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from './names.ts';
 
@@ -234,7 +242,7 @@ class RemoteTripleStore implements TripleStore {
     const rows = countRows(body, format);
     if (rows > this.#limits.maxResults) throw limit('results');
     const mediaType = table && sameText(table, format) ? table : format;
-    return { type: 'select', mediaType, rows, text: body };
+    return { type: 'select', mediaType, rows, text: format === RESULT_TYPES.tsv ? tsvInFull(body) : body };
   }
 
   async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {

@@ -167,3 +167,35 @@ function turtleTriples(text: string): number {
   }
   return n;
 }
+
+const XSD = 'http://www.w3.org/2001/XMLSchema#';
+/** Turtle's bare forms of a literal, which SPARQL TSV allows and oxigraph and Fuseki write. */
+const BARE: readonly (readonly [RegExp, string])[] = [
+  [/^[+-]?\d+$/, 'integer'],
+  [/^[+-]?\d*\.\d+$/, 'decimal'],
+  [/^[+-]?(\d+\.\d*|\.\d+|\d+)[eE][+-]?\d+$/, 'double'],
+  [/^(true|false)$/, 'boolean'],
+];
+
+/**
+ * A TSV result with every literal written in full, `"1.5"^^<…#decimal>` for `1.5`, as labld's
+ * TSV always was: users' scripts split a term on `"^^`. Only bare cells change (a term in
+ * SPARQL syntax otherwise starts with `<`, `"` or `_:`), so the text is rewritten, not parsed.
+ */
+export function tsvInFull(text: string): string {
+  if (!/(^|[\t\n])[+\-.\dtf]/.test(text)) return text;
+  const lines = text.split('\n');
+  // The first line is the header of variable names.
+  for (let l = 1; l < lines.length; l++) {
+    const line = lines[l]!;
+    if (!/(^|\t)[+\-.\dtf]/.test(line)) continue;
+    lines[l] = line
+      .split('\t')
+      .map((cell) => {
+        const bare = BARE.find(([form]) => form.test(cell));
+        return bare ? `"${cell}"^^<${XSD}${bare[1]}>` : cell;
+      })
+      .join('\t');
+  }
+  return lines.join('\n');
+}

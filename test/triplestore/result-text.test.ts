@@ -15,6 +15,7 @@ import {
   countTriples,
   sameText,
   tableFormat,
+  tsvInFull,
 } from '../../lib/triplestore/result-text.ts';
 
 const XSD = 'http://www.w3.org/2001/XMLSchema#';
@@ -128,4 +129,24 @@ test('the SPARQL results format a store writes for each type asked, aliases as t
   assert.equal(tableFormat('text/csv'), RESULT_TYPES.csv);
   assert.ok(sameText('application/json', RESULT_TYPES.json));
   assert.ok(!sameText('text/csv', RESULT_TYPES.tsv));
+});
+
+test("oxigraph's TSV with its bare numbers written in full is labld's TSV writer's text", async () => {
+  const { renderResult } = await import('../../lib/triplestore/results.ts');
+  await fc.assert(
+    fc.asyncProperty(graph, async (triples) => {
+      const store = new oxigraph.Store();
+      // labld's writer had no form for an RDF 1.2 triple term (it wrote `[object Object]`).
+      for (const [s, p, o] of triples) if (o.termType !== 'Quad') store.add(oxigraph.quad(s, p, o));
+      const select = 'SELECT * WHERE { ?s ?p ?o }';
+      const json = store.query(select, { results_format: RESULT_TYPES.json }) as string;
+      const ours = await renderResult(
+        { type: 'select', rows: store.size, mediaType: RESULT_TYPES.json, text: json },
+        RESULT_TYPES.tsv,
+      );
+      const tsv = store.query(select, { results_format: RESULT_TYPES.tsv }) as string;
+      assert.equal(tsvInFull(tsv), ours.body);
+    }),
+  );
+  assert.equal(tsvInFull('?n\n1.5\n'), '?n\n"1.5"^^<http://www.w3.org/2001/XMLSchema#decimal>\n');
 });
