@@ -20,14 +20,19 @@ import { sourceStatus } from './status.ts';
 type Dict = Record<string, unknown>;
 
 /** A record of texts at `table.<name>`, or a refusal naming it. */
-function texts(table: Dict, name: string): Record<string, string> {
+function texts(
+  table: Dict,
+  name: string,
+  field = `table.${name}`,
+  shape = 'an object of column: text',
+): Record<string, string> {
   const value = table[name] ?? {};
   const ok =
     typeof value === 'object' &&
     value !== null &&
     !Array.isArray(value) &&
     Object.values(value).every((v) => typeof v === 'string');
-  if (!ok) throw invalid(`table.${name}: must be an object of column: text`, 'table');
+  if (!ok) throw invalid(`${field}: must be ${shape}`, 'table');
   return value as Record<string, string>;
 }
 
@@ -44,7 +49,7 @@ function tableQueryOf(params: Dict): TableQuery | undefined {
   if (typeof rawRanges !== 'object' || rawRanges === null || Array.isArray(rawRanges))
     throw invalid('table.ranges: must be an object of column: {min, max}', 'table');
   for (const [column, range] of Object.entries(rawRanges as Dict)) {
-    const bounds = texts({ range }, 'range') as Range;
+    const bounds = texts({ range }, 'range', `table.ranges.${column}`, '{min, max} as text') as Range;
     query.ranges[column] = {
       ...(bounds.min !== undefined ? { min: bounds.min } : {}),
       ...(bounds.max !== undefined ? { max: bounds.max } : {}),

@@ -157,6 +157,8 @@ export function resourcePageSuite(name: string, fresh: () => Promise<Catalogue>)
         'table',
       ]);
       assert.deepEqual((await refusal(t({ filters: { kind: 3 } })))!.slice(0, 2), ['invalid', 'table']);
+      // The message names the column whose bounds are not text.
+      assert.match((await refusal(t({ ranges: { value: { min: 1 } } })))![2]!, /^table\.ranges\.value: /);
       assert.deepEqual((await refusal(t({ page: 0 })))!.slice(0, 2), ['invalid', 'page']);
       assert.deepEqual((await refusal({ id: 'tensile', resource_id: hidden }))!.slice(0, 2), [
         'not-found',
