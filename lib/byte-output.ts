@@ -60,14 +60,9 @@ export class ByteOutput {
         return;
       }
     }
-    const buffer = this.buffer;
-    let used = this.used;
-    if (length <= SHORT) for (let i = 0; i < length; i++) buffer[used++] = bytes[i] as number;
-    else {
-      buffer.set(bytes, used);
-      used += length;
-    }
-    this.used = used;
+    // TypedArray#set copies even a short term about twice as fast as a loop does.
+    this.buffer.set(bytes, this.used);
+    this.used += length;
   }
 
   /** A non-negative integer's digits, without making its string. */

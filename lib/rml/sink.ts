@@ -64,8 +64,11 @@ class NQuadsBytes implements QuadSink {
     const bytes = this.bytes;
     bytes.text('"');
     bytes.text(lexical);
-    bytes.text('"');
-    this.tail(graph);
+    if (graph === '' || this.defaultGraphOnly) bytes.text('" .\n');
+    else {
+      bytes.text('"');
+      this.tail(graph);
+    }
   }
 
   private head(subject: string, predicate: string): void {
