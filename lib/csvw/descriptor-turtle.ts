@@ -7,6 +7,7 @@
 // written verbatim (an IRI or text needing escapes, an IRI no template fixes) goes through n3.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
+import { ByteOutput as Output } from '../byte-output.ts';
 import { resolveUrl } from './common.ts';
 import { numericLexical, DC11, OA, QUDT, type Column } from './descriptor-cells.ts';
 import {
@@ -21,48 +22,6 @@ import { expandTemplate } from './uri-template.ts';
 import { CSVW, RDF_NS, XSD } from './vocab.ts';
 
 const { namedNode, literal } = DataFactory;
-
-/** Bytes handed on per chunk. */
-const CHUNK = 1 << 16;
-
-/** Text written straight into off-heap buffers of CHUNK bytes (no string is joined). */
-class Output {
-  private buffer = Buffer.allocUnsafeSlow(CHUNK);
-  private used = 0;
-  /** Filled chunks not yet handed on. */
-  readonly filled: Buffer[] = [];
-
-  text(piece: string): void {
-    if (piece.length * 3 > CHUNK - this.used) {
-      this.cut();
-      if (piece.length * 3 > CHUNK) {
-        this.filled.push(Buffer.from(piece));
-        return;
-      }
-    }
-    this.used += this.buffer.write(piece, this.used);
-  }
-
-  /** A non-negative integer's digits, without making its string. */
-  int(value: number): void {
-    if (CHUNK - this.used < 24) this.cut();
-    let digits = 1;
-    for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) digits += 1;
-    let at = (this.used += digits);
-    let rest = value;
-    do {
-      this.buffer[--at] = 48 + (rest % 10);
-      rest = Math.floor(rest / 10);
-    } while (rest > 0);
-  }
-
-  cut(): void {
-    if (this.used === 0) return;
-    this.filled.push(this.buffer.subarray(0, this.used));
-    this.buffer = Buffer.allocUnsafeSlow(CHUNK);
-    this.used = 0;
-  }
-}
 
 /** Characters an IRI written as `<…>` or a literal written as `"…"` may not hold as they are. */
 // eslint-disable-next-line no-control-regex -- control characters are what needs escaping

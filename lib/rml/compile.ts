@@ -186,6 +186,19 @@ export function compileTermMap(map: TermMap, ctx: CompileContext): TermGen {
   }
 }
 
+/**
+ * The values of a term map whose terms are simple literals of its values (`"…"`, a CSV
+ * column's usual object map), for a sink that quotes them itself (QuadSink.literal): no term
+ * string per value. A value that is no string (a JSON number) still takes the term map's
+ * generator. Undefined for every other map.
+ */
+export function compileSimpleLiterals(map: TermMap, ctx: CompileContext): ValueGen | undefined {
+  const kind = map.expression.kind;
+  if (map.termType !== 'literal' || (kind !== 'reference' && kind !== 'template')) return undefined;
+  if (map.gather || map.condition || map.languageMap || map.datatypeMap) return undefined;
+  return compileValues(map, ctx);
+}
+
 function compileIri(map: TermMap, values: ValueGen, ctx: CompileContext): TermGen {
   const baseIri = ctx.baseIri;
   const unsafe = map.termType === 'unsafe-iri';

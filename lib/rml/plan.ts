@@ -3,6 +3,7 @@
 // into terms once; the record loop only evaluates what depends on the record.
 import {
   checkGraphTerm,
+  compileSimpleLiterals,
   compileTermMap,
   compileValues,
   type CompileContext,
@@ -30,6 +31,8 @@ export interface JoinPlan {
 interface PomPlan {
   predicates: TermGen[];
   objects: TermGen[];
+  /** Per object map, its values when its terms are simple literals of them (compileSimpleLiterals). */
+  literals: (ValueGen | undefined)[];
   joins: JoinPlan[];
   /** Constant graphs, or generators when a graph depends on the record. */
   graphs: string[] | TermGen[];
@@ -113,11 +116,11 @@ export class TriplesMapPlan {
     this.subject = compileTermMap(tm.subjectMap, ctx);
     this.subjectGraphs = graphGens(tm.subjectMap.graphMaps, ctx);
     this.classes = tm.subjectMap.classes.map(iriTerm);
-    this.poms = tm.predicateObjectMaps.map((pom, i) => this.pomPlan(pom, tm, ctx, joins[i] ?? []));
     const gathers =
       tm.subjectMap.gather !== undefined ||
       tm.predicateObjectMaps.some((pom) => pom.objectMaps.some((m) => m.gather !== undefined));
     this.collections = gathers ? ctx.collections : undefined;
+    this.poms = tm.predicateObjectMaps.map((pom, i) => this.pomPlan(pom, tm, ctx, joins[i] ?? []));
   }
 
   /** The source is done: named collections, gathered over all records, are written. */
@@ -136,6 +139,10 @@ export class TriplesMapPlan {
     return {
       predicates: pom.predicateMaps.map((m) => compileTermMap(m, ctx)),
       objects: pom.objectMaps.map((m) => compileTermMap(m, ctx)),
+      // Only where the sink quotes values itself and no gather map needs the terms.
+      literals: pom.objectMaps.map((m) =>
+        this.sink.literal && !this.collections ? compileSimpleLiterals(m, ctx) : undefined,
+      ),
       joins,
       graphs,
       graphsConstant,
@@ -187,8 +194,16 @@ export class TriplesMapPlan {
   private objectsOf(pom: PomPlan, subject: string, p: string, graphs: string[], record: unknown): number {
     const sink = this.sink;
     let emitted = 0;
-    for (const objectGen of pom.objects) {
-      const object = objectGen(record);
+    for (let k = 0; k < pom.objects.length; k++) {
+      const literals = pom.literals[k];
+      if (literals !== undefined) {
+        const written = this.literalsOf(literals, subject, p, graphs, record);
+        if (written >= 0) {
+          emitted += written;
+          continue;
+        }
+      }
+      const object = pom.objects[k]!(record);
       if (object === null) continue;
       if (this.collections) {
         emitted += this.collectionObjects(subject, p, object, graphs);
@@ -207,6 +222,29 @@ export class TriplesMapPlan {
       emitted += parents.length * graphs.length;
     }
     return emitted;
+  }
+
+  /**
+   * Simple-literal objects handed to the sink as their values; returns how many quads, or -1
+   * when a value is no string (the object map's own generator types it).
+   */
+  private literalsOf(
+    literals: ValueGen,
+    subject: string,
+    p: string,
+    graphs: string[],
+    record: unknown,
+  ): number {
+    const sink = this.sink;
+    const values = literals(record);
+    if (values === null) return 0;
+    if (typeof values === 'string') {
+      for (const g of graphs) sink.literal!(subject, p, values, g);
+      return graphs.length;
+    }
+    if (!Array.isArray(values) || values.some((v) => typeof v !== 'string')) return -1;
+    for (const v of values as string[]) for (const g of graphs) sink.literal!(subject, p, v, g);
+    return values.length * graphs.length;
   }
 
   /** Objects that may be gathered collections: their structure follows them into each graph. */

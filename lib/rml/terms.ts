@@ -74,6 +74,11 @@ const LITERAL_SPECIAL = /["\\\n\r]/;
 const LITERAL_ESCAPE = /["\\\n\r]/g;
 const LITERAL_REPLACEMENT: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r' };
 
+/** Whether `"lexical"` is already its N-Triples literal (nothing in it to escape). */
+export function isPlainLexical(lexical: string): boolean {
+  return !LITERAL_SPECIAL.test(lexical);
+}
+
 function quoteLiteral(lexical: string): string {
   if (!LITERAL_SPECIAL.test(lexical)) return `"${lexical}"`;
   return `"${lexical.replace(LITERAL_ESCAPE, (c) => LITERAL_REPLACEMENT[c]!)}"`;

@@ -207,17 +207,34 @@ describe('YARRRML', () => {
 });
 
 describe('sinks', () => {
-  test('the N-Quads writer writes graph names and waits for a full stream', async () => {
+  test('the N-Quads writer writes graph names; a small backlog does not hold the run', async () => {
     const out = new PassThrough({ highWaterMark: 16 });
     const chunks: string[] = [];
     const writer = new NQuadsWriter(out);
     writer.quad('<http://s>', '<http://p>', '"o"', '');
     writer.quad('<http://s>', '<http://p>', '"o"', '<http://g>');
-    const drained = writer.drain();
+    let drained = false;
+    const drain = writer.drain().then(() => (drained = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(drained, true, "past the stream's high-water mark, nothing read yet: the run goes on");
+    await drain;
     out.on('data', (c: Buffer) => chunks.push(c.toString()));
-    await drained;
     await writer.end();
     assert.equal(chunks.join(''), '<http://s> <http://p> "o" .\n<http://s> <http://p> "o" <http://g> .\n');
+  });
+
+  test('the N-Quads writer waits for its stream past a backlog of 16 MB', async () => {
+    const out = new PassThrough();
+    const writer = new NQuadsWriter(out);
+    const object = `"${'x'.repeat(200)}"`;
+    for (let i = 0; i < 100_000; i++) writer.quad(`<http://s/${i}>`, '<http://p>', object, '');
+    let drained = false;
+    const drain = writer.drain().then(() => (drained = true));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(drained, false, 'about 22 MB unread: the writer waits');
+    out.resume();
+    await drain;
+    await writer.end();
   });
 
   test('the RDF/JS sink hands out quads with the default graph', () => {
