@@ -43,17 +43,23 @@ export function semiSpaceArgs(
 }
 
 /**
- * glibc malloc's own default thresholds (128 KiB), made fixed. Left dynamic, glibc raises them
- * after the first large block is freed (up to 32 MB to mmap, twice that to trim), and from then
- * on large blocks (SQLite's page caches, file chunks, the worker threads' buffers) come from its
- * arenas, whose free memory is not given back to the system: after the load bench the worker
- * threads' arenas held 126 MB of an ended run's memory (docs/performance.md, issue 25). Fixed,
- * a block of 128 KiB or more is mapped on its own and unmapped when freed, and an arena's free
- * top is trimmed. glibc reads them at start only, hence the restart; other C libraries ignore them.
+ * glibc malloc's settings for a process whose threads come and go (operation workers, the
+ * triple store's readers): freed memory given back to the system rather than kept for reuse.
+ * - Its own default thresholds (128 KiB), made fixed. Left dynamic, glibc raises them after the
+ *   first large block is freed (up to 32 MB to mmap, twice that to trim), and from then on large
+ *   blocks (SQLite's page caches, file chunks, the workers' buffers) come from its arenas. Fixed,
+ *   a block of 128 KiB or more is mapped on its own and unmapped when freed.
+ * - Two arenas, not eight per core: each thread that allocates gets an arena of its own up to
+ *   that count, and what an ended thread freed stayed resident in its arena (after the load
+ *   bench, two 64 MB arenas 48–64 MB resident with every worker ended). After the load bench's
+ *   drain, RSS was 24–25% above the start with the thresholds alone, 6% with two arenas too
+ *   (docs/performance.md, issue 25).
+ * glibc reads them at start only, hence the restart; other C libraries ignore them.
  */
 export const MALLOC_SETTINGS: Readonly<Record<string, string>> = {
   MALLOC_MMAP_THRESHOLD_: '131072',
   MALLOC_TRIM_THRESHOLD_: '131072',
+  MALLOC_ARENA_MAX: '2',
 };
 
 /**

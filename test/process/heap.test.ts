@@ -35,11 +35,16 @@ describe('semi-space setting', () => {
   });
 
   it("sets glibc malloc's thresholds on Linux, an operator's own value winning", () => {
-    const fixed = { MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '131072' };
+    const fixed = {
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+      MALLOC_ARENA_MAX: '2',
+    };
     assert.deepEqual(mallocEnv({ PATH: '/bin' }, 'linux'), { PATH: '/bin', ...fixed });
     assert.deepEqual(mallocEnv({ MALLOC_TRIM_THRESHOLD_: '0' }, 'linux'), {
       MALLOC_MMAP_THRESHOLD_: '131072',
       MALLOC_TRIM_THRESHOLD_: '0',
+      MALLOC_ARENA_MAX: '2',
     });
     assert.equal(mallocEnv(fixed, 'linux'), undefined);
     assert.equal(mallocEnv({}, 'darwin'), undefined);
@@ -54,19 +59,20 @@ describe('semi-space setting', () => {
         `import { execWithMemorySettings } from ${JSON.stringify(heap)};`,
         `const before = process.pid;`,
         `execWithMemorySettings();`,
-        `const malloc = process.env.MALLOC_MMAP_THRESHOLD_;`,
+        `const malloc = [process.env.MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_ARENA_MAX].join(' ');`,
         `process.stdout.write(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, before, malloc }) + '\\n');`,
       ].join('\n'),
     );
     const env: NodeJS.ProcessEnv = { ...process.env, LABLD_SEMI_SPACE_MB: '2', NODE_OPTIONS: '' };
     delete env['MALLOC_MMAP_THRESHOLD_'];
     delete env['MALLOC_TRIM_THRESHOLD_'];
+    delete env['MALLOC_ARENA_MAX'];
     const lines = execFileSync(process.execPath, [script], { env }).toString('utf8').trim().split('\n');
     // One line only: the first image was replaced before it printed, and the second did not restart.
     assert.equal(lines.length, 1);
     const seen = JSON.parse(lines[0]!) as { pid: number; execArgv: string[]; before: number; malloc: string };
     assert.equal(seen.pid, seen.before);
     assert.deepEqual(seen.execArgv, ['--max-semi-space-size=2']);
-    assert.equal(seen.malloc, process.platform === 'linux' ? '131072' : undefined);
+    assert.equal(seen.malloc, process.platform === 'linux' ? '131072 2' : ' ');
   });
 });
