@@ -2,9 +2,9 @@
 // space under load and keeps its pages: after the load bench's run the main thread held 158 MB of
 // heap for 54 MB in use, minutes later (issue 25, docs/performance.md). An ordinary full
 // collection frees the objects and keeps the pages; the last-resort kind (the one V8 runs before
-// giving up on an allocation) compacts and releases them: 158 → 52 MB there, about 70 ms for a
-// heap of that size. So it runs only when the event loop was nearly idle over the last look,
-// when nobody is being served, and only when V8 holds more than SLACK_BYTES beyond what is in use.
+// giving up on an allocation, and for a heap snapshot: 158 → 52 MB there) compacts and releases
+// them. It stops the thread for its time, so it runs only when the event loop was nearly idle
+// over the last look, and only when V8 holds more than SLACK_BYTES beyond what is in use.
 import { performance } from 'node:perf_hooks';
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
