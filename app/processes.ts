@@ -28,6 +28,7 @@ import { DEAD_LETTERS_PROCESS } from '../consumers/chain-dead-letters.ts';
 import { startOutboxRelay, type Relay } from '../consumers/outbox.ts';
 import { CATALOGUE_GROUP } from '../lib/contracts/catalogue.ts';
 import { WorkerPool } from '../consumers/workers/pool.ts';
+import { collectWhenQuiet } from '../lib/process/quiet-collect.ts';
 import { serviceGateway } from '../gateways/services.ts';
 import { accounts, catalogueGateway } from '../gateways/catalogue.ts';
 import {
@@ -183,10 +184,13 @@ async function run(
     throw error;
   }
   const forgetBaseUrl = defaultBaseUrlFromPort(Number(new URL(server.url).port));
+  // After a busy spell the main thread's heap goes back to what it holds (lib/process/quiet-collect.ts).
+  const quiet = collectWhenQuiet();
   const running: Running = {
     url: server.url,
     bus,
     async stop() {
+      quiet.stop();
       await server.close();
       await relay?.stop();
       // The bus first: closing its subscriptions abandons the requests in flight (not committed).

@@ -43,12 +43,19 @@ export function workerWaitLines(start: Scrape, end: Scrape): string[] {
   return lines.sort();
 }
 
-/** What the main thread holds: V8's heap in use, and memory outside it (Buffers and the like). */
+/**
+ * What the main thread holds: V8's heap in use and what V8 keeps of it, memory outside it
+ * (Buffers and the like), and the embedded bus's records in memory.
+ */
 export function heldLine(samples: Scrape): string {
-  const mb = (name: string) => `${Math.round((samples.get(name) ?? NaN) / 1024 / 1024)} MB`;
+  const mb = (bytes: number | undefined) => `${Math.round((bytes ?? NaN) / 1024 / 1024)} MB`;
+  let bus = 0;
+  for (const [key, value] of samples) if (key.startsWith('labld_bus_held_bytes{')) bus += value;
   return (
-    `main thread then: heap in use ${mb('labld_nodejs_heap_size_used_bytes')}, ` +
-    `outside the heap ${mb('labld_nodejs_external_memory_bytes')}`
+    `main thread then: heap in use ${mb(samples.get('labld_nodejs_heap_size_used_bytes'))} ` +
+    `of ${mb(samples.get('labld_nodejs_heap_size_total_bytes'))} V8 keeps, ` +
+    `outside the heap ${mb(samples.get('labld_nodejs_external_memory_bytes'))}, ` +
+    `the bus's records in memory ${Math.round(bus / 1024)} KB`
   );
 }
 

@@ -13,6 +13,14 @@
 // (VmHWM) once the seed CSV has gone through the chain; `--seconds 0` prints only those.
 // "After the run" is: once the chain's backlog left by the uploads is worked off (no job waits
 // for a worker, no message uncommitted; the time it took is printed), then --pause seconds more.
+// The 50 clients upload far faster (700–1,500 files a minute) than the chain works them off: all
+// go to one dataset, whose messages keep their order on one partition, about one upload a
+// second. So the drain takes minutes, and --drain-limit (default 1800 s) is set to wait for it;
+// RSS read with the backlog not drained is read while the workers still work, and says so.
+// --pause (default 30 s) leaves labld what it takes to give back what it no longer needs: the
+// workers end after LABLD_WORKER_IDLE_MS (5 s here), and the main thread's heap is compacted
+// at the first quiet look after that (every 5 s, lib/process/quiet-collect.ts); RSS every 10 s
+// of the pause is printed too.
 // The bench starts labld with LABLD_WORKER_IDLE_MS of --worker-idle-ms (default 5000, below
 // --pause), so the worker threads started for the load have been closed by then, as they are
 // after LABLD_WORKER_IDLE_MS (default 60 s) in a labld of its own. Beside the times it prints
@@ -25,8 +33,8 @@
 // when a URL is known).
 //
 // Usage: node bench/load.ts [--clients 50] [--seconds 60 (0: the memory lines only)] [--store embedded|postgres|both]
-//                           [--database-url postgres://…] [--pause 10] [--worker-idle-ms 5000]
-//                           [--drain-limit 300 (s)] [--upload-weight 1]
+//                           [--database-url postgres://…] [--pause 30] [--worker-idle-ms 5000]
+//                           [--drain-limit 1800 (s)] [--upload-weight 1]
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import { join } from 'node:path';
@@ -37,7 +45,7 @@ import { freshDatabase } from '../test/support/database.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { action, joined, library, startChild, upload, type Child, type Dict } from './labld-child.ts';
 import { percentile } from './percentile.ts';
-import { drained, heldLine, loopDelayLine, scrape, workerWaitLines } from './load-metrics.ts';
+import { backlog, drained, heldLine, loopDelayLine, scrape, workerWaitLines } from './load-metrics.ts';
 
 const { values } = parseArgs({
   options: {
@@ -45,9 +53,9 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '60' },
     store: { type: 'string' },
     'database-url': { type: 'string', default: process.env['LABLD_TEST_DATABASE_URL'] ?? '' },
-    pause: { type: 'string', default: '10' },
+    pause: { type: 'string', default: '30' },
     'worker-idle-ms': { type: 'string', default: '5000' },
-    'drain-limit': { type: 'string', default: '300' },
+    'drain-limit': { type: 'string', default: '1800' },
     'upload-weight': { type: 'string', default: '1' },
   },
 });
@@ -197,10 +205,18 @@ async function run(store: string): Promise<void> {
     const metricsEnd = await scrape(labld);
     const drain = await drained(labld, DRAIN_LIMIT_MS);
     const peak = labld.peakRss();
-    await sleep(Number(values.pause) * 1000);
+    const samples: number[] = [];
+    for (let waited = 0; waited < Number(values.pause); waited += 10) {
+      await sleep(Math.min(10, Number(values.pause) - waited) * 1000);
+      samples.push(labld.rss());
+    }
     const rssAfter = labld.rss();
     const held = await scrape(labld);
-    report(store, { times, errors, firstErrors, rssStart, peak, rssAfter, load, loadEnd, drain });
+    const left = backlog(metricsEnd);
+    report(store, { times, errors, firstErrors, rssStart, peak, rssAfter, load, loadEnd, drain, left });
+    console.log(
+      `RSS every 10 s after the drain: ${samples.map((b) => `${(b / MB).toFixed(0)} MB`).join(', ')}`,
+    );
     console.log(heldLine(held));
     console.log(loopDelayLine(metricsEnd));
     console.log('wait for an operation worker, by group: jobs, mean wait');
@@ -223,6 +239,8 @@ interface Outcome {
   loadEnd: number[];
   /** How long the backlog took to drain after the run (undefined: not within DRAIN_LIMIT_MS). */
   drain: number | undefined;
+  /** The backlog at the run's end: jobs waiting for a worker and messages not committed. */
+  left: number;
 }
 
 function report(store: string, o: Outcome): void {
@@ -249,8 +267,8 @@ function report(store: string, o: Outcome): void {
   const back = o.rssAfter / o.rssStart;
   const drain =
     o.drain === undefined
-      ? `the backlog not drained in ${DRAIN_LIMIT_MS / 1000} s`
-      : `the backlog drained ${(o.drain / 1000).toFixed(0)} s after the run`;
+      ? `the backlog (${o.left} messages and jobs at the run's end) not drained in ${DRAIN_LIMIT_MS / 1000} s, the workers still busy`
+      : `the backlog (${o.left} messages and jobs at the run's end) drained ${(o.drain / 1000).toFixed(0)} s after the run`;
   console.log(
     `RSS: ${(o.rssStart / MB).toFixed(0)} MB at the start, peak ${(o.peak / MB).toFixed(0)} MB, ` +
       `${(o.rssAfter / MB).toFixed(0)} MB ${values.pause} s after ${drain} ` +

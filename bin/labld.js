@@ -16,10 +16,11 @@ if (major < 22 || (major === 22 && minor < 18)) {
 const { enableCompileCache } = await import('node:module');
 enableCompileCache?.();
 // The long-running commands restart in place with the main thread's new space bounded
-// (LABLD_SEMI_SPACE_MB, lib/process/heap.ts); this returns when there is nothing to do.
+// (LABLD_SEMI_SPACE_MB) and glibc's malloc giving freed memory back (lib/process/heap.ts);
+// this returns when there is nothing to do.
 if (process.argv[2] === 'start' || process.argv[2] === 'serve') {
-  const { execWithSemiSpace } = await import('../lib/process/heap.ts');
-  execWithSemiSpace();
+  const { execWithMemorySettings } = await import('../lib/process/heap.ts');
+  execWithMemorySettings();
 }
 const { main } = await import('../app/cli.ts');
 try {

@@ -3,13 +3,13 @@
 // there), then runs one request at a time. The claim check happens here too, so neither parsing
 // nor stringifying a large payload ever blocks the main thread. Cancellation is the main thread
 // terminating this worker; nothing here has to cooperate.
-import { getHeapStatistics, setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
+import { getHeapStatistics } from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import { blobStoreIn } from '../../lib/blobs/blob-store.ts';
 import { checkIn, checkOut, claimedPath } from '../../lib/blobs/claim-check.ts';
 import { notFound } from '../../lib/process/errors.ts';
 import { log } from '../../lib/process/log.ts';
+import { exposedGc } from '../../lib/process/quiet-collect.ts';
 import type { Operation, OperationEnv } from '../request-consumer.ts';
 import { lazyStores } from '../stores.ts';
 import type { OperationsModule } from './operations.ts';
@@ -58,9 +58,8 @@ if (preload) for (const source of sources) await operationsOf(source.group);
 // last one left: the same request gets the same answer (issue 25, finding 6), give or take
 // `collectAbove`, a small part of the limit. Not after every answer: a full collection of a
 // loaded worker's heap took ~120 ms, and under 50 clients the workers spent 60–90% of their time
-// in it, which every page waited behind. V8 exposes gc() to contexts made after the flag.
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
+// in it, which every page waited behind.
+const gc = exposedGc();
 /** The heap in use after the last collection: what the worker holds of its own. */
 let clean = 0;
 function collectGarbage(): void {

@@ -43,12 +43,48 @@ export function semiSpaceArgs(
 }
 
 /**
- * Restarts this process in place (same pid, same stdio) with the semi-space setting when its
- * main thread lacks it: V8 fixes the main thread's heap limits at start, so a flag set later
- * does not bound them. Returns when there is nothing to do, or where process.execve is missing.
+ * glibc malloc's settings for a process whose threads come and go (operation workers, the
+ * triple store's readers): freed memory given back to the system rather than kept for reuse.
+ * - Its own default thresholds (128 KiB), made fixed. Left dynamic, glibc raises them after the
+ *   first large block is freed (up to 32 MB to mmap, twice that to trim), and from then on large
+ *   blocks (SQLite's page caches, file chunks, the workers' buffers) come from its arenas. Fixed,
+ *   a block of 128 KiB or more is mapped on its own and unmapped when freed.
+ * - Two arenas, not eight per core: each thread that allocates gets an arena of its own up to
+ *   that count, and what an ended thread freed stayed resident in its arena (after the load
+ *   bench, two 64 MB arenas 48–64 MB resident with every worker ended). After the load bench's
+ *   drain, RSS was 24–25% above the start with the thresholds alone, 6% with two arenas too
+ *   (docs/performance.md, issue 25).
+ * glibc reads them at start only, hence the restart; other C libraries ignore them.
  */
-export function execWithSemiSpace(): void {
+export const MALLOC_SETTINGS: Readonly<Record<string, string>> = {
+  MALLOC_MMAP_THRESHOLD_: '131072',
+  MALLOC_TRIM_THRESHOLD_: '131072',
+  MALLOC_ARENA_MAX: '2',
+};
+
+/**
+ * The environment to run this process with so that glibc's malloc has MALLOC_SETTINGS, or
+ * undefined when it has them already (each one an operator set wins) or is not on Linux.
+ */
+export function mallocEnv(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): NodeJS.ProcessEnv | undefined {
+  if (platform !== 'linux') return undefined;
+  const missing = Object.entries(MALLOC_SETTINGS).filter(([name]) => env[name] === undefined);
+  return missing.length === 0 ? undefined : { ...env, ...Object.fromEntries(missing) };
+}
+
+/**
+ * Restarts this process in place (same pid, same stdio) with the semi-space setting when its
+ * main thread lacks it, and with MALLOC_SETTINGS when its C library lacks them: V8 fixes the
+ * main thread's heap limits at start, and glibc its malloc settings, so neither can be set
+ * later. Returns when there is nothing to do, or where process.execve is missing.
+ */
+export function execWithMemorySettings(): void {
   const args = semiSpaceArgs(process.execArgv);
-  if (!args || typeof process.execve !== 'function') return;
-  process.execve(process.execPath, [process.execPath, ...args, ...process.argv.slice(1)], process.env);
+  const env = mallocEnv();
+  if ((!args && !env) || typeof process.execve !== 'function') return;
+  const argv = [process.execPath, ...(args ?? process.execArgv), ...process.argv.slice(1)];
+  process.execve(process.execPath, argv, env ?? process.env);
 }

@@ -38,6 +38,14 @@ export const busLag = new Gauge({
   registers: [registry],
 });
 
+/** The embedded bus's records held in memory (lib/bus/embedded/partition-log.ts), by partition. */
+export const busHeldBytes = new Gauge({
+  name: 'labld_bus_held_bytes',
+  help: "bytes of the embedded bus's records held in memory (values plus a rough overhead each), by topic and partition",
+  labelNames: ['topic', 'partition'] as const,
+  registers: [registry],
+});
+
 export const workerQueue = new Gauge({
   name: 'labld_worker_queue',
   help: 'requests waiting for an operation worker',

@@ -1,11 +1,12 @@
-// The semi-space setting (lib/process/heap.ts): which Node options a long-running command
-// restarts with, and the restart in place itself (same pid, the flag in effect).
+// The memory settings a long-running command restarts with (lib/process/heap.ts): the
+// semi-space's Node option, glibc malloc's fixed thresholds, and the restart in place itself
+// (same pid, the flag and the environment in effect).
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { semiSpaceArgs, youngGenerationMb } from '../../lib/process/heap.ts';
+import { mallocEnv, semiSpaceArgs, youngGenerationMb } from '../../lib/process/heap.ts';
 import { tempDir } from '../support/temp.ts';
 
 describe('semi-space setting', () => {
@@ -33,24 +34,45 @@ describe('semi-space setting', () => {
     assert.equal(youngGenerationMb(0), undefined);
   });
 
-  it('restarts the process in place with the flag, once', () => {
+  it("sets glibc malloc's thresholds on Linux, an operator's own value winning", () => {
+    const fixed = {
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '131072',
+      MALLOC_ARENA_MAX: '2',
+    };
+    assert.deepEqual(mallocEnv({ PATH: '/bin' }, 'linux'), { PATH: '/bin', ...fixed });
+    assert.deepEqual(mallocEnv({ MALLOC_TRIM_THRESHOLD_: '0' }, 'linux'), {
+      MALLOC_MMAP_THRESHOLD_: '131072',
+      MALLOC_TRIM_THRESHOLD_: '0',
+      MALLOC_ARENA_MAX: '2',
+    });
+    assert.equal(mallocEnv(fixed, 'linux'), undefined);
+    assert.equal(mallocEnv({}, 'darwin'), undefined);
+  });
+
+  it('restarts the process in place with the flag and the malloc settings, once', () => {
     const script = join(tempDir('labld-heap-'), 'restart.ts');
     const heap = new URL('../../lib/process/heap.ts', import.meta.url).href;
     writeFileSync(
       script,
       [
-        `import { execWithSemiSpace } from ${JSON.stringify(heap)};`,
+        `import { execWithMemorySettings } from ${JSON.stringify(heap)};`,
         `const before = process.pid;`,
-        `execWithSemiSpace();`,
-        `process.stdout.write(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, before }) + '\\n');`,
+        `execWithMemorySettings();`,
+        `const malloc = [process.env.MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_ARENA_MAX].join(' ');`,
+        `process.stdout.write(JSON.stringify({ pid: process.pid, execArgv: process.execArgv, before, malloc }) + '\\n');`,
       ].join('\n'),
     );
-    const env = { ...process.env, LABLD_SEMI_SPACE_MB: '2', NODE_OPTIONS: '' };
+    const env: NodeJS.ProcessEnv = { ...process.env, LABLD_SEMI_SPACE_MB: '2', NODE_OPTIONS: '' };
+    delete env['MALLOC_MMAP_THRESHOLD_'];
+    delete env['MALLOC_TRIM_THRESHOLD_'];
+    delete env['MALLOC_ARENA_MAX'];
     const lines = execFileSync(process.execPath, [script], { env }).toString('utf8').trim().split('\n');
     // One line only: the first image was replaced before it printed, and the second did not restart.
     assert.equal(lines.length, 1);
-    const seen = JSON.parse(lines[0]!) as { pid: number; execArgv: string[]; before: number };
+    const seen = JSON.parse(lines[0]!) as { pid: number; execArgv: string[]; before: number; malloc: string };
     assert.equal(seen.pid, seen.before);
     assert.deepEqual(seen.execArgv, ['--max-semi-space-size=2']);
+    assert.equal(seen.malloc, process.platform === 'linux' ? '131072 2' : ' ');
   });
 });

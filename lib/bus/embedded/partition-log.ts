@@ -1,42 +1,21 @@
-// One partition of the embedded bus: an append-only NDJSON file, mirrored in memory.
-// A process killed at any moment loses nothing it acknowledged: the line is written with a
-// synchronous write before `append` returns (fsync too when LABLD_BUS_FSYNC is on). A torn
-// last line from a crash mid-write is cut off when the log is opened again.
-import {
-  openSync,
-  writeSync,
-  closeSync,
-  fdatasyncSync,
-  readFileSync,
-  existsSync,
-  truncateSync,
-  writeFileSync,
-  renameSync,
-} from 'node:fs';
+// One partition of the embedded bus: its records on disk (log-file.ts), and in memory only a
+// window of the newest ones that its readers may still want soon: those not yet committed by
+// every group that committed on it, and at most MEMORY_WINDOW_BYTES of them. Anything older
+// is read from the file (a replay, a group far behind, a group that never committed here).
+// A per-instance reply topic has no file: it keeps what a group has not committed.
 import { EventEmitter } from 'node:events';
 import type { OutgoingRecord, RawRecord } from '../contract.ts';
+import { busHeldBytes } from '../../process/metrics.ts';
+import { LogFile } from './log-file.ts';
 
-interface StoredLine {
-  o: number;
-  t: number;
-  k: string | null;
-  h: Record<string, string>;
-  /** utf-8 text when the bytes are valid utf-8, else `b` holds base64 */
-  v?: string;
-  b?: string;
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-function toLine(record: RawRecord): string {
-  const line: StoredLine = { o: record.offset, t: record.timestamp, k: record.key, h: record.headers };
-  try {
-    line.v = utf8.decode(record.value);
-  } catch {
-    line.b = record.value.toString('base64');
-  }
-  return `${JSON.stringify(line)}\n`;
-}
+/**
+ * Bytes of records (values, plus RECORD_OVERHEAD each) a partition on disk keeps in memory at
+ * most: a group working off a backlog, or a topic nobody reads (a dead-letter topic), reads the
+ * older ones from the file.
+ */
+export const MEMORY_WINDOW_BYTES = 256 * 1024;
+/** What a record holds beside its value (the object, key, headers), roughly. */
+const RECORD_OVERHEAD = 256;
 
 /**
  * A value that is a view into a larger buffer (a chunk read, or Node's pool of small buffers),
@@ -51,16 +30,19 @@ function compact(value: Buffer): Buffer {
   return own;
 }
 
+const sizeOf = (record: RawRecord) => record.value.byteLength + RECORD_OVERHEAD;
+
 export class PartitionLog {
   readonly topic: string;
   readonly partition: number;
-  readonly #fsync: boolean;
-  readonly #records: RawRecord[] = [];
+  /** The newest records, from offset #windowStart on. */
+  readonly #window: RawRecord[] = [];
+  #windowStart = 0;
+  #windowBytes = 0;
   readonly #appended = new EventEmitter();
-  #startOffset = 0;
-  #fd: number | null = null;
-  /** A log in memory only: what each group has committed, below which nothing is kept (`release`). */
-  readonly #released: Map<string, number> | undefined;
+  readonly #file: LogFile | undefined;
+  /** What each group has committed: below the lowest, nothing is kept in memory (`release`). */
+  readonly #released = new Map<string, number>();
 
   /** `file` null keeps the log in memory only (per-instance reply topics). */
   constructor(
@@ -71,23 +53,21 @@ export class PartitionLog {
   ) {
     this.topic = topic;
     this.partition = partition;
-    this.#fsync = options.fsync;
     this.#appended.setMaxListeners(0);
-    this.#released = file ? undefined : new Map();
     if (file) {
-      this.#load(file, options.retentionMs);
-      this.#fd = openSync(file, 'a');
+      this.#file = new LogFile(topic, partition, file, options);
+      this.#windowStart = this.#file.endOffset;
     }
   }
 
   /** Offset of the oldest record kept. */
   get startOffset(): number {
-    return this.#startOffset;
+    return this.#file?.firstOffset ?? this.#windowStart;
   }
 
   /** Offset the next record will get. */
   get endOffset(): number {
-    return this.#startOffset + this.#records.length;
+    return this.#windowStart + this.#window.length;
   }
 
   append(record: OutgoingRecord): RawRecord {
@@ -99,44 +79,44 @@ export class PartitionLog {
       offset: this.endOffset,
       timestamp: Date.now(),
     };
-    if (this.#fd !== null) {
-      writeSync(this.#fd, toLine(stored));
-      if (this.#fsync) fdatasyncSync(this.#fd);
-    }
-    this.#records.push(stored);
+    this.#file?.append(stored);
+    this.#window.push(stored);
+    this.#windowBytes += sizeOf(stored);
+    this.#trim();
     this.#appended.emit('record');
     return stored;
   }
 
   /** Records held in memory. */
   get held(): number {
-    return this.#records.length;
+    return this.#window.length;
+  }
+
+  /** Bytes of the records held in memory (values, plus a rough overhead each). */
+  get heldBytes(): number {
+    return this.#windowBytes;
   }
 
   /**
-   * `group` has committed up to `offset`. A log in memory only (a process's reply topic) drops
-   * what every group that committed on it has committed (a reply topic has one): nothing can replay it, and keeping every reply
-   * held a process's memory growing with its traffic (issue 25, "under load": RSS 647 → 1,020 MB
-   * and staying). A log on disk keeps its records for replay, as before.
+   * `group` has committed up to `offset`: what every group that committed here has committed
+   * leaves memory (a reply topic's records are gone then; nothing can replay them). A group
+   * that never committed here holds nothing back: it reads from the file.
    */
   release(group: string, offset: number): void {
-    if (!this.#released) return;
     this.#released.set(group, offset);
-    const upTo = Math.min(...this.#released.values(), this.endOffset);
-    const drop = upTo - this.#startOffset;
-    if (drop <= 0) return;
-    this.#records.splice(0, drop);
-    this.#startOffset = upTo;
+    this.#trim();
   }
 
   read(offset: number): RawRecord | undefined {
-    return this.#records[offset - this.#startOffset];
+    if (offset >= this.#windowStart) return this.#window[offset - this.#windowStart];
+    return this.#file?.read(offset);
   }
 
   /** First offset whose record is at or after `timestamp` (the end offset if none). */
   offsetForTime(timestamp: number): number {
-    const index = this.#records.findIndex((r) => r.timestamp >= timestamp);
-    return index === -1 ? this.endOffset : this.#startOffset + index;
+    if (this.#file) return this.#file.offsetForTime(timestamp);
+    const index = this.#window.findIndex((r) => r.timestamp >= timestamp);
+    return index === -1 ? this.endOffset : this.#windowStart + index;
   }
 
   /** Resolves at the next append or when `signal` aborts. */
@@ -154,53 +134,24 @@ export class PartitionLog {
   }
 
   close(): void {
-    if (this.#fd !== null) closeSync(this.#fd);
-    this.#fd = null;
+    this.#file?.close();
   }
 
-  #load(file: string, retentionMs: number): void {
-    if (!existsSync(file)) return;
-    const text = readFileSync(file, 'utf8');
-    let good = 0;
-    for (let start = 0; start < text.length;) {
-      const end = text.indexOf('\n', start);
-      if (end === -1) break; // torn last line
-      let line: StoredLine;
-      try {
-        line = JSON.parse(text.slice(start, end)) as StoredLine;
-      } catch {
-        break;
-      }
-      if (this.#records.length === 0) this.#startOffset = line.o;
-      this.#records.push({
-        topic: this.topic,
-        partition: this.partition,
-        offset: line.o,
-        timestamp: line.t,
-        key: line.k,
-        headers: line.h,
-        value: line.b !== undefined ? Buffer.from(line.b, 'base64') : Buffer.from(line.v ?? '', 'utf8'),
-      });
-      start = end + 1;
-      good = Buffer.byteLength(text.slice(0, start));
+  /** Drops from memory what every group committed, and (with a file to read) what passes the window. */
+  #trim(): void {
+    const committed = this.#released.size > 0 ? Math.min(...this.#released.values()) : this.#windowStart;
+    let drop = Math.max(0, Math.min(committed, this.endOffset) - this.#windowStart);
+    let bytes = this.#windowBytes;
+    for (let i = 0; i < drop; i += 1) bytes -= sizeOf(this.#window[i]!);
+    if (this.#file) {
+      while (bytes > MEMORY_WINDOW_BYTES && drop < this.#window.length)
+        bytes -= sizeOf(this.#window[drop++]!);
     }
-    if (good < Buffer.byteLength(text)) truncateSync(file, good);
-    this.#applyRetention(file, retentionMs);
-  }
-
-  /**
-   * Drop records older than the retention time (on open). Like Kafka's active segment, the
-   * newest record is always kept, so the offset counter survives an all-expired log.
-   */
-  #applyRetention(file: string, retentionMs: number): void {
-    if (!Number.isFinite(retentionMs) || this.#records.length === 0) return;
-    const cutoff = Date.now() - retentionMs;
-    const firstKept = this.#records.findIndex((r) => r.timestamp >= cutoff);
-    const count = Math.min(firstKept === -1 ? this.#records.length : firstKept, this.#records.length - 1);
-    if (count <= 0) return;
-    this.#records.splice(0, count);
-    this.#startOffset = this.#records[0]!.offset;
-    writeFileSync(`${file}.tmp`, this.#records.map(toLine).join(''));
-    renameSync(`${file}.tmp`, file);
+    if (drop > 0) {
+      this.#window.splice(0, drop);
+      this.#windowStart += drop;
+      this.#windowBytes = bytes;
+    }
+    busHeldBytes.labels({ topic: this.topic, partition: String(this.partition) }).set(this.#windowBytes);
   }
 }
