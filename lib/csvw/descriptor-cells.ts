@@ -93,44 +93,73 @@ function doubleLexical(value: number): string {
 const DOUBLE_DIGITS = 15;
 
 /**
- * The canonical xsd:double of a plain decimal such as `-28.80`, from its digits: what
+ * Decimal exponents of a number's first significant digit within which every decimal of up to
+ * DOUBLE_DIGITS significant digits is a normal double (from about 2.2E-308 to 1.8E308).
+ */
+const NORMAL_EXPONENT = 300;
+
+/**
+ * The canonical xsd:double of a decimal such as `-28.80` or `6.8902e-005`, from its digits: what
  * doubleLexical(Number(text)) gives, without the number-to-text conversion that profiling
- * showed to be the costliest step per cell. Any decimal of at most 15 significant digits is
- * the shortest text of its double, so its digits are the canonical ones. Anything else
- * (exponents, commas, more digits, long text) gives undefined.
+ * showed to be the costliest step per cell. Any decimal of at most 15 significant digits in
+ * the normal range is the shortest text of its double, so its digits are the canonical ones;
+ * they are sliced from the text, not built a character at a time (issue 29: the cells' strings
+ * were 57% of describe's allocation). Anything else (commas, more digits, long text, exponents
+ * past the normal range) gives undefined.
  */
 export function decimalAsDouble(text: string): string | undefined {
   const length = text.length;
   if (length === 0 || length > 32) return undefined;
-  let i = 0;
   const sign = text.charCodeAt(0);
-  if (sign === 45 /* - */ || sign === 43 /* + */) i = 1;
-  let digits = '';
-  let exponent = -1;
-  let point = false;
+  let i = sign === 45 /* - */ || sign === 43 /* + */ ? 1 : 0;
+  // The significant digits are text[first..last], less a point between them.
+  let first = -1;
+  let last = -1;
+  let point = -1;
   let seen = false;
   for (; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c === 46 /* . */) {
-      if (point) return undefined;
-      point = true;
+      if (point >= 0) return undefined;
+      point = i;
     } else if (c >= 48 && c <= 57) {
       seen = true;
-      if (digits === '' && c === 48) {
-        if (point) exponent -= 1; // a leading zero after the point lowers the exponent
-      } else {
-        digits += text[i];
-        if (!point) exponent += 1;
+      if (c !== 48) {
+        if (first < 0) first = i;
+        last = i;
       }
-    } else return undefined;
+    } else if (c === 101 /* e */ || c === 69 /* E */) break;
+    else return undefined;
   }
   if (!seen) return undefined;
-  if (digits === '') return '0.0E0'; // zero of either sign, as doubleLexical writes it
-  let end = digits.length;
-  while (end > 1 && digits.charCodeAt(end - 1) === 48) end -= 1;
-  if (end > DOUBLE_DIGITS) return undefined;
-  const mantissa = end === 1 ? `${digits[0]}.0` : `${digits[0]}.${digits.slice(1, end)}`;
-  return `${sign === 45 ? '-' : ''}${mantissa}E${exponent}`;
+  const end = i;
+  if (point < 0) point = end;
+  let shift = 0;
+  if (end < length) {
+    // The exponent: a sign, then 1 to 4 digits.
+    let at = end + 1;
+    const expSign = text.charCodeAt(at);
+    if (expSign === 45 || expSign === 43) at += 1;
+    if (at === length || length - at > 4) return undefined;
+    for (; at < length; at++) {
+      const c = text.charCodeAt(at);
+      if (c < 48 || c > 57) return undefined;
+      shift = shift * 10 + (c - 48);
+    }
+    if (expSign === 45) shift = -shift;
+  }
+  if (first < 0) return '0.0E0'; // zero of either sign, as doubleLexical writes it
+  const between = point > first && point < last;
+  if (last - first + (between ? 0 : 1) > DOUBLE_DIGITS) return undefined;
+  const exponent = (first < point ? point - first - 1 : point - first) + shift;
+  if (exponent > NORMAL_EXPONENT || exponent < -NORMAL_EXPONENT) return undefined;
+  const rest =
+    last === first
+      ? '0'
+      : between
+        ? text.slice(first + 1, point) + text.slice(point + 1, last + 1)
+        : text.slice(first + 1, last + 1);
+  return `${sign === 45 ? '-' : ''}${text[first]}.${rest}E${exponent}`;
 }
 
 /**
