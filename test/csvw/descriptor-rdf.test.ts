@@ -117,6 +117,9 @@ describe('descriptorToRdf (/api/rdf)', () => {
       fc.double().map(String),
       fc.integer().map(String),
       fc.constantFrom('1,5', ' 12 ', '-.5', 'abc', '1e5', '', '9,286.44727', '1.0000000000000002'),
+      // Written from their digits (an export's form, zeros, the edges of the normal doubles).
+      fc.stringMatching(/^[+-]?[0-9]{1,7}(?:\.[0-9]{0,7})?[eE][+-]?[0-9]{1,3}$/),
+      fc.constantFrom('6.8902e-005', '-0.0e-3', '0E0', '9.99e300', '1e-300', '1e-301', '00.0100'),
     );
     const iri = fc.stringMatching(/^[a-z0-9/#é%_-]{0,8}$/).map((tail) => `http://x.org/${tail}`);
     const list = fc.array(iri, { minLength: 0, maxLength: 3 }).map((items) => items.join(' '));
@@ -149,7 +152,7 @@ describe('descriptorToRdf (/api/rdf)', () => {
           'turtle',
         );
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 
