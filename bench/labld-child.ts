@@ -25,6 +25,8 @@ export interface Child extends Target {
   /** Resident set of the process now, and its peak so far, in bytes. */
   rss(): number;
   peakRss(): number;
+  /** CPU time of the process so far (every thread, user and system), in milliseconds. */
+  cpuMs(): number;
   stop(): Promise<void>;
 }
 
@@ -34,6 +36,18 @@ const LABLD = fileURLToPath(new URL('../bin/labld.js', import.meta.url));
 function rssOf(pid: number, which: 'VmRSS' | 'VmHWM'): number {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+}
+
+/** Clock ticks per second of /proc's CPU times. */
+let ticks: number | undefined;
+
+/** A process's CPU time so far (utime + stime of /proc/<pid>/stat, every thread), in ms. */
+function cpuOf(pid: number): number {
+  ticks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command's closing parenthesis: state is the 3rd, utime the 14th.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
 }
 
 /**
@@ -84,6 +98,7 @@ export async function startChild(
     token,
     rss: () => rssOf(pid, 'VmRSS'),
     peakRss: () => rssOf(pid, 'VmHWM'),
+    cpuMs: () => cpuOf(pid),
     stop: async () => {
       const exited = once(child, 'exit');
       child.kill('SIGTERM');

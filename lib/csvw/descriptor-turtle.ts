@@ -9,7 +9,16 @@ import type * as RDF from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
 import { ByteOutput as Output } from '../byte-output.ts';
 import { resolveUrl } from './common.ts';
-import { numericLexical, DC11, OA, QUDT, type Column } from './descriptor-cells.ts';
+import {
+  doubleDigits,
+  doubleDigitsOf,
+  numericLexical,
+  DC11,
+  OA,
+  QUDT,
+  type Column,
+  type DoubleDigits,
+} from './descriptor-cells.ts';
 import {
   descriptorParts,
   type DescriptorInput,
@@ -19,6 +28,7 @@ import {
 import { descriptorRowBatches } from './descriptor-rows.ts';
 import { CSV_FIELD, loadResource, type ResourceLoader } from './types.ts';
 import { expandTemplate } from './uri-template.ts';
+import { Output } from './turtle-output.ts';
 import { CSVW, RDF_NS, XSD } from './vocab.ts';
 
 const { namedNode, literal } = DataFactory;
@@ -149,6 +159,8 @@ interface ColumnText {
   numberType: string;
   /** The lexical forms its numbers are written bare in (`2.6E0`, as n3 writes them), if any. */
   bare: RegExp | undefined;
+  /** Its numbers may be written from their digits (doubles; bare in the form of every canonical double or never). */
+  digits: boolean;
   textType: string;
   /** ` ;\n  qudt:unit unit:X` or empty. */
   unit: string;
@@ -164,7 +176,10 @@ class TableWriter {
   private readonly columns: ColumnText[];
   private readonly subject: RowIri | undefined;
   private readonly kinds: Cell[];
+  /** Per column, this row's number: its lexical form, or (fromDigits) the text `digits` reads. */
   private readonly lexicals: string[];
+  private readonly digits: DoubleDigits[];
+  private readonly fromDigits: Uint8Array;
   private readonly v: ReturnType<typeof vocabulary>;
   private readonly rowBase: string | undefined;
   private readonly firstRowNumber: number;
@@ -179,20 +194,26 @@ class TableWriter {
     this.blank = blank;
     this.out = out;
     const typeSuffix = (datatype: RDF.NamedNode) => encode(literal('', datatype)).slice(2);
-    this.columns = shape.columns.map((column, i) => ({
-      column,
-      predicate: column.predicate
-        ? { constant: encode(column.predicate) }
-        : rowIri(column.aboutUrl as string, shape.csvUrl, encode),
-      numberType: typeSuffix(column.datatype),
-      bare: bareForm(column.datatype, encode),
-      textType: typeSuffix(column.textDatatype),
-      unit: column.unit ? ` ;\n  ${encode(namedNode(QUDT + 'unit'))} ${encode(column.unit)}` : '',
-      suffix: `_${i}`,
-    }));
+    this.columns = shape.columns.map((column, i) => {
+      const bare = bareForm(column.datatype, encode);
+      return {
+        column,
+        predicate: column.predicate
+          ? { constant: encode(column.predicate) }
+          : rowIri(column.aboutUrl as string, shape.csvUrl, encode),
+        numberType: typeSuffix(column.datatype),
+        bare,
+        digits: bare === undefined || (bare.test('-1.5E-5') && bare.test('0.0E0')),
+        textType: typeSuffix(column.textDatatype),
+        unit: column.unit ? ` ;\n  ${encode(namedNode(QUDT + 'unit'))} ${encode(column.unit)}` : '',
+        suffix: `_${i}`,
+      };
+    });
     this.subject = shape.aboutUrl === undefined ? undefined : rowIri(shape.aboutUrl, shape.csvUrl, encode);
     this.kinds = shape.columns.map(() => Cell.None);
     this.lexicals = shape.columns.map(() => '');
+    this.digits = shape.columns.map(() => doubleDigits());
+    this.fromDigits = new Uint8Array(shape.columns.length);
     this.v = vocabulary(encode, `${encode(shape.table)} ${encode(namedNode(CSVW + 'row'))} ${blank}w`);
     const base = `${shape.csvUrl}/row=`;
     this.rowBase = UNSAFE_IRI.test(base) ? undefined : `<${base}`;
@@ -244,8 +265,14 @@ class TableWriter {
   private kindOf(text: string, i: number): Cell {
     const trimmed = text.trim();
     if (trimmed === '') return Cell.None;
-    const column = (this.columns[i] as ColumnText).column;
+    const { column, digits } = this.columns[i] as ColumnText;
     if (column.kind === 'number' || column.kind === 'integral') {
+      const plain = digits ? doubleDigitsOf(trimmed, column, this.digits[i] as DoubleDigits) : undefined;
+      this.fromDigits[i] = plain === undefined ? 0 : 1;
+      if (plain !== undefined) {
+        this.lexicals[i] = plain;
+        return Cell.Quantity;
+      }
       const lexical = numericLexical(trimmed, column);
       if (lexical !== undefined) {
         this.lexicals[i] = lexical;
@@ -263,7 +290,15 @@ class TableWriter {
       this.label('q', serial, i);
       out.text(v.quantity);
       const lexical = this.lexicals[i] as string;
-      if (column.bare?.test(lexical)) out.text(lexical);
+      if (this.fromDigits[i] === 1) {
+        if (column.bare) this.double(lexical, this.digits[i] as DoubleDigits);
+        else {
+          out.text('"');
+          this.double(lexical, this.digits[i] as DoubleDigits);
+          out.text('"');
+          out.text(column.numberType);
+        }
+      } else if (column.bare?.test(lexical)) out.text(lexical);
       else {
         out.text('"');
         out.text(lexical);
@@ -313,6 +348,23 @@ class TableWriter {
       return 5;
     }
     return 0;
+  }
+
+  /** A double's canonical form from the digits of its text (decimalAsDouble's, no string made). */
+  private double(text: string, d: DoubleDigits): void {
+    const out = this.out;
+    if (d.first < 0) {
+      out.text('0.0E0');
+      return;
+    }
+    if (d.negative) out.byte(45 /* - */);
+    out.ascii(text, d.first, d.first + 1, -1);
+    out.byte(46 /* . */);
+    if (d.last === d.first) out.byte(48 /* 0 */);
+    else out.ascii(text, d.first + 1, d.last + 1, d.point);
+    out.byte(69 /* E */);
+    if (d.exponent < 0) out.byte(45 /* - */);
+    out.int(Math.abs(d.exponent));
   }
 
   /** `_:<label><what><serial>_<column>`. */

@@ -117,6 +117,9 @@ describe('descriptorToRdf (/api/rdf)', () => {
       fc.double().map(String),
       fc.integer().map(String),
       fc.constantFrom('1,5', ' 12 ', '-.5', 'abc', '1e5', '', '9,286.44727', '1.0000000000000002'),
+      // Written from their digits (an export's form, zeros, the edges of the normal doubles).
+      fc.stringMatching(/^[+-]?[0-9]{1,7}(?:\.[0-9]{0,7})?[eE][+-]?[0-9]{1,3}$/),
+      fc.constantFrom('6.8902e-005', '-0.0e-3', '0E0', '9.99e300', '1e-300', '1e-301', '00.0100'),
     );
     const iri = fc.stringMatching(/^[a-z0-9/#é%_-]{0,8}$/).map((tail) => `http://x.org/${tail}`);
     const list = fc.array(iri, { minLength: 0, maxLength: 3 }).map((items) => items.join(' '));
@@ -149,7 +152,7 @@ describe('descriptorToRdf (/api/rdf)', () => {
           'turtle',
         );
       }),
-      { numRuns: 40 },
+      { numRuns: 60 },
     );
   });
 
@@ -225,34 +228,61 @@ describe('decimalAsDouble (the numeric cells fast path)', () => {
       fc.constantFrom('', '-', '+'),
       fc.stringMatching(/^[0-9]{0,12}$/),
       fc.option(fc.stringMatching(/^[0-9]{0,12}$/), { nil: undefined }),
+      fc.option(fc.stringMatching(/^[eE][+-]?[0-9]{1,4}$/), { nil: undefined }),
     )
-    .map(([sign, whole, fraction]) => `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}`)
-    .filter((text) => /[0-9]/.test(text)); // a cell reaches it trimmed and not empty
+    .map(
+      ([sign, whole, fraction, exponent]) =>
+        `${sign}${whole}${fraction === undefined ? '' : `.${fraction}`}${exponent ?? ''}`,
+    )
+    .filter((text) => /^[+-]?\.?[0-9]/.test(text)); // a cell reaches it trimmed, digits first
 
-  it('gives the canonical double of any plain decimal, or leaves it to the general path', () => {
+  it('gives the canonical double of any decimal, with an exponent or not, or leaves it to the general path', () => {
     fc.assert(
       fc.property(decimal, (text) => {
         const fast = decimalAsDouble(text);
         const value = Number(text);
         if (fast === undefined) {
           const significant = text
+            .replace(/[eE].*$/, '')
             .replace(/[^0-9]/g, '')
             .replace(/^0+/, '')
             .replace(/0+$/, '');
-          assert.ok(Number.isNaN(value) || significant.length > 15, `${text} left to the general path`);
+          const outside = Math.abs(Math.log10(Math.abs(value))) > 299; // past ±1E300, or 0 or ∞ by rounding
+          assert.ok(significant.length > 15 || outside, `${text} left to the general path`);
         } else {
           assert.equal(fast, canonical(value), text);
         }
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
   });
 
-  it('refuses what is not a plain decimal', () => {
-    for (const text of ['', '.', '-', '1e5', '1,5', '1.2.3', '0x10', 'Infinity', ' 1', '1 '])
+  it('refuses what is not a decimal, and exponents past the normal doubles', () => {
+    for (const text of [
+      '',
+      '.',
+      '-',
+      'e5',
+      '1e',
+      '1e+',
+      '1e5.5',
+      '1,5',
+      '1.2.3',
+      '0x10',
+      'Infinity',
+      ' 1',
+      '1 ',
+    ])
+      assert.equal(decimalAsDouble(text), undefined, text);
+    for (const text of ['1e301', '1.5e-301', '1E+12345', '0.001e-299'])
       assert.equal(decimalAsDouble(text), undefined, text);
     assert.equal(decimalAsDouble('-0.0'), '0.0E0');
+    assert.equal(decimalAsDouble('-0e7'), '0.0E0');
     assert.equal(decimalAsDouble('190'), '1.9E2');
     assert.equal(decimalAsDouble('-0.050'), '-5.0E-2');
+    // The seed export's number form.
+    assert.equal(decimalAsDouble('6.8902e-005'), '6.8902E-5');
+    assert.equal(decimalAsDouble('8.61275e-005'), '8.61275E-5');
+    assert.equal(decimalAsDouble('1.e5'), '1.0E5');
   });
 });
