@@ -82,6 +82,18 @@ export class ByteOutput {
     } while (rest > 0);
   }
 
+  /** One ASCII character. */
+  byte(code: number): void {
+    if (this.used === CHUNK) this.cut();
+    this.buffer[this.used++] = code;
+  }
+
+  /** The characters of `text` from `start` to `end` but the one at `skip`: ASCII digits. */
+  ascii(text: string, start: number, end: number, skip: number): void {
+    if (CHUNK - this.used < end - start) this.cut();
+    for (let k = start; k < end; k++) if (k !== skip) this.buffer[this.used++] = text.charCodeAt(k);
+  }
+
   /** Ends the current chunk (if it holds anything): what was written is all in `filled`. */
   cut(): void {
     if (this.used === 0) return;

@@ -28,7 +28,6 @@ import {
 import { descriptorRowBatches } from './descriptor-rows.ts';
 import { CSV_FIELD, loadResource, type ResourceLoader } from './types.ts';
 import { expandTemplate } from './uri-template.ts';
-import { Output } from './turtle-output.ts';
 import { CSVW, RDF_NS, XSD } from './vocab.ts';
 
 const { namedNode, literal } = DataFactory;
