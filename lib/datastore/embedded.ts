@@ -44,6 +44,14 @@ export const sqliteDialect: SqlDialect = {
   unindexed: (column) => `+${column}`,
 };
 
+/**
+ * Each connection's page cache in KiB; SQLite sizes a CREATE INDEX's sort memory from it too.
+ * At 64 MiB a large import held 64 MiB of pages, then as much again per index's sort, and each
+ * worker's connection kept its cache full afterwards; the import is as fast at 16 MiB
+ * (docs/performance.md, issue 29).
+ */
+const CACHE_KIB = 16384;
+
 /** A declared column type as the contract names it (our tables' types, table.ts's TYPES). */
 const DECLARED: Record<string, FieldType> = { INTEGER: 'int', REAL: 'numeric', TEXT: 'text' };
 
@@ -188,9 +196,10 @@ export async function openEmbeddedDatastore(
 ): Promise<SqlDatastore> {
   const db = new DatabaseSync(file);
   // 16 KiB pages (a new file's; an existing one keeps its own): a bulk import writes a fifth
-  // fewer pages and frames than with 4 KiB ones. A 64 MiB page cache keeps most of an
-  // import's transaction from spilling. WAL with synchronous=NORMAL: a commit is not synced,
-  // only checkpoints are, and the file stays consistent through a power cut (the last
+  // fewer pages and frames than with 4 KiB ones. A small page cache (CACHE_KIB) costs an
+  // import nothing: its rows append, so a full page spills to the log once, as its commit
+  // would have written it. WAL with synchronous=NORMAL: a commit is not synced, only
+  // checkpoints are, and the file stays consistent through a power cut (the last
   // commits may be lost). Not OFF, not even for an all-or-nothing import: this one file holds
   // every resource's table, and records posted through datastore_create exist nowhere else,
   // so a checkpoint cut short by a power loss must not corrupt it. ANALYZE samples
@@ -198,7 +207,7 @@ export async function openEmbeddedDatastore(
   // Checkpoints run on a thread of their own (checkpointer.ts), not after this one's commits;
   // the log file is cut back to 64 MiB when it restarts.
   db.exec(
-    'PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -65536; PRAGMA analysis_limit = 1000',
+    `PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA analysis_limit = 1000`,
   );
   const onDisk = file !== ':memory:' && file !== '';
   if (onDisk) db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864');
