@@ -31,15 +31,7 @@ import type {
   TripleStore,
 } from './contract.ts';
 import { guardQuery, guardUpdate } from './guard.ts';
-import {
-  NTRIPLES,
-  RESULT_TYPES,
-  countRows,
-  countTriples,
-  sameText,
-  tableFormat,
-  tsvInFull,
-} from './result-text.ts';
+import { NTRIPLES, countTriples, tableFormat, tableText } from './result-text.ts';
 import { count } from '../process/counters.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from './names.ts';
 
@@ -239,10 +231,9 @@ class RemoteTripleStore implements TripleStore {
       if (triples > this.#limits.maxResults) throw limit('triples');
       return { type: 'graph', mediaType: NTRIPLES, text: body, triples };
     }
-    const rows = countRows(body, format);
-    if (rows > this.#limits.maxResults) throw limit('results');
-    const mediaType = table && sameText(table, format) ? table : format;
-    return { type: 'select', mediaType, rows, text: format === RESULT_TYPES.tsv ? tsvInFull(body) : body };
+    const result = tableText(body, format, table);
+    if (result.rows > this.#limits.maxResults) throw limit('results');
+    return { type: 'select', ...result };
   }
 
   async update(datasetId: string, text: string, options: QueryOptions = {}): Promise<void> {

@@ -38,6 +38,24 @@ export function sameText(a: string, b: string): boolean {
 }
 
 /**
+ * A SELECT result as a store wrote it in `format` (tableFormat's for `asked`), as labld serves
+ * it: TSV with its literals in full, its rows counted, under the type the client asked for
+ * when that names the same text.
+ */
+export function tableText(
+  written: string,
+  format: string,
+  asked: string | undefined,
+): { mediaType: string; rows: number; text: string } {
+  const text = format === RESULT_TYPES.tsv ? tsvInFull(written) : written;
+  return {
+    mediaType: asked && sameText(asked, format) ? asked : format,
+    rows: countRows(text, format),
+    text,
+  };
+}
+
+/**
  * The graph types whose triples `countTriples` counts in the embedded store's text: N-Triples,
  * and Turtle and JSON-LD as oxigraph writes them. A store writes any other graph type asked for
  * as N-Triples, which the gateway's render thread then writes in that type: RDF/XML, which

@@ -12,16 +12,7 @@ import { join } from 'node:path';
 import oxigraph from 'oxigraph';
 import { DomainError, conflict, invalid, tooLarge } from '../../process/errors.ts';
 import type { GraphFormat, QueryResult, ResultFormats } from '../contract.ts';
-import {
-  NTRIPLES,
-  RESULT_TYPES,
-  countRows,
-  countTriples,
-  graphFormat,
-  sameText,
-  tableFormat,
-  tsvInFull,
-} from '../result-text.ts';
+import { NTRIPLES, countTriples, graphFormat, tableFormat, tableText } from '../result-text.ts';
 import type { QueryBounds } from '../bounds.ts';
 import { guardQuery, guardUpdate } from '../guard.ts';
 import {
@@ -272,18 +263,10 @@ function query(dataset: string, text: string, formats: ResultFormats = {}): Quer
   // Without a format oxigraph answers an ASK with the boolean itself.
   if (guarded.form === 'ask') return { type: 'ask', boolean: run() === true };
   const format = tableFormat(formats.table);
-  const stored = run(format) as string;
-  const written = format === RESULT_TYPES.tsv ? tsvInFull(stored) : stored;
   // The guard's LIMIT is one more than allowed: at most that many rows to count.
-  const rows = countRows(written, format);
-  if (rows > config.maxResults) throw limit('results');
-  const asked = formats.table;
-  return {
-    type: 'select',
-    mediaType: asked && sameText(asked, format) ? asked : format,
-    rows,
-    text: written,
-  };
+  const table = tableText(run(format) as string, format, formats.table);
+  if (table.rows > config.maxResults) throw limit('results');
+  return { type: 'select', ...table };
 }
 
 function update(dataset: string, text: string): void {
