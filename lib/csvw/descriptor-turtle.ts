@@ -7,7 +7,7 @@
 // written verbatim (an IRI or text needing escapes, an IRI no template fixes) goes through n3.
 import type * as RDF from '@rdfjs/types';
 import { DataFactory, Writer } from 'n3';
-import { ByteOutput as Output } from '../byte-output.ts';
+import { ByteOutput } from '../byte-output.ts';
 import { resolveUrl } from './common.ts';
 import {
   doubleDigits,
@@ -102,7 +102,7 @@ export async function descriptorTurtle(
     );
     counts.triples += parts.head.length;
     yield Buffer.from(head);
-    const out = new Output();
+    const out = new ByteOutput();
     let serial = 0;
     for (const shape of parts.tables) {
       const table = new TableWriter(shape, encode, `_:${label}`, out);
@@ -185,9 +185,9 @@ class TableWriter {
   private readonly shape: TableShape;
   private readonly encode: (term: RDF.Term) => string;
   private readonly blank: string;
-  private readonly out: Output;
+  private readonly out: ByteOutput;
 
-  constructor(shape: TableShape, encode: (term: RDF.Term) => string, blank: string, out: Output) {
+  constructor(shape: TableShape, encode: (term: RDF.Term) => string, blank: string, out: ByteOutput) {
     this.shape = shape;
     this.encode = encode;
     this.blank = blank;
