@@ -11,16 +11,43 @@ import { metric, type LabldProcess } from '../test/kafka/processes.ts';
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 /** User and system CPU seconds of a process so far, all its threads (the worker pool) included; 0 once gone. */
-function cpuSeconds(pid: number): number {
+function cpuSeconds(pid: number, path = `/proc/${pid}/stat`): number {
   let stat: string;
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    stat = readFileSync(path, 'utf8');
   } catch {
     return 0;
   }
   // Fields after the command name, which is in parentheses and may hold spaces: utime is 14th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+/**
+ * CPU seconds of a process's threads so far, summed by thread name with its digits dropped
+ * (Node names them: MainThread, WorkerThread, V8Worker for V8's garbage-collection and compile
+ * helpers, libuv-worker); threads that ended are in none of them.
+ */
+function threadSeconds(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return byName;
+  }
+  for (const task of tasks) {
+    const seconds = cpuSeconds(Number(task), `/proc/${pid}/task/${task}/stat`);
+    if (seconds === 0) continue;
+    let name: string;
+    try {
+      name = readFileSync(`/proc/${pid}/task/${task}/comm`, 'utf8').trim().replace(/\d+$/, '');
+    } catch {
+      continue;
+    }
+    byName.set(name, (byName.get(name) ?? 0) + seconds);
+  }
+  return byName;
 }
 
 /** The machine's busy and total CPU ticks so far (/proc/stat, every core). */
@@ -69,6 +96,7 @@ export const postgresBackends = (database: string): Server => ({
 
 export interface Sample {
   cpu: Map<LabldProcess, number>;
+  threads: Map<LabldProcess, Map<string, number>>;
   handled: Map<LabldProcess, number>;
   /** Per server, its processes' CPU seconds by pid (a backend started later counts from 0). */
   servers: Map<Server, Map<number, number>>;
@@ -87,6 +115,7 @@ export async function sample(
   const counts = await Promise.all(processes.map(handled));
   return {
     cpu: new Map(processes.map((p) => [p, cpuSeconds(p.child.pid!)])),
+    threads: new Map(processes.map((p) => [p, threadSeconds(p.child.pid!)])),
     handled: new Map(processes.map((p, i) => [p, counts[i]!])),
     servers: new Map(servers.map((s) => [s, new Map(s.pids().map((pid) => [pid, cpuSeconds(pid)]))])),
     machine: machineTicks(),
@@ -96,7 +125,8 @@ export async function sample(
 
 /** What a run used between two samples: CPU seconds per group and per server, the machine's ticks. */
 export interface Usage {
-  groups: { name: string; cpu: number; split: number[] }[];
+  /** `threads`: the group's CPU seconds by thread name (see threadSeconds). */
+  groups: { name: string; cpu: number; split: number[]; threads: Map<string, number> }[];
   servers: { name: string; cpu: number }[];
   /** CPU seconds of the labld processes and the servers together. */
   ours: number;
@@ -113,8 +143,13 @@ export async function measure(before: Sample): Promise<Usage> {
   const after = await sample(processes, [...before.servers.keys()]);
   const groups = [...new Set(processes.map((p) => p.name))].map((name) => {
     const members = processes.filter((p) => p.name === name);
+    const threads = new Map<string, number>();
+    for (const p of members)
+      for (const [thread, seconds] of after.threads.get(p)!)
+        threads.set(thread, (threads.get(thread) ?? 0) + seconds - (before.threads.get(p)!.get(thread) ?? 0));
     return {
       name,
+      threads,
       cpu: members.reduce((sum, p) => sum + after.cpu.get(p)! - before.cpu.get(p)!, 0),
       split: members.map((p) => after.handled.get(p)! - before.handled.get(p)!),
     };
@@ -139,14 +174,22 @@ export async function measure(before: Sample): Promise<Usage> {
  * Lines saying, per group and server, the CPU used per upload (or per `unit`) and the messages each
  * process handled; then the machine's use of its cores over the same time.
  */
-export function usageLines(u: Usage, count: number, unit = 'upload'): string[] {
-  const perUpload = (cpu: number) => `${((cpu / count) * 1000).toFixed(0)} ms CPU per ${unit}`;
-  const lines = u.groups.map(({ name, cpu, split }) => {
+export function usageLines(u: Usage, count: number, unit = 'upload', byThread = false): string[] {
+  const ms = (cpu: number) => `${((cpu / count) * 1000).toFixed(0)} ms`;
+  const perUpload = (cpu: number) => `${ms(cpu)} CPU per ${unit}`;
+  /** The group's threads that took 1 ms or more per unit, the busiest first. */
+  const threadsOf = (threads: Map<string, number>) => {
+    const shown = [...threads].filter(([, cpu]) => cpu / count >= 0.001).sort((a, b) => b[1] - a[1]);
+    return byThread && shown.length > 0
+      ? ` (by thread: ${shown.map(([t, cpu]) => `${t} ${ms(cpu)}`).join(', ')})`
+      : '';
+  };
+  const lines = u.groups.map(({ name, cpu, split, threads }) => {
     const total = split.reduce((a, b) => a + b, 0);
     const ceiling =
       split.length > 1 && total > 0 ? `, split ceiling ${(total / Math.max(...split)).toFixed(2)}×` : '';
     const messages = name === 'catalogue' ? '' : `, messages ${split.join('+')}${ceiling}`;
-    return `${name}: ${perUpload(cpu)}${messages}`;
+    return `${name}: ${perUpload(cpu)}${messages}${threadsOf(threads)}`;
   });
   for (const { name, cpu } of u.servers) lines.push(`${name}: ${perUpload(cpu)}`);
   lines.push(

@@ -224,6 +224,13 @@ async function kafka(copies: number, registryUrl: string, drain?: string): Promi
   }
 }
 
+/** The drained group's CPU seconds per message with one process and with two, for the model. */
+function sharing(group: string | undefined, drained: Drain[] | undefined) {
+  if (!group || !drained) return undefined;
+  const [one, two] = drained.map((d) => d.usage.groups.find((g) => g.name === group)!.cpu / d.messages);
+  return { group, one: one!, two: two! };
+}
+
 const rate = (perMinute: number) => `${perMinute.toFixed(1)} uploads/min`;
 
 function printDrains(group: string, [one, two]: Drain[]): void {
@@ -233,7 +240,7 @@ function printDrains(group: string, [one, two]: Drain[]): void {
   for (const d of [one!, two!]) {
     const rateLine = `${d.perSecond.toFixed(2)} messages/s (${d.messages} messages in ${d.usage.seconds.toFixed(1)} s once every process had joined)`;
     console.log(`scale: drain ${group} ×${d.copies}: ${rateLine}`);
-    for (const line of usageLines(d.usage, d.messages, 'message')) console.log(`scale:   ${line}`);
+    for (const line of usageLines(d.usage, d.messages, 'message', true)) console.log(`scale:   ${line}`);
   }
   const servers = two!.usage.servers.map((s) => s.name).join(' and ');
   const serverShare = two!.usage.servers.reduce((sum, s) => sum + s.cpu, 0) / two!.usage.capacity;
@@ -261,7 +268,8 @@ try {
       for (const line of usageLines(two.usage, UPLOADS)) console.log(`scale:   ${line}`);
       const ratio = two.perMinute / one.perMinute;
       console.log(`scale: kafka ×2 / ×1 = ${ratio.toFixed(2)}× (goal ≥ 1.8× on a 2-core machine)`);
-      for (const line of modelLines(UPLOADS, one, two)) console.log(`scale: ${line}`);
+      for (const line of modelLines(UPLOADS, one, two, sharing(values.drain, one.drains)))
+        console.log(`scale: ${line}`);
       if (one.drains) printDrains(values.drain!, one.drains);
     } finally {
       await registry.close();
