@@ -47,6 +47,7 @@ import { baseUrl } from '../lib/services.ts';
 import { textLoader } from '../lib/sources.ts';
 import { startFixtureServer } from '../test/converter/fixture-server.ts';
 import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
+import { peakRssBytes } from '../test/support/rss.ts';
 import { readSeed, seedFixture } from '../test/support/shared.ts';
 import { action, joined, library, startChild, upload, type Dict } from './labld-child.ts';
 import { writeFloor } from './floor.ts';
@@ -386,7 +387,7 @@ async function large(): Promise<void> {
     const rows = steps.find((s) => s.step === 'import')?.summary.rows as number;
     const triples = steps.find((s) => s.step === 'describe')?.summary.triples as number;
     console.log(`large: ${rows} rows imported, ${triples} triples in the Turtle`);
-    const client = process.resourceUsage().maxRSS * 1024;
+    const client = peakRssBytes();
     console.log(
       `large: peak RSS labld (pid ${labld.process.pid}, every gateway, consumer and worker thread) ${mb(labld.peakRss())}, this client (upload from disk, polling) ${mb(client)} (goal < 512 MB each)`,
     );

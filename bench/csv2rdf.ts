@@ -11,7 +11,7 @@
 //              bus, POST /annotator/api/rdf?return_type=turtle with the descriptor's URL, CSV and
 //              descriptor served by `python3 -m http.server` (HTTP/1.0: it closes each connection
 //              after the body), timed to the answer's last byte
-// each in its own process (so that its peak RSS, process.resourceUsage().maxRSS, is its own),
+// each in its own process (so that its peak RSS, /proc's VmHWM, is its own),
 // and prints per size rows/s, triples/s, the stored Turtle's size, peak RSS and the
 // csv2rdf/floor ratio (wall and CPU time), and http/csv2rdf (goal ≤ 1.5×). Usage:
 //   node bench/csv2rdf.ts [--rows 100000,1000000] [--http-rows 100000] [--pairs 3] [--keep]
@@ -29,6 +29,7 @@ import { BlobStore } from '../lib/blobs/blob-store.ts';
 import { storeDownloadStream } from '../lib/blobs/download.ts';
 import { descriptorTurtle, type ResourceLoader } from '../lib/csvw/index.ts';
 import { COLUMNS, annotatorDescriptor, writeNumericCsv } from '../test/support/numeric-table.ts';
+import { peakRssBytes } from '../test/support/rss.ts';
 import { readFloor, writeFloor } from './floor.ts';
 
 const { values } = parseArgs({
@@ -65,7 +66,7 @@ async function timed(work: () => Promise<{ triples: number; bytes: number }>): P
   return {
     seconds: (performance.now() - start) / 1000,
     cpuSeconds: (used.user + used.system) / 1e6,
-    peakRss: process.resourceUsage().maxRSS * 1024,
+    peakRss: peakRssBytes(),
     triples,
     bytes,
   };

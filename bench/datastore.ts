@@ -39,6 +39,7 @@ import { openPostgresDatastore, PgClient, postgresDialect, type PgLike } from '.
 import { SqlDatastore } from '../lib/datastore/sql.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { semiSpaceArgs } from '../lib/process/heap.ts';
+import { peakRssBytes } from '../test/support/rss.ts';
 import { percentile } from './percentile.ts';
 
 const CANDIDATES = ['node:sqlite', 'PGlite', 'PostgreSQL'] as const;
@@ -209,7 +210,7 @@ async function measure(candidate: Candidate, csv: string, descriptorFile: string
         p50: percentile(times, 50),
         p99: percentile(times, 99),
         pageRows: rows / QUERIES,
-        rssMiB: process.resourceUsage().maxRSS / 1024,
+        rssMiB: peakRssBytes() / 2 ** 20,
       }),
     );
   } finally {

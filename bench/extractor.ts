@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { Agent, fetch } from 'undici';
 import { benchLabld, percentile, time } from './support.ts';
 import { pointLabldAt, startOpenbisDouble } from '../test/support/openbis-double.ts';
+import { peakRssBytes } from '../test/support/rss.ts';
 
 const { values } = parseArgs({
   options: { runs: { type: 'string', default: '200' }, mb: { type: 'string', default: '1000' } },
@@ -118,7 +119,7 @@ console.log(
 );
 console.log(
   `POST /export_bundle, one ${mb(bytes).toFixed(0)} MB file      ${(mb(bytes) / seconds).toFixed(1)} MB/s to the last byte ` +
-    `(ZIP ${mb(zipSize).toFixed(0)} MB, first byte after ${(firstByte - start).toFixed(0)} ms), peak RSS ${(process.resourceUsage().maxRSS / 1024).toFixed(0)} MB (${mb(rssBefore).toFixed(0)} MB before)`,
+    `(ZIP ${mb(zipSize).toFixed(0)} MB, first byte after ${(firstByte - start).toFixed(0)} ms), peak RSS ${(peakRssBytes() / 2 ** 20).toFixed(0)} MB (${mb(rssBefore).toFixed(0)} MB before)`,
 );
 await labld.stop();
 await double.close();

@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
+import { rssOf } from '../test/support/rss.ts';
 
 // ---- labld as a child process ----
 
@@ -31,12 +32,6 @@ export interface Child extends Target {
 }
 
 const LABLD = fileURLToPath(new URL('../bin/labld.js', import.meta.url));
-
-/** A process's resident set now (VmRSS) or at its peak so far (VmHWM), in bytes. */
-function rssOf(pid: number, which: 'VmRSS' | 'VmHWM'): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${which}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
-}
 
 /** Clock ticks per second of /proc's CPU times. */
 let ticks: number | undefined;

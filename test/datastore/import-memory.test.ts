@@ -1,6 +1,6 @@
 // The embedded datastore's memory while it takes rows and makes the preview's indexes: bounded
 // by its page cache and sort memory (embedded.ts, CACHE_KIB), not by the table's size. Run in a
-// child process of its own, whose peak RSS (maxRSS) is this work's and nothing else's.
+// child process of its own, whose peak RSS (VmHWM, test/support/rss.ts) is this work's and nothing else's.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -18,10 +18,12 @@ describe('embedded datastore memory', () => {
     const dir = tempDir('labld-import-memory-');
     const script = join(dir, 'rows.ts');
     const embedded = new URL('../../lib/datastore/embedded.ts', import.meta.url).href;
+    const rss = new URL('../support/rss.ts', import.meta.url).href;
     writeFileSync(
       script,
       [
         `import { openEmbeddedDatastore } from ${JSON.stringify(embedded)};`,
+        `import { peakRssBytes } from ${JSON.stringify(rss)};`,
         `const store = await openEmbeddedDatastore(${JSON.stringify(join(dir, 'datastore.sqlite'))});`,
         `await store.create('r', [{ id: 'note', type: 'text' }, { id: 'n', type: 'int' }]);`,
         `const text = 'x'.repeat(2000);`,
@@ -32,7 +34,7 @@ describe('embedded datastore memory', () => {
         `const before = process.memoryUsage().rss;`,
         `const rows = await store.insert('r', batches());`,
         `await store.indexForPreview('r');`,
-        `const peak = process.resourceUsage().maxRSS * 1024;`,
+        `const peak = peakRssBytes();`,
         `await store.close();`,
         `process.stdout.write(JSON.stringify({ rows, mb: (peak - before) / 2 ** 20 }));`,
       ].join('\n'),
