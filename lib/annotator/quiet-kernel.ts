@@ -46,10 +46,10 @@ let view = new Uint8Array(0);
 /** The kernel whose table and column states are in memory (each QuietKernel has a number). */
 let writer = 0;
 let made = 0;
+/** The window in memory (each encoding has a number; the kernel that made it knows it). */
+let resident = 0;
+let encodings = 0;
 const encoder = new TextEncoder();
-
-/** The text window in memory: its characters [start, end) of `text`, as `bytes` bytes. */
-const window = { text: '', start: 0, end: 0, bytes: 0, ascii: true, textAt: 0, char: 0, byte: 0 };
 
 function instance(): Exports {
   if (!kernel) {
@@ -84,6 +84,8 @@ export class QuietKernel {
   private readonly table = new Uint8Array(16);
   private readonly textAt: number;
   private readonly id = ++made;
+  /** Its last window: characters [start, end) of `text` as `bytes` bytes; `char` is at `byte`. */
+  private readonly window = { token: 0, text: '', start: 0, end: 0, bytes: 0, ascii: true, char: 0, byte: 0 };
 
   /** `states` per column: KERNEL_STATE's codes. */
   constructor(sep: Sep, count: number, states: readonly number[]) {
@@ -109,6 +111,7 @@ export class QuietKernel {
     let at = from;
     let lines = 0;
     let fresh = false;
+    const window = this.window;
     for (;;) {
       const byte = this.locate(text, at, fresh);
       const memory = view;
@@ -119,7 +122,7 @@ export class QuietKernel {
       }
       const stop = exports.scan(
         byte,
-        window.textAt + window.bytes,
+        this.textAt + window.bytes,
         this.sep,
         this.count,
         this.stripped,
@@ -143,9 +146,9 @@ export class QuietKernel {
 
   /** The address of character `at` of `text`, encoding a window from there when needed. */
   private locate(text: string, at: number, fresh: boolean): number {
-    const w = window;
-    if (!fresh && w.text === text && w.textAt === this.textAt && at >= w.start && at < w.end) {
-      if (w.ascii) return w.textAt + at - w.start;
+    const w = this.window;
+    if (!fresh && w.token === resident && w.text === text && at >= w.start && at < w.end) {
+      if (w.ascii) return this.textAt + at - w.start;
       if (at >= w.char) {
         // Only lines the caller took itself lie between: their bytes, counted by Node.
         w.byte += Buffer.byteLength(text.slice(w.char, at));
@@ -159,13 +162,14 @@ export class QuietKernel {
       slice,
       memory.subarray(this.textAt, this.textAt + 3 * WINDOW),
     );
+    resident = ++encodings;
     Object.assign(w, {
+      token: resident,
       text,
       start: at,
       end: at + read,
       bytes: written,
       ascii: read === written,
-      textAt: this.textAt,
       char: at,
       byte: this.textAt,
     });

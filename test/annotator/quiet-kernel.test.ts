@@ -8,7 +8,7 @@ import { ColumnStats } from '../../lib/annotator/pandas.ts';
 import { QuietBlocks, quietRowPattern, type QuietRows } from '../../lib/annotator/quiet-rows.ts';
 import type { Sep } from '../../lib/annotator/separators.ts';
 import { buildWasm, WASM_SOURCES, wasmOf } from '../../tools/wasm.ts';
-import { outcomeOf } from './support.ts';
+import { annotateBytes, outcomeOf } from './support.ts';
 
 type State = 'settled' | 'float' | 'int';
 
@@ -142,6 +142,17 @@ function textFor(sep: Sep, states: State[]): fc.Arbitrary<string> {
     });
 }
 
+/** Annotations of `texts` one after the other and all at once: the same descriptors and lines. */
+async function sameTogetherAsAlone(texts: string[], chunk: number): Promise<void> {
+  const outcome = async (text: string): Promise<unknown> => {
+    const result = await annotateBytes(text, { chunk, provenance: { activity: 'urn:x', time: new Date(0) } });
+    return [result.descriptor, result.lines];
+  };
+  const alone: unknown[] = [];
+  for (const text of texts) alone.push(await outcome(text));
+  assert.deepEqual(await Promise.all(texts.map(outcome)), alone);
+}
+
 describe('quiet-row kernel', () => {
   it('the committed quiet-rows.wasm is what quiet-rows.wat builds to', async () => {
     for (const source of WASM_SOURCES) {
@@ -188,6 +199,36 @@ describe('quiet-row kernel', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('two annotations at once in one thread share the kernel and give what each gives alone', async () => {
+    // Each part's column states must be the kernel's whenever it runs: tables of text only
+    // (decimal commas) next to ones whose integer column has an empty cell late (the column
+    // becomes float64; the text tables' states would let the row through). Different widths
+    // (their windows lie at different places in the kernel's memory), text above ASCII,
+    // chunks small enough that the annotations take turns often.
+    const table = (width: number, first: (r: number) => string, count: number): string => {
+      const rows = [`Prüfer;Bob`, '', Array.from({ length: width }, (_, i) => `K${i}`).join(';')];
+      for (let r = 0; r < count; r++) {
+        rows.push(Array.from({ length: width }, (_, i) => (i === 0 ? first(r) : `${r}µ,${i}`)).join(';'));
+      }
+      return `${rows.join('\n')}\n`;
+    };
+    const texts = [
+      table(3, (r) => (r === 25000 ? '' : String(r)), 30000),
+      table(66, (r) => `${r},5`, 1500),
+      table(66, (r) => (r === 1200 ? '' : String(r)), 1500),
+      table(3, (r) => `${r},5`, 30000),
+    ];
+    await sameTogetherAsAlone(texts, 4099);
+  });
+
+  it('two annotations at once, one of identical chunks: a window is reused only if it is still in memory', async () => {
+    // Rows of 6 bytes in chunks of 683 rows: every chunk after the first 64 KiB is the same
+    // string, which the other annotation's windows (same width) overwrite in between.
+    const rows = (row: (r: number) => string): string =>
+      `Prüfer;Bob\n\nK0;K1\n${Array.from({ length: 30000 }, (_, r) => `${row(r)}\n`).join('')}`;
+    await sameTogetherAsAlone([rows(() => '7;2,5'), rows((r) => `${100 + (r % 900)};4,5`)], 6 * 683);
   });
 
   it('annotate gives the same descriptor with the kernel as the general code alone (random tables)', async () => {
