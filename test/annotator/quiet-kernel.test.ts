@@ -48,7 +48,8 @@ function agree(rows: QuietRows, text: string): void {
 
 // Cells that sit at the edges of what a quiet row may hold: numbers of every shape, commas,
 // colons before whatever, quotes, stray CR, the other separators, whitespace at either end,
-// bytes above ASCII (Unicode whitespace, NEL, a surrogate pair), control characters, and
+// bytes above ASCII (Unicode whitespace, NEL, a surrogate pair, lone surrogates), control
+// characters, and
 // fields long enough that their commas lie in different blocks of the kernel.
 const cell = fc.oneof(
   fc.constantFrom(
@@ -90,6 +91,8 @@ const cell = fc.oneof(
     '\u00a0x',
     'x\u3000',
     '😀',
+    '\ud800',
+    'x\udc00',
     '\u0000',
     '\u001c',
     'ü,ö',
