@@ -7,11 +7,11 @@ import { ColumnStats, pandasCell } from './pandas.ts';
 import { SEP_REGEX, splitPandas, splitTyped, type Sep } from './separators.ts';
 import { suffixUnitOf, unitOf, type UnitRef } from './units.ts';
 import { QuotedNumbers } from './quoted-numbers.ts';
+import { columnSignature, matches, QuietBlocks, quietRowPattern, type QuietRows } from './quiet-rows.ts';
 import { stripChars, valueType, XSD_OF } from './value-type.ts';
 
 const FORMAT_SAMPLE = 20;
 const NOTHING = { chars: 0, lines: 0 };
-const BLOCK_ROWS = 256;
 /** Leading all-text lines kept as header candidates; beyond that the part has no data. */
 const MAX_HEADER_LINES = 10_000;
 
@@ -24,16 +24,6 @@ export interface Table {
   url: string;
   dialect: { delimiter: string; skipRows: number; headerRowCount: number; encoding: string };
   tableSchema: { columns: Column[]; primaryKey: 'GID'; aboutUrl: string };
-}
-
-// A pathological row can still exhaust the regex engine's stack; the general code takes it then.
-function matches(pattern: RegExp, text: string): boolean {
-  try {
-    return pattern.test(text);
-  } catch (error) {
-    if (error instanceof RangeError) return false;
-    throw error;
-  }
 }
 
 /** A line whose every field is TEXT or BLANK: a header row (the count runs past the part). */
@@ -65,10 +55,8 @@ export class TableBuilder {
   private rows = 0;
   private tooWide = false;
   private fastPattern: QuietRows | null | undefined;
+  private blocks: QuietBlocks | undefined;
   private signature = '';
-  private colonText = '';
-  private colonAt = -1;
-  private otherAt = -1;
 
   /** Rows one field wider than the header, by an empty last field, lose that field. */
   private readonly dropTrailingEmpty: boolean;
@@ -96,9 +84,7 @@ export class TableBuilder {
    * column's state changes (at most a few times per column).
    */
   fastRow(line: string, count: number): boolean {
-    if (this.fastPattern === undefined)
-      this.fastPattern = quietRowPattern(this.sep, count, this.width, this.stats);
-    const quiet = this.fastPattern;
+    const quiet = this.quiet(count);
     if (quiet && matches(line.indexOf(':') < 0 ? quiet.plain : quiet.colons, line)) {
       this.partLines++;
       this.rows++;
@@ -115,36 +101,24 @@ export class TableBuilder {
   }
 
   /**
-   * Quiet rows of `text` from `from` on, consumed in one native regex run (no line strings):
-   * the number of characters and lines taken, 0 when the next row needs a closer look.
+   * Quiet rows of `text` from `from` on, taken in runs (no line strings): the number of
+   * characters and lines taken, 0 when the next row needs a closer look.
    */
   quietBlock(text: string, from: number, count: number): { chars: number; lines: number } {
-    if (this.fastPattern === undefined)
+    if (!this.quiet(count) || !this.blocks) return NOTHING;
+    const taken = this.blocks.take(text, from);
+    this.partLines += taken.lines;
+    this.rows += taken.lines;
+    return taken;
+  }
+
+  /** The part's quiet-row check, made again after a column's state changed. */
+  private quiet(count: number): QuietRows | null {
+    if (this.fastPattern === undefined) {
       this.fastPattern = quietRowPattern(this.sep, count, this.width, this.stats);
-    const quiet = this.fastPattern;
-    if (!quiet) return NOTHING;
-    // Whether a colon lies ahead, remembered per chunk (rescanning would be quadratic).
-    if (text !== this.colonText || (this.colonAt >= 0 && this.colonAt < from)) {
-      this.colonText = text;
-      this.colonAt = text.indexOf(':', from);
-      this.otherAt = quiet.others ? firstAt(quiet.others, text, from) : 0;
-    } else if (this.otherAt >= 0 && this.otherAt < from && quiet.others) {
-      this.otherAt = firstAt(quiet.others, text, from);
+      this.blocks = this.fastPattern ? new QuietBlocks(this.fastPattern) : undefined;
     }
-    const block =
-      this.otherAt < 0 ? quiet.leanBlock : this.colonAt < 0 ? quiet.plainBlock : quiet.colonsBlock;
-    let end = from;
-    for (;;) {
-      block.lastIndex = end;
-      if (!matches(block, text)) break;
-      end = block.lastIndex;
-    }
-    if (end === from) return NOTHING;
-    let lines = 0;
-    for (let at = text.indexOf('\n', from); at >= 0 && at < end; at = text.indexOf('\n', at + 1)) lines++;
-    this.partLines += lines;
-    this.rows += lines;
-    return { chars: end - from, lines };
+    return this.fastPattern;
   }
 
   addPartLine(line: string): void {
@@ -259,82 +233,6 @@ export class TableBuilder {
       };
     });
   }
-}
-
-// What a row must look like to leave every column's dtype as it is, per column state.
-type ColumnState = 'settled' | 'float' | 'int' | 'open';
-
-function columnState(stats: ColumnStats): ColumnState {
-  if (stats.settled) return 'settled';
-  if (stats.nonNumeric > 0) return 'open';
-  return stats.floats > 0 || stats.na > 0 ? 'float' : 'int';
-}
-
-function columnSignature(stats: ColumnStats[]): string {
-  return stats.map((s) => columnState(s)[0]).join('');
-}
-
-const NUMBER = '[+-]?(?:\\d+\\.?\\d*|\\.\\d+)(?:[eE][+-]?\\d+)?';
-
-interface QuietRows {
-  /** One row (anchored). */
-  plain: RegExp;
-  colons: RegExp;
-  /** Sticky: as many whole rows as match from lastIndex (line breaks included). */
-  plainBlock: RegExp;
-  colonsBlock: RegExp;
-  /**
-   * Where none of `others` (quote, CR and the separators but the part's own) lies ahead in the
-   * text, plainBlock is the same as this block, whose field class is short (about a third
-   * faster in V8). Null for the colon separator.
-   */
-  others: RegExp | null;
-  leanBlock: RegExp;
-}
-
-/** Index of the first match of global `pattern` in `text` from `from`, else -1. */
-function firstAt(pattern: RegExp, text: string, from: number): number {
-  pattern.lastIndex = from;
-  return pattern.exec(text)?.index ?? -1;
-}
-
-/**
- * The regex for rows that change nothing: exactly the part's separator count, no other
- * separator that could win, no quotes, at most one comma per field (German decimals), and
- * per column: anything (object dtype, settled), a number or nothing (float64), an integer.
- */
-function quietRowPattern(sep: Sep, count: number, width: number, stats: ColumnStats[]): QuietRows | null {
-  if (width !== count + 1 || stats.length !== width) return null;
-  const states = stats.map(columnState);
-  if (states.includes('open')) return null;
-  const escaped = sep === '\t' ? '\\t' : sep === '|' ? '\\|' : sep;
-  const row = (char: string): string => {
-    const any = sep === ',' ? `${char}*` : `${char}*(?:,${char}*)?`;
-    const fields = states.map((state) =>
-      state === 'settled' ? any : state === 'float' ? `(?: *${NUMBER} *)?` : ` *[+-]?\\d+ *`,
-    );
-    // pandas strips rows read with a regex separator: no whitespace at either end then.
-    const stripped = sep === '\t' || sep === '|';
-    const head = stripped ? '(?![\\s\\x1c-\\x1f\\x85])' : '';
-    const tail = stripped ? '(?<![\\s\\x1c-\\x1f\\x85])' : '';
-    return `${head}${fields.join(escaped)}${tail}`;
-  };
-  // A colon counts as a separator only before whitespace; text without any colon (most) gets
-  // the simpler, faster pattern.
-  const plain = row('[^;|\\t:",\\r\\n]');
-  const lean = sep === ':' ? null : row(`[^${escaped},\\n]`);
-  // What a field of plainBlock may not hold besides the separator, comma and line feed.
-  const others = ['\t', '|', ';', ':', '"', '\r'].filter((c) => c !== sep);
-  const colons = row('(?:[^;|\\t:",\\r\\n]|:(?![:\\s]))');
-  return {
-    plain: new RegExp(`^${plain}\\r?\\n?$`),
-    colons: new RegExp(`^${colons}\\r?\\n?$`),
-    // At most BLOCK_ROWS rows per run: an unbounded `+` overflows the regex stack on big chunks.
-    plainBlock: new RegExp(`(?:${plain}\\r?\\n){1,${BLOCK_ROWS}}`, 'y'),
-    colonsBlock: new RegExp(`(?:${colons}\\r?\\n){1,${BLOCK_ROWS}}`, 'y'),
-    others: lean === null ? null : new RegExp(`[${others.join('')}]`, 'g'),
-    leanBlock: new RegExp(`(?:${lean ?? plain}\\n){1,${BLOCK_ROWS}}`, 'y'),
-  };
 }
 
 function gidColumn(about: string): Column {

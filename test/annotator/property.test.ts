@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import fc from '../support/fc.ts';
 import { isDomainError } from '../../lib/process/errors.ts';
 import { statusOf } from '../../lib/process/http-status.ts';
-import { annotateBytes } from './support.ts';
+import { annotateBytes, outcomeOf } from './support.ts';
 
 async function descriptorOrDomainError(bytes: Buffer | string): Promise<void> {
   try {
@@ -132,21 +132,12 @@ describe('annotate on arbitrary input', () => {
         }
         return csv.replaceAll('\n', eol);
       });
-    const outcome = async (text: string, chunk: number, fastPath = true): Promise<unknown> => {
-      try {
-        const options = { chunk, fastPath, provenance: { activity: 'urn:x', time: new Date(0) } };
-        return (await annotateBytes(text, options)).descriptor;
-      } catch (error) {
-        if (!isDomainError(error)) throw error;
-        return error.message;
-      }
-    };
     await fc.assert(
       fc.asyncProperty(table, async (text) => {
-        const whole = await outcome(text, 1 << 20);
-        assert.deepEqual(whole, await outcome(text, 5));
+        const whole = await outcomeOf(text, 1 << 20);
+        assert.deepEqual(whole, await outcomeOf(text, 5));
         // The general code alone (no row regex, no row scan) gives the same descriptor.
-        assert.deepEqual(whole, await outcome(text, 1 << 20, false));
+        assert.deepEqual(whole, await outcomeOf(text, 1 << 20, false));
       }),
       { numRuns: 150 },
     );

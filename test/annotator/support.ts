@@ -8,6 +8,7 @@ import {
 } from '../../lib/annotator/index.ts';
 import iconv from 'iconv-lite';
 import { seedFixture } from '../support/shared.ts';
+import { isDomainError } from '../../lib/process/errors.ts';
 
 /** The URL the regenerated descriptors name their CSVs by. */
 export const EXAMPLES = 'https://github.com/Mat-O-Lab/CSVToCSVW/raw/main/examples/';
@@ -42,6 +43,20 @@ export function annotateBytes(
     },
     options,
   );
+}
+
+/**
+ * The descriptor of `text` handed over in chunks of `chunk` bytes (fixed provenance), or the
+ * DomainError's message: what differential tests compare.
+ */
+export async function outcomeOf(text: string, chunk: number, fastPath = true): Promise<unknown> {
+  try {
+    const options = { chunk, fastPath, provenance: { activity: 'urn:x', time: new Date(0) } };
+    return (await annotateBytes(text, options)).descriptor;
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return error.message;
+  }
 }
 
 /** A golden descriptor without its run-specific provenance (activity id, timestamp). */
