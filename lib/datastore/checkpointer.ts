@@ -10,8 +10,11 @@ import { Worker } from 'node:worker_threads';
 import { log } from '../process/log.ts';
 
 const ENTRY = new URL('./checkpoint-worker.ts', import.meta.url);
-/** SQLite's own threshold: 1000 pages (here 16 KiB each). */
-const LOG_BYTES = 16 << 20;
+/**
+ * SQLite's own threshold: 1000 pages (here 16 KiB each). The log file is cut back to it when it
+ * restarts (embedded.ts, journal_size_limit): past it, the log holds more than that since.
+ */
+export const LOG_BYTES = 16 << 20;
 const IDLE_MS = 2000;
 
 export class Checkpointer {
@@ -33,7 +36,7 @@ export class Checkpointer {
     } catch {
       return; // no log yet
     }
-    if (size < LOG_BYTES) return;
+    if (size <= LOG_BYTES) return;
     this.#started().postMessage('checkpoint');
     clearTimeout(this.#idle);
     // Ends after its last checkpoint (a close waits for the one running).
