@@ -164,7 +164,10 @@ export function forwarder<S extends ServiceName>(runtime: Runtime, service: S): 
     send,
     asDownload,
     streamed,
-    upload: async (file) => ({ blob: await runtime.blobs.putFile(file.keep()), filename: file.filename }),
+    upload: async (file) => ({
+      blob: await runtime.blobs.putFile(file.keep(), file.sha256),
+      filename: file.filename,
+    }),
     withUpload,
     // The route's schema (built from the same contract) has checked these fields already.
     json: (operation) => async (input) => ({ json: await send(operation, fieldsOf(input) as never, input) }),

@@ -326,7 +326,7 @@ export class ActionSource implements CatalogueSource {
   async addResource(asker: Asker, name: string, file: UploadedResource): Promise<string> {
     if (asker.userName === undefined) throw unauthorized('Log in to add a resource.', 'user');
     const d = await this.#package(asker, name);
-    const blob = await this.#runtime.blobs.putFile(file.keep());
+    const blob = await this.#runtime.blobs.putFile(file.keep(), file.sha256);
     const params = {
       package_id: text(d.id),
       name: file.filename,

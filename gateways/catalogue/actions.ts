@@ -246,7 +246,7 @@ export function actionRoutes(runtime: Runtime): Route[] {
               'Authorization',
             );
           }
-          const blob = await runtime.blobs.putFile(file.keep());
+          const blob = await runtime.blobs.putFile(file.keep(), file.sha256);
           return answer(ctx, input, name, params, {
             blob,
             filename: file.filename,

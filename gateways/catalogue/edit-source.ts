@@ -170,7 +170,7 @@ export class EditSource {
   /** A new file for the resource: as resource_patch with an upload, its chain runs again. */
   async replaceResource(asker: Asker, name: string, id: string, file: UploadedResource): Promise<void> {
     await this.#resource(asker, name, id);
-    const blob = await this.#runtime.blobs.putFile(file.keep());
+    const blob = await this.#runtime.blobs.putFile(file.keep(), file.sha256);
     await this.#act(
       asker,
       'resource_patch',

@@ -37,6 +37,8 @@ export interface UploadedResource {
   filename: string;
   size: number;
   mimetype: string;
+  /** Hex SHA-256 of the file, taken by the kit as it was written (UploadedFile.sha256). */
+  sha256: string;
   description?: string;
   /** The upload form's `_idempotency`: the same form sent twice makes one resource. */
   idempotencyKey?: string;

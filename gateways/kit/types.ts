@@ -19,6 +19,11 @@ export interface UploadedFile {
   /** The media type the client declared for the part (unchecked). */
   mimetype: string;
   /**
+   * Hex SHA-256 of the bytes, taken as they were written to `path`: the blob store's key, so that
+   * storing the upload does not read the file again (BlobStore.putFile).
+   */
+  sha256: string;
+  /**
    * Take ownership: the kit will not delete the file when the response is done. Without it, or
    * a rename of the file elsewhere, the upload is removed after the response.
    */

@@ -104,6 +104,8 @@ export async function receiveUpload(
     allowEmptyFiles: true,
     minFileSize: 0,
     filename: (_name, _ext, part) => storedName(displayName(part.originalFilename)),
+    // Hashed as it is written: the blob store keys the file by it without reading it again.
+    hashAlgorithm: 'sha256',
   });
   form.onPart = (part: Part) => {
     if (part.name === fileField) {
@@ -141,6 +143,7 @@ export async function receiveUpload(
     filename: displayName(stored.originalFilename),
     size: stored.size,
     mimetype: stored.mimetype ?? 'application/octet-stream',
+    sha256: stored.hash as string,
     keep() {
       kept = true;
       return stored.filepath;

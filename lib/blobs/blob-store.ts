@@ -63,15 +63,22 @@ export class BlobStore {
     }
   }
 
-  /** Store a file that is already on disk (an upload): hashed, then moved in place. */
-  async putFile(path: string): Promise<string> {
-    const hash = createHash('sha256');
-    await pipeline(createReadStream(path), async (chunks: AsyncIterable<Uint8Array>) => {
-      for await (const chunk of chunks) hash.update(chunk);
-    });
+  /**
+   * Store a file that is already on disk (an upload): hashed, then moved in place. `sha256`: its
+   * hex SHA-256 taken as it was written (the upload kit's), so the file is not read again.
+   */
+  async putFile(path: string, sha256?: string): Promise<string> {
+    let key = sha256;
+    if (key === undefined) {
+      const hash = createHash('sha256');
+      await pipeline(createReadStream(path), async (chunks: AsyncIterable<Uint8Array>) => {
+        for await (const chunk of chunks) hash.update(chunk);
+      });
+      key = hash.digest('hex');
+    } else if (!KEY.test(key)) throw new Error(`putFile: ${JSON.stringify(key)} is not a hex SHA-256`);
     const temp = join(this.dir, 'tmp', randomUUID());
     await rename(path, temp);
-    return this.#settle(temp, hash.digest('hex'));
+    return this.#settle(temp, key);
   }
 
   async putBytes(bytes: string | Uint8Array): Promise<string> {

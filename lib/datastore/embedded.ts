@@ -7,7 +7,7 @@ import type { Migration } from './migrations.ts';
 import type { ReadOnlyAnswer, ReadOnlyRun, Row, SqlClient, SqlDialect } from './sql-dialect.ts';
 import { SQL_FUNCTIONS } from './sql-guard.ts';
 import { SqlDatastore } from './sql.ts';
-import { Checkpointer } from './checkpointer.ts';
+import { Checkpointer, LOG_BYTES } from './checkpointer.ts';
 
 const TYPES: Record<FieldType, string> = {
   text: 'TEXT',
@@ -205,12 +205,14 @@ export async function openEmbeddedDatastore(
   // so a checkpoint cut short by a power loss must not corrupt it. ANALYZE samples
   // (analysis_limit) so that a new index's statistics take milliseconds, not a table scan.
   // Checkpoints run on a thread of their own (checkpointer.ts), not after this one's commits;
-  // the log file is cut back to 64 MiB when it restarts.
+  // the log file is cut back to LOG_BYTES when it restarts, so that its size says how much was
+  // written since (cut back to 64 MiB, a log once grown past LOG_BYTES asked for a checkpoint
+  // after every commit).
   db.exec(
     `PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA busy_timeout = 5000; PRAGMA cache_size = -${CACHE_KIB}; PRAGMA analysis_limit = 1000`,
   );
   const onDisk = file !== ':memory:' && file !== '';
-  if (onDisk) db.exec('PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864');
+  if (onDisk) db.exec(`PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = ${LOG_BYTES}`);
   const store = new SqlDatastore(
     new SqliteClient(db, onDisk ? new Checkpointer(file) : undefined),
     sqliteDialect,

@@ -29,6 +29,20 @@ test('a blob is keyed by the SHA-256 of its bytes, whichever way it is stored', 
   assert.equal(blobs.size(fromBytes), Buffer.byteLength(text));
 });
 
+test('an upload hashed as it was written is moved in under that key; a key that is no SHA-256 is refused', async () => {
+  const blobs = store();
+  const text = 'Zeit [s];Kraft [kN]\n1;2\n';
+  const dir = tempDir('labld-upload-');
+  const file = join(dir, 'upload.csv');
+  writeFileSync(file, text);
+  await assert.rejects(blobs.putFile(file, '../x'), /not a hex SHA-256/);
+  assert.equal(existsSync(file), true, 'a refused upload stays where it was');
+  const key = await blobs.putFile(file, sha256(text));
+  assert.equal(key, sha256(text));
+  assert.equal(existsSync(file), false);
+  assert.equal(readFileSync(blobs.path(key), 'utf8'), text);
+});
+
 test('unknown or malformed keys are a 404, never a path outside the store', () => {
   const blobs = store();
   for (const key of ['../../etc/passwd', 'a'.repeat(64), '', 'ABC']) {

@@ -74,6 +74,7 @@ export function sampleGateway(
               filename: file.filename,
               size: file.size,
               mimetype: file.mimetype,
+              sha256: file.sha256,
               content: (await readFile(file.path)).toString('utf8'),
             },
           };

@@ -1,6 +1,7 @@
 // Multipart uploads: streamed to a kit-chosen path, the client's file name is metadata only,
 // the file is removed after the response unless the handler keeps it.
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -49,6 +50,13 @@ describe('gateway kit: multipart uploads', () => {
     assert.equal(body.mimetype, 'text/csv');
     assert.deepEqual(body.query, { return_type: 'turtle' });
     await eventually(() => !existsSync(path.dirname(stored)), 'the upload directory is removed');
+  });
+
+  test('the file comes with the SHA-256 of its bytes, taken as they were written (the blob store keys it by that)', async () => {
+    const content = 'Zeit [s];Kraft [kN]\n' + '0.02;1.5\n'.repeat(5000);
+    const body = await json(await fetch(url, { method: 'POST', body: form(content, 'big.csv') }));
+    assert.equal(body.content, content);
+    assert.equal(body.sha256, createHash('sha256').update(content).digest('hex'));
   });
 
   test('a Windows-style path and a plain extension: name reduced, extension kept on disk', async () => {
