@@ -4,9 +4,7 @@
 // loop stands still. Here the writing connection turns it off, and after a commit that leaves
 // the log past LOG_BYTES asks a worker thread for a PASSIVE checkpoint, the kind SQLite's
 // automatic one is. The thread starts on such a commit and ends when IDLE_MS pass without
-// one: a thread costs tens of MB of RSS, and large commits come in bursts (an import, a run of
-// uploads). A start, one checkpoint and the end cost about 50 ms of CPU; 1 MB CSVs through the
-// chain one after the other ask for a checkpoint every 2–4 s, which at 2 s started a thread each.
+// one: a thread costs tens of MB of RSS, and large commits come in bursts (an import).
 import { statSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { log } from '../process/log.ts';
@@ -17,7 +15,7 @@ const ENTRY = new URL('./checkpoint-worker.ts', import.meta.url);
  * restarts (embedded.ts, journal_size_limit): past it, the log holds more than that since.
  */
 export const LOG_BYTES = 16 << 20;
-const IDLE_MS = 30_000;
+const IDLE_MS = 2000;
 
 export class Checkpointer {
   readonly #file: string;
