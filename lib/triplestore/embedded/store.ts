@@ -7,15 +7,13 @@
 // empty): an idle store holds none. One dataset's jobs run one at a
 // time in their order; after a write the other threads re-read that dataset from disk before
 // their next job. The queue is fair across datasets (takeFair).
-import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { intSetting } from '../../process/config.ts';
 import { unreachable } from '../../process/errors.ts';
 import type { GraphSource, QueryLimits, QueryOptions, QueryResult, TripleStore } from '../contract.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from '../names.ts';
-import { INCOMING_PREFIX, datasetDir, newFileName } from './disk.ts';
+import { INCOMING_PREFIX, datasetDir, newFileName, writeDocument } from './disk.ts';
 import { oxigraphModule } from './oxigraph-module.ts';
 import { Slot, type Job } from './slot.ts';
 import type { Request, WorkerConfig } from './worker.ts';
@@ -236,7 +234,7 @@ class EmbeddedTripleStore implements TripleStore {
     const file = newFileName(INCOMING_PREFIX, format);
     try {
       // Synced before the worker may name it: the manifest never points at a partial file.
-      await pipeline(Readable.from(source.body), createWriteStream(join(dir, file), { flush: true }));
+      await writeDocument(source.body, join(dir, file));
     } catch (error) {
       rmSync(join(dir, file), { force: true });
       throw error;
