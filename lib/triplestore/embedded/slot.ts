@@ -12,7 +12,7 @@ import { DomainError, tooLarge, unreachable, upstreamTimeout } from '../../proce
 import type { Reply, Request, WorkerConfig } from './worker.ts';
 import { count } from '../../process/counters.ts';
 
-const ENTRY = new URL('./worker.ts', import.meta.url);
+const ENTRY = new URL('./thread.ts', import.meta.url);
 /** How often a running query's memory is looked at: at ~400 MB/s of growth, 20 MB past the limit. */
 const MEMORY_SAMPLE_MS = 50;
 /** Operations whose worker says when oxigraph starts them (their dataset read in). */
@@ -27,7 +27,9 @@ export interface Job {
 }
 
 export interface SlotOptions {
-  config: WorkerConfig;
+  config: Omit<WorkerConfig, 'module'>;
+  /** oxigraph's compiled module, given to each thread the slot starts (oxigraph-module.ts). */
+  module: () => WebAssembly.Module;
   memoryMb: number;
   timeoutMs: number;
   /** The slot's job (if any) settled (answered, refused or its worker replaced): give it the next. */
@@ -108,7 +110,9 @@ export class Slot {
   }
 
   #spawn(): Worker {
-    const worker = new Worker(ENTRY, { workerData: this.#options.config });
+    const worker = new Worker(ENTRY, {
+      workerData: { ...this.#options.config, module: this.#options.module() } satisfies WorkerConfig,
+    });
     worker.on('message', (reply: Reply) => {
       if (worker !== this.#worker || reply.id === 0) return;
       const current = this.#current;

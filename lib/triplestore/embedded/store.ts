@@ -7,15 +7,14 @@
 // empty): an idle store holds none. One dataset's jobs run one at a
 // time in their order; after a write the other threads re-read that dataset from disk before
 // their next job. The queue is fair across datasets (takeFair).
-import { createWriteStream, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import { intSetting } from '../../process/config.ts';
 import { unreachable } from '../../process/errors.ts';
 import type { GraphSource, QueryLimits, QueryOptions, QueryResult, TripleStore } from '../contract.ts';
 import { checkDatasetId, checkFormat, checkGraphIri } from '../names.ts';
-import { INCOMING_PREFIX, datasetDir, newFileName } from './disk.ts';
+import { INCOMING_PREFIX, datasetDir, newFileName, writeDocument } from './disk.ts';
+import { oxigraphModule } from './oxigraph-module.ts';
 import { Slot, type Job } from './slot.ts';
 import type { Request, WorkerConfig } from './worker.ts';
 
@@ -68,7 +67,7 @@ export interface EmbeddedTripleStoreOptions {
 class EmbeddedTripleStore implements TripleStore {
   readonly #root: string;
   readonly #limits: QueryLimits;
-  readonly #config: WorkerConfig;
+  readonly #config: Omit<WorkerConfig, 'module'>;
   readonly #memoryMb: number;
   readonly #size: number;
   readonly #idleMs: number;
@@ -81,6 +80,9 @@ class EmbeddedTripleStore implements TripleStore {
   #closed = false;
   #idle: (() => void) | undefined;
   #reaper: NodeJS.Timeout | undefined;
+  /** oxigraph's module, once the first job asked for it; no thread starts before. */
+  #module: WebAssembly.Module | undefined;
+  #compiling = false;
 
   constructor(options: EmbeddedTripleStoreOptions) {
     this.#root = join(options.dataDir, 'triplestore');
@@ -115,6 +117,7 @@ class EmbeddedTripleStore implements TripleStore {
       config: { ...this.#config, readOnly },
       memoryMb: this.#memoryMb,
       timeoutMs: this.#limits.timeoutMs,
+      module: () => this.#module!,
       onFree: (slot, done) => this.#freed(slot, done),
     });
   }
@@ -129,11 +132,32 @@ class EmbeddedTripleStore implements TripleStore {
   }
 
   #pump(): void {
+    if (this.#module === undefined) return this.#compile();
     while (this.#placeOne());
     if (this.#slots.every((slot) => slot.job === undefined) && this.#queue.length === 0) {
       this.#idle?.();
       this.#reapLater();
     }
+  }
+
+  /** Jobs wait for oxigraph's module (compiled once per process); if it cannot be, they fail. */
+  #compile(): void {
+    if (this.#compiling || this.#queue.length === 0) return;
+    this.#compiling = true;
+    oxigraphModule().then(
+      (module) => {
+        this.#compiling = false;
+        this.#module = module;
+        this.#pump();
+      },
+      (error: Error) => {
+        this.#compiling = false;
+        for (const job of this.#queue.splice(0)) {
+          job.reject(unreachable(`the embedded triple store cannot start oxigraph: ${error.message}`));
+        }
+        this.#idle?.();
+      },
+    );
   }
 
   /**
@@ -210,7 +234,7 @@ class EmbeddedTripleStore implements TripleStore {
     const file = newFileName(INCOMING_PREFIX, format);
     try {
       // Synced before the worker may name it: the manifest never points at a partial file.
-      await pipeline(Readable.from(source.body), createWriteStream(join(dir, file), { flush: true }));
+      await writeDocument(source.body, join(dir, file));
     } catch (error) {
       rmSync(join(dir, file), { force: true });
       throw error;

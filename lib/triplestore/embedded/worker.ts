@@ -9,7 +9,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import oxigraph from 'oxigraph';
+import * as oxigraph from 'oxigraph/web.js';
 import { DomainError, conflict, invalid, tooLarge } from '../../process/errors.ts';
 import type { GraphFormat, QueryResult, ResultFormats } from '../contract.ts';
 import { NTRIPLES, countTriples, graphFormat, tableFormat, tableText } from '../result-text.ts';
@@ -37,6 +37,8 @@ export interface WorkerConfig {
   bounds: QueryBounds | undefined;
   /** A reader: answers queries; the one writer (store.ts routes writes to it) changes files. */
   readOnly: boolean;
+  /** oxigraph's compiled WebAssembly, the process's one (oxigraph-module.ts). */
+  module: WebAssembly.Module;
 }
 
 export type Request =
@@ -70,6 +72,7 @@ function isTrap(error: unknown): boolean {
 
 const config = workerData as WorkerConfig;
 countExternalMemoryInHeapLimit();
+oxigraph.initSync({ module: config.module });
 const { namedNode } = oxigraph;
 
 /** Every dataset's manifest, read at start (small files): graphs() and ownership need no data. */
