@@ -75,6 +75,9 @@ const UPLOADS = Number(values.uploads);
 const DATASETS = Number(values.datasets);
 const PARALLEL = Number(values.parallel);
 const SETTLE_TIMEOUT_MS = 30 * 60_000;
+/** After every process is ready, how long before and while its CPU at rest is sampled. */
+const IDLE_SETTLE_MS = 5_000;
+const IDLE_SAMPLE_MS = 10_000;
 const POLL_MS = 1000;
 
 process.env['LABLD_FETCH_ALLOW'] = '127.0.0.1';
@@ -187,6 +190,8 @@ function servers(databaseUrl: string): Server[] {
 interface KafkaRun {
   perMinute: number;
   usage: Usage;
+  /** The deployment at rest, sampled before its warm-up (bench/scale-model.ts). */
+  idle: Usage;
   drains?: Drain[];
 }
 
@@ -201,13 +206,17 @@ async function kafka(copies: number, registryUrl: string, drain?: string): Promi
     const { d, fleet, gateway, token } = chain;
     try {
       await ready(fleet.all);
+      await sleep(IDLE_SETTLE_MS);
+      const rest = await sample(fleet.all);
+      await sleep(IDLE_SAMPLE_MS);
+      const idle = await measure(rest);
       let before: Sample | undefined;
       let from = 0;
       const perMinute = await throughput({ url: gateway.url, token }, async () => {
         before = await sample(fleet.all, servers(databaseUrl));
         from = Date.now();
       });
-      const run: KafkaRun = { perMinute, usage: await measure(before!) };
+      const run: KafkaRun = { perMinute, usage: await measure(before!), idle };
       if (!drain) return run;
       // Nothing else consumes while the group drains: every process leaves (SIGTERM) first.
       await Promise.all(fleet.all.splice(0).map((p) => p.stop()));
