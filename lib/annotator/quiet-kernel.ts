@@ -17,12 +17,6 @@ const PAGE = 65536;
 /** Per column, as quiet-rows.wat reads it. */
 export const KERNEL_STATE = { settled: 0, float: 1, int: 2 } as const;
 
-// The part of the WebAssembly API used here (the project's TypeScript libs do not declare it).
-declare const WebAssembly: {
-  Module: new (bytes: Uint8Array) => object;
-  Instance: new (module: object) => { exports: unknown };
-};
-
 interface Exports {
   memory: { buffer: ArrayBuffer; grow(pages: number): number };
   rows: { value: number };
