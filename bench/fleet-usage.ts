@@ -7,21 +7,12 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { metric, type LabldProcess } from '../test/kafka/processes.ts';
+import { cpuSecondsOf } from '../test/support/rss.ts';
 
 const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
 
 /** User and system CPU seconds of a process so far, all its threads (the worker pool) included; 0 once gone. */
-function cpuSeconds(pid: number, path = `/proc/${pid}/stat`): number {
-  let stat: string;
-  try {
-    stat = readFileSync(path, 'utf8');
-  } catch {
-    return 0;
-  }
-  // Fields after the command name, which is in parentheses and may hold spaces: utime is 14th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
-}
+const cpuSeconds = (pid: number): number => cpuSecondsOf(`/proc/${pid}/stat`);
 
 /**
  * CPU seconds of a process's threads so far, summed by thread name with its digits dropped
@@ -37,7 +28,7 @@ function threadSeconds(pid: number): Map<string, number> {
     return byName;
   }
   for (const task of tasks) {
-    const seconds = cpuSeconds(Number(task), `/proc/${pid}/task/${task}/stat`);
+    const seconds = cpuSecondsOf(`/proc/${pid}/task/${task}/stat`);
     if (seconds === 0) continue;
     let name: string;
     try {

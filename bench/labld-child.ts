@@ -7,11 +7,10 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import { text as readText } from 'node:stream/consumers';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { HARDNESS_MAPPING_TEXT } from '../test/chain/support.ts';
-import { rssOf } from '../test/support/rss.ts';
+import { cpuSecondsOf, rssOf } from '../test/support/rss.ts';
 
 // ---- labld as a child process ----
 
@@ -33,17 +32,8 @@ export interface Child extends Target {
 
 const LABLD = fileURLToPath(new URL('../bin/labld.js', import.meta.url));
 
-/** Clock ticks per second of /proc's CPU times. */
-let ticks: number | undefined;
-
-/** A process's CPU time so far (utime + stime of /proc/<pid>/stat, every thread), in ms. */
-function cpuOf(pid: number): number {
-  ticks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // The fields after the command's closing parenthesis: state is the 3rd, utime the 14th.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticks;
-}
+/** A process's CPU time so far (every thread), in ms. */
+const cpuOf = (pid: number): number => cpuSecondsOf(`/proc/${pid}/stat`) * 1000;
 
 /**
  * `token`: a restart on the same data directory, whose user and token exist already; `extra`:
