@@ -40,6 +40,7 @@ import {
   type ChainFile,
   type MappingEntry,
 } from '../lib/chain/index.ts';
+import { STARTER_MAPPING, STARTER_TEMPLATE, starterMapping, starterTemplate } from '../lib/catalogue/starter-library.ts';
 import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
@@ -128,14 +129,18 @@ async function directSteps(path: string, dir: string) {
     blob: await blobs.putStream((await openAsBlob(path)).stream()),
     name: 'seed-like.csv',
   };
+  // The library labld has on a fresh install (its starter mapping, whose template this process
+  // serves) plus the two the bench uploads: the same mapping is selected and run on both sides.
+  const starterTemplateUrl = files.put(`/starter/${STARTER_TEMPLATE}`, starterTemplate());
   const mappings: MappingEntry[] = [
+    { name: STARTER_MAPPING, url: `${site}/m0/download/${STARTER_MAPPING}`, text: starterMapping(starterTemplateUrl) },
     { name: 'hardness-map.yaml', url: `${site}/m1/download/hardness-map.yaml`, text: HARDNESS_MAPPING_TEXT },
     { name: 'csvw-template-map.yaml', url: `${site}/m2/download/csvw-template-map.yaml`, text: seedMapping },
   ];
   const load = textLoader({ blobs, policy: policyFromEnv() });
   const settings = { siteUrl: baseUrl(), maxOutputBytes: maxOutputBytes() };
-  /** describe's last output: its triples, data rows and Turtle bytes (for the write floor). */
-  const output = { triples: 0, rows: 0, bytes: 0 };
+  /** describe's last output: its triples, data rows and Turtle bytes (for the write floor); the mapping convert ran. */
+  const output = { triples: 0, rows: 0, bytes: 0, mapping: '' };
   const once = async (): Promise<Record<Step, number>> => {
     const times = {} as Record<Step, number>;
     let mark = performance.now();
@@ -165,6 +170,7 @@ async function directSteps(path: string, dir: string) {
     lap('select-mapping');
     const mapping = mappings.find((m) => m.url === selection.selected?.url);
     if (!mapping) throw new Error(`no mapping selected: ${selection.reason}`);
+    output.mapping = mapping.name;
     await convertStep({ descriptor, csv, mapping }, { blobs, ...settings, load });
     lap('convert');
     return times;
@@ -203,6 +209,10 @@ async function small(): Promise<void> {
         Date.parse(steps.find((s) => s.step === step)![field] as string);
       // The end as labld stamped it (same clock): not this client's next poll.
       const took = at('convert', 'finishedAt') - startedAt;
+      // The same work on both sides: labld's library holds its starter mapping too.
+      const converted = steps.find((s) => s.step === 'convert')!.summary.note as string;
+      if (!converted.startsWith(`mapping ${JSON.stringify(direct.output.mapping)}`))
+        throw new Error(`labld converted with another mapping (${converted}) than the domain functions (${direct.output.mapping})`);
       const hops = {} as Record<Step, number>;
       let last = startedAt;
       for (const step of STEPS) {
@@ -273,7 +283,7 @@ async function small(): Promise<void> {
       `small:   waits before each step (the upload's start, else the last step's end → its start: outbox, bus, pick-up), p50: ${perStep(hops)}`,
     );
     console.log(
-      `small: the five steps' domain functions called directly, their sum: p50 ${ms(sum)}, p99 ${ms(percentile(sums, 99))}`,
+      `small: the five steps' domain functions called directly, their sum: p50 ${ms(sum)}, p99 ${ms(percentile(sums, 99))} (both sides select and run ${direct.output.mapping})`,
     );
     console.log(`small:   each, p50: ${perStep(domain)}`);
     pairs.sort((a, b) => a - b);
