@@ -40,7 +40,12 @@ import {
   type ChainFile,
   type MappingEntry,
 } from '../lib/chain/index.ts';
-import { STARTER_MAPPING, STARTER_TEMPLATE, starterMapping, starterTemplate } from '../lib/catalogue/starter-library.ts';
+import {
+  STARTER_MAPPING,
+  STARTER_TEMPLATE,
+  starterMapping,
+  starterTemplate,
+} from '../lib/catalogue/starter-library.ts';
 import { openEmbeddedDatastore } from '../lib/datastore/embedded.ts';
 import { importCsv } from '../lib/datastore/import.ts';
 import { policyFromEnv } from '../lib/fetch/guarded-fetch.ts';
@@ -133,7 +138,11 @@ async function directSteps(path: string, dir: string) {
   // serves) plus the two the bench uploads: the same mapping is selected and run on both sides.
   const starterTemplateUrl = files.put(`/starter/${STARTER_TEMPLATE}`, starterTemplate());
   const mappings: MappingEntry[] = [
-    { name: STARTER_MAPPING, url: `${site}/m0/download/${STARTER_MAPPING}`, text: starterMapping(starterTemplateUrl) },
+    {
+      name: STARTER_MAPPING,
+      url: `${site}/m0/download/${STARTER_MAPPING}`,
+      text: starterMapping(starterTemplateUrl),
+    },
     { name: 'hardness-map.yaml', url: `${site}/m1/download/hardness-map.yaml`, text: HARDNESS_MAPPING_TEXT },
     { name: 'csvw-template-map.yaml', url: `${site}/m2/download/csvw-template-map.yaml`, text: seedMapping },
   ];
@@ -212,7 +221,9 @@ async function small(): Promise<void> {
       // The same work on both sides: labld's library holds its starter mapping too.
       const converted = steps.find((s) => s.step === 'convert')!.summary.note as string;
       if (!converted.startsWith(`mapping ${JSON.stringify(direct.output.mapping)}`))
-        throw new Error(`labld converted with another mapping (${converted}) than the domain functions (${direct.output.mapping})`);
+        throw new Error(
+          `labld converted with another mapping (${converted}) than the domain functions (${direct.output.mapping})`,
+        );
       const hops = {} as Record<Step, number>;
       let last = startedAt;
       for (const step of STEPS) {
