@@ -3,13 +3,10 @@
 // as fast as the busiest one: a 2:1 split caps two processes at 1.5×); the CPU of the servers
 // the chain uses (the Kafka broker, PostgreSQL's backends of the run's database); and how busy
 // the whole machine was, other users included, so that a figure from a shared machine can be judged.
-import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { metric, type LabldProcess } from '../test/kafka/processes.ts';
-import { cpuSecondsOf } from '../test/support/rss.ts';
-
-const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+import { clockTicks, cpuSecondsOf } from '../test/support/rss.ts';
 
 /** User and system CPU seconds of a process so far, all its threads (the worker pool) included; 0 once gone. */
 const cpuSeconds = (pid: number): number => cpuSecondsOf(`/proc/${pid}/stat`);
@@ -154,8 +151,8 @@ export async function measure(before: Sample): Promise<Usage> {
     groups,
     servers,
     ours: [...groups, ...servers].reduce((sum, g) => sum + g.cpu, 0),
-    busy: (after.machine.busy - before.machine.busy) / TICKS_PER_SECOND,
-    capacity: ticks / TICKS_PER_SECOND,
+    busy: (after.machine.busy - before.machine.busy) / clockTicks(),
+    capacity: ticks / clockTicks(),
     seconds: (after.at - before.at) / 1000,
     load: loadavg()[0]!,
   };

@@ -8,8 +8,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
-/** Clock ticks per second of /proc's CPU times. */
 let ticks: number | undefined;
+
+/** Clock ticks per second of /proc's CPU times (getconf CLK_TCK, read once). */
+export function clockTicks(): number {
+  ticks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  return ticks;
+}
 
 /**
  * User and system CPU seconds in a /proc `stat` file (a process's, every thread; or one task's
@@ -22,10 +27,9 @@ export function cpuSecondsOf(statPath: string): number {
   } catch {
     return 0;
   }
-  ticks ??= Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
   // Fields after the command name, which is in parentheses and may hold spaces: utime is 14th.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / ticks;
+  return (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }
 
 /** A process's resident set now (VmRSS) or at its peak so far (VmHWM), in bytes; 0 if it is gone. */
