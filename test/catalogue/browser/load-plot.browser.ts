@@ -71,8 +71,12 @@ describe('Load and plot in Chromium on a whole labld', () => {
     assert.match(await section.innerText(), /not loaded yet/);
     await shot('load-before');
     await page.getByRole('button', { name: 'Load into the triple store' }).click();
-    // triplestore.js looks again every two seconds while the load is queued or running.
+    await page.waitForURL(`${seeded.labld.url}/dataset/tensile#triplestore`);
+    // triplestore.js looks again every two seconds while the load is queued or running and
+    // replaces the section in place: a mark set on the page now is still there at the end.
+    await page.evaluate(`window.labldSamePage = true`);
     await page.locator('#triplestore[data-state="done"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.evaluate(`window.labldSamePage`), true, 'the page was reloaded');
     const link = section.getByRole('link', { name: /triplestore\/sparql$/ });
     const endpoint = await link.getAttribute('href');
     assert.match(endpoint ?? '', /\/dataset\/[0-9a-f-]{36}\/triplestore\/sparql$/);

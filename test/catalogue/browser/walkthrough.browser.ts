@@ -76,29 +76,12 @@ function forcesAbove(limit: number): number {
   return count;
 }
 
-/**
- * Opens `url`. The dataset page reloads itself 2 s after it loaded while a load runs
- * (triplestore.js), and this test looks again every 2 s: a goto straight from that page met its
- * reload, five times in a row once in CI. From about:blank no timer of the old page is left.
- */
-async function visit(url: string): Promise<void> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await browser.page.goto('about:blank');
-      await browser.page.goto(url);
-      return;
-    } catch (error) {
-      if (attempt === 5 || !/interrupted by another navigation/.test(String(error))) throw error;
-    }
-  }
-}
-
 /** Reloads the dataset page until `link` (a resource's name) is listed, for up to two minutes. */
 async function waitForResource(name: string): Promise<void> {
   const { page } = browser;
   const until = Date.now() + 120_000;
   for (;;) {
-    await visit(`${labld.url}/dataset/${DATASET}`);
+    await browser.page.goto(`${labld.url}/dataset/${DATASET}`);
     if ((await page.getByRole('link', { name, exact: true }).count()) > 0) return;
     if (Date.now() > until) assert.fail(`${name} never appeared on the dataset page`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -110,7 +93,7 @@ async function atRest(): Promise<void> {
   const { page } = browser;
   const until = Date.now() + 120_000;
   for (;;) {
-    await visit(`${labld.url}/dataset/${DATASET}`);
+    await browser.page.goto(`${labld.url}/dataset/${DATASET}`);
     const steps = await page.locator('#automation [data-active]').getAttribute('data-active');
     const load = await page.locator('#triplestore').getAttribute('data-state');
     if (steps !== 'true' && load !== 'queued' && load !== 'running') return;
@@ -168,13 +151,13 @@ describe('the walkthrough, offline, in Chromium', () => {
       })),
     ];
     for (const file of files) {
-      await visit(`${labld.url}/dataset/${DATASET}`);
+      await browser.page.goto(`${labld.url}/dataset/${DATASET}`);
       await page.getByRole('link', { name: 'Add a resource' }).click();
       await page.getByLabel(/^File/).setInputFiles({ ...file, mimeType: 'text/csv' });
       await page.getByRole('button', { name: 'Upload' }).click();
       await page.getByText('Upload complete.').waitFor({ timeout: 60_000 });
     }
-    await visit(`${labld.url}/dataset/${DATASET}`);
+    await browser.page.goto(`${labld.url}/dataset/${DATASET}`);
     for (const file of files)
       assert.equal(await page.getByRole('link', { name: file.name, exact: true }).count(), 1);
     await shot('uploaded');
@@ -194,7 +177,7 @@ describe('the walkthrough, offline, in Chromium', () => {
       name: 'make a mapping for it',
     });
     for (;;) {
-      await visit(`${labld.url}/dataset/${DATASET}`);
+      await browser.page.goto(`${labld.url}/dataset/${DATASET}`);
       link = page.locator(`#automation li:has-text("${MAPPED_EXPORT}")`).getByRole('link', {
         name: 'make a mapping for it',
       });
@@ -222,8 +205,8 @@ describe('the walkthrough, offline, in Chromium', () => {
     const { page } = browser;
     const expected = forcesAbove(FORCE_ABOVE);
     assert.ok(expected > 0);
-    // The chain's own loads of the joined graphs first: while one runs, the page reloads itself
-    // (unticking the box) and the Load button is disabled.
+    // The chain's own loads of the joined graphs first: while one runs, the section is replaced
+    // when it changes (unticking the box) and the Load button is disabled.
     await atRest();
     await page.getByLabel(/^with the measurements \(rows\)/).check();
     // The form posts and is sent back to the dataset page.
@@ -231,7 +214,7 @@ describe('the walkthrough, offline, in Chromium', () => {
     // The rows of four files are about a million triples: the dataset page says when they are in.
     const until = Date.now() + 300_000;
     for (;;) {
-      await visit(`${labld.url}/dataset/${DATASET}`);
+      await browser.page.goto(`${labld.url}/dataset/${DATASET}`);
       // Loaded, and with the rows: the box is ticked again only when the last load took them.
       const loaded = (await page.locator('#triplestore .status-done', { hasText: 'loaded' }).count()) > 0;
       if (loaded && (await page.getByLabel(/^with the measurements \(rows\)/).isChecked())) break;
