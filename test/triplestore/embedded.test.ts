@@ -18,6 +18,10 @@ import { DEFAULT_TEST_LIMITS, count, datasetId, graphOf, numbered, rows, turtle 
 const open = (dataDir: string, limits: Partial<QueryLimits> = {}, memoryTriples = 1_000_000) =>
   openTripleStore({ url: '', dataDir, limits: { ...DEFAULT_TEST_LIMITS, ...limits }, memoryTriples });
 
+/** The embedded store itself, whose threads() the tests count. */
+const openCounting = (dataDir: string, options: { idleMs?: number; workers?: number }) =>
+  openEmbeddedTripleStore({ dataDir, limits: DEFAULT_TEST_LIMITS, memoryTriples: 1_000_000, ...options });
+
 /** Runs `body` with a temporary data directory, removed afterwards. */
 async function inDataDir(body: (dir: string) => Promise<void>): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'labld-triplestore-'));
@@ -159,12 +163,7 @@ describe('embedded triple store: persistence and memory', () => {
   it('holds no thread until work comes, and lets its threads go once idle, the writer too', () =>
     inDataDir(async (dir) => {
       const ds = datasetId('idle');
-      const store = await openEmbeddedTripleStore({
-        dataDir: dir,
-        limits: DEFAULT_TEST_LIMITS,
-        memoryTriples: 1_000_000,
-        idleMs: 200,
-      });
+      const store = await openCounting(dir, { idleMs: 200 });
       const threadsOnceIdle = async () => {
         for (const until = Date.now() + 20_000; store.threads() > 0 && Date.now() < until;) {
           await new Promise((resolve) => setTimeout(resolve, 50));
@@ -185,6 +184,23 @@ describe('embedded triple store: persistence and memory', () => {
         assert.equal(count(await store.query(ds, 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }')), 6);
         await store.ready();
         assert.equal(await threadsOnceIdle(), 0);
+      } finally {
+        await store.close();
+      }
+    }));
+
+  it('a query after a load goes to the thread that holds the dataset: no reader starts to read it back', () =>
+    inDataDir(async (dir) => {
+      const ds = datasetId('held');
+      const store = await openCounting(dir, { workers: 2 });
+      const all = 'SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }';
+      try {
+        await store.replaceGraph(ds, graphOf(ds), turtle(numbered(5, 'first')));
+        assert.equal(count(await store.query(ds, all)), 5);
+        assert.equal(store.threads(), 1, 'the writer answered from the copy it loaded');
+        await store.replaceGraph(ds, graphOf(ds), turtle(numbered(7, 'second')));
+        assert.equal(count(await store.query(ds, all)), 7);
+        assert.equal(store.threads(), 1);
       } finally {
         await store.close();
       }

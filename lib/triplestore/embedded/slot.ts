@@ -46,6 +46,11 @@ interface Current {
 export class Slot {
   /** When the slot last finished a job: idle readers are let go. */
   freeSince = performance.now();
+  /**
+   * The datasets its thread holds in memory, as the thread said after its last message: a query
+   * sent there is answered without reading its dataset back from disk (seconds for 1M triples).
+   */
+  held: ReadonlySet<string> = new Set();
   readonly #options: SlotOptions;
   /** The thread, while the slot is awake. */
   #worker: Worker | undefined;
@@ -91,6 +96,7 @@ export class Slot {
    * asleep has nothing to tell: its next thread reads the store from disk.
    */
   tell(request: Request): void {
+    if (request.op === 'refresh') this.held = new Set([...this.held].filter((d) => d !== request.dataset));
     this.#worker?.postMessage({ id: 0, request });
   }
 
@@ -99,6 +105,7 @@ export class Slot {
     const worker = this.#worker;
     if (!worker || this.#current) return;
     this.#worker = undefined;
+    this.held = new Set();
     await worker.terminate();
   }
 
@@ -113,8 +120,11 @@ export class Slot {
     const worker = new Worker(ENTRY, {
       workerData: { ...this.#options.config, module: this.#options.module() } satisfies WorkerConfig,
     });
+    this.held = new Set();
     worker.on('message', (reply: Reply) => {
-      if (worker !== this.#worker || reply.id === 0) return;
+      if (worker !== this.#worker) return;
+      if (reply.held) this.held = new Set(reply.held);
+      if (reply.id === 0) return;
       const current = this.#current;
       if (!current || current.id !== reply.id) return;
       if ('running' in reply) {

@@ -55,15 +55,20 @@ export type Request =
 
 export type Reply =
   /** The query's dataset is in memory and oxigraph starts on it (store.ts watches its memory from here). */
-  | { id: number; running: true }
-  | { id: number; ok: true; value: unknown }
-  | {
-      id: number;
-      ok: false;
-      error: { kind: DomainError['kind']; message: string; field?: string } | { message: string };
-      /** oxigraph trapped (its WASM instance is unusable from now on): this thread must be replaced. */
-      fatal?: true;
-    };
+  (
+    | { id: number; running: true }
+    | { id: number; ok: true; value: unknown }
+    | {
+        id: number;
+        ok: false;
+        error: { kind: DomainError['kind']; message: string; field?: string } | { message: string };
+        /** oxigraph trapped (its WASM instance is unusable from now on): this thread must be replaced. */
+        fatal?: true;
+      }
+  ) & {
+    /** The datasets in this thread's memory once the message was handled: store.ts sends a query there. */
+    held?: string[];
+  };
 
 /** A WebAssembly.RuntimeError: oxigraph trapped ("memory access out of bounds", "unreachable"). */
 function isTrap(error: unknown): boolean {
@@ -367,6 +372,6 @@ parentPort!.on('message', (message: { id: number; request: Request }) => {
             ...(isTrap(error) ? { fatal: true as const } : {}),
           };
   }
-  parentPort!.postMessage(reply);
+  parentPort!.postMessage({ ...reply, held: [...loaded.keys()] } satisfies Reply);
 });
 parentPort!.postMessage({ id: 0, ok: true, value: 'ready' });
