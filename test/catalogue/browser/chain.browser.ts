@@ -12,7 +12,7 @@ import { hashPassword } from '../../../lib/catalogue/auth/passwords.ts';
 import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
 import { seedFixture } from '../../support/shared.ts';
 import { startLibraryLabld, type LibraryLabld } from '../../chain/library-labld.ts';
-import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, collectProblems, launchChromium, type Browser } from './launch.ts';
 
 const PASSWORD = 'a browser needs a long password';
 const STEPS = ['annotate', 'import', 'describe', 'select-mapping', 'convert'];
@@ -84,10 +84,7 @@ describe('the automation chain on the dataset page in Chromium', () => {
     await running.call('package_create', { name: 'tensile', title: 'Tensile tests' });
     await running.call('package_collaborator_create', { id: 'tensile', user_id: 'eve', capacity: 'editor' });
     browser = await launchChromium();
-    browser.page.on('pageerror', (e) => problems.push(e.message));
-    browser.page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    collectProblems(browser.page, problems);
     browser.page.on('framenavigated', (frame) => {
       if (frame === browser.page.mainFrame()) navigations += 1;
     });

@@ -15,7 +15,7 @@ import { startLabld, type Running } from '../../support/labld.ts';
 import { CSVW_MAPPING_URL, seedLoader } from '../../converter/support.ts';
 import { loadAndWait, uploadTurtle } from '../../triplestore/endpoint-support.ts';
 import { api, type Person } from '../actions/support.ts';
-import { SCREENSHOTS, choose, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, choose, collectProblems, launchChromium, type Browser } from './launch.ts';
 
 const PASSWORD = 'a query needs a long password';
 const QUDT = 'http://qudt.org/schema/qudt/';
@@ -72,10 +72,7 @@ describe('the query page in Chromium on a loaded seed graph', () => {
     await uploadTurtle(labld.url, ada, 'fresh', rdf.filename, joined);
     browser = await launchChromium();
     const origin = new URL(labld.url).origin;
-    browser.page.on('pageerror', (e) => problems.push(e.message));
-    browser.page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    collectProblems(browser.page, problems);
     browser.page.on('request', (r) => {
       const url = new URL(r.url());
       if (url.protocol !== 'data:' && url.origin !== origin) elsewhere.push(r.url());

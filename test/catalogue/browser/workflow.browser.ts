@@ -8,7 +8,7 @@ import { hashPassword } from '../../../lib/catalogue/auth/passwords.ts';
 import { openCatalogueStore } from '../../../lib/catalogue/store/open.ts';
 import { startLabld, type Running } from '../../support/labld.ts';
 import { api, importedTable } from '../actions/support.ts';
-import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, collectProblems, launchChromium, type Browser } from './launch.ts';
 
 const PASSWORD = 'a browser needs a long password';
 let labld: Running & { dataDir: string };
@@ -35,10 +35,7 @@ describe('the catalogue workflow in Chromium on a whole labld', () => {
     await store.createUser({ name: 'ada', password_hash: await hashPassword(PASSWORD) });
     await store.close();
     browser = await launchChromium();
-    browser.page.on('pageerror', (e) => problems.push(e.message));
-    browser.page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    collectProblems(browser.page, problems);
   });
   after(async () => {
     await browser?.close();

@@ -12,7 +12,7 @@ import { startFileServer, type FileServer } from '../../support/file-server.ts';
 import { startLabld, type Running } from '../../support/labld.ts';
 import { endpoint, openAndClosed } from '../../triplestore/endpoint-support.ts';
 import { person, type Person } from '../actions/support.ts';
-import { SCREENSHOTS, launchChromium, type Browser } from './launch.ts';
+import { SCREENSHOTS, collectProblems, launchChromium, type Browser } from './launch.ts';
 
 const QUERY = 'SELECT ?s ?force WHERE { ?s <http://example.org/force> ?force } ORDER BY ?force';
 
@@ -76,10 +76,7 @@ describe('YASGUI served from another origin queries the endpoints (CORS)', () =>
       const url = new URL(r.url());
       if (url.protocol !== 'data:' && !allowed.includes(url.origin)) outside.push(r.url());
     });
-    browser.page.on('pageerror', (e) => problems.push(e.message));
-    browser.page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(m.text());
-    });
+    collectProblems(browser.page, problems);
   });
   after(async () => {
     await browser?.close();
