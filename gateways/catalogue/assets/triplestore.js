@@ -13,6 +13,23 @@
     return state === 'queued' || state === 'running';
   }
 
+  /**
+   * Puts `fresh`'s content into `section`. Its status line stays the same element with its text
+   * changed, so that a screen reader announces it (a live region put in anew is not announced).
+   */
+  function replaceSection(section, fresh) {
+    section.setAttribute('data-state', fresh.getAttribute('data-state'));
+    var status = section.querySelector('[role="status"]');
+    var next = fresh.querySelector('[role="status"]');
+    if (!status || !next) {
+      section.innerHTML = fresh.innerHTML;
+      return;
+    }
+    status.innerHTML = next.innerHTML;
+    while (status.nextSibling) status.nextSibling.remove();
+    while (next.nextSibling) section.appendChild(document.adoptNode(next.nextSibling));
+  }
+
   function refresh() {
     var section = document.getElementById('triplestore');
     return window
@@ -26,7 +43,7 @@
         var fresh = page.getElementById('triplestore');
         // Replaced only when it changed, so that a focused control keeps its focus between looks.
         if (!fresh || fresh.outerHTML === section.outerHTML) return;
-        section.replaceWith(document.importNode(fresh, true));
+        replaceSection(section, fresh);
         var resources = document.getElementById('resources');
         var listed = page.getElementById('resources');
         if (resources && listed && resources.innerHTML !== listed.innerHTML)

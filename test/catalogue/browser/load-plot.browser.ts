@@ -73,10 +73,15 @@ describe('Load and plot in Chromium on a whole labld', () => {
     await page.getByRole('button', { name: 'Load into the triple store' }).click();
     await page.waitForURL(`${seeded.labld.url}/dataset/tensile#triplestore`);
     // triplestore.js looks again every two seconds while the load is queued or running and
-    // replaces the section in place: a mark set on the page now is still there at the end.
-    await page.evaluate(`window.labldSamePage = true`);
+    // replaces the section's content in place: a mark set on the page now is still there at the
+    // end, and the status line is the same element (a screen reader announces its new text).
+    await page.evaluate(`window.labldStatus = document.querySelector('#triplestore [role="status"]')`);
     await page.locator('#triplestore[data-state="done"]').waitFor({ timeout: 30_000 });
-    assert.equal(await page.evaluate(`window.labldSamePage`), true, 'the page was reloaded');
+    assert.equal(
+      await page.evaluate(`window.labldStatus === document.querySelector('#triplestore [role="status"]')`),
+      true,
+      'the page was reloaded or the status line put in anew',
+    );
     const link = section.getByRole('link', { name: /triplestore\/sparql$/ });
     const endpoint = await link.getAttribute('href');
     assert.match(endpoint ?? '', /\/dataset\/[0-9a-f-]{36}\/triplestore\/sparql$/);
