@@ -259,6 +259,13 @@ function printDrains(group: string, [one, two]: Drain[]): void {
   console.log(
     `scale: drain ${group} ×2 / ×1 = ${(two!.perSecond / one!.perSecond).toFixed(2)}× (goal ≥ 1.8× on 2 cores; the ${servers} share these cores: ${(serverShare * 100).toFixed(0)}% of the machine during the ×2 drain)`,
   );
+  // One process of a step is more than one thread (its worker, libuv's pool, V8's helpers): what
+  // the ×1 drain already kept busy is no longer there for a second process.
+  const cores = one!.usage.capacity / one!.usage.seconds;
+  const used = one!.usage.ours / one!.usage.seconds;
+  console.log(
+    `scale: drain ${group}: the ×1 drain kept ${used.toFixed(2)} of the ${cores.toFixed(0)} cores busy (its process and the ${servers}): at most ${(cores / used).toFixed(2)}× for ×2 on this machine, were nothing else to grow`,
+  );
 }
 const setup = `${UPLOADS} uploads of the seed example.csv over ${DATASETS} datasets, ${PARALLEL} at a time, ${PARTITIONS} partitions per chain topic (${Math.ceil(DATASETS / PARTITIONS)} datasets on each)`;
 console.log(`scale: ${setup}`);
