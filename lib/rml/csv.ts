@@ -67,6 +67,9 @@ export class CsvParser {
   /** Returns the offset up to which `input` was consumed. */
   private parse(input: string, final: boolean): number {
     const { quote } = this.dialect;
+    // An empty quoteChar (a mapping's `csvw:quoteChar ""`) quotes nothing, as CSVW's null does:
+    // looked for, it is found everywhere, and the slow path never moved on from it.
+    if (quote === '') return this.parseLines(input, 0, final);
     let pos = 0;
     while (pos < input.length) {
       const quoteAt = input.indexOf(quote, pos);

@@ -70,3 +70,15 @@ test('an error after lines without quotes names the right line', () => {
       error instanceof RmlError && /CSV line 4: a quoted cell is not closed/.test(error.message),
   );
 });
+
+test('an empty quoteChar quotes nothing (it made the parser loop for ever)', () => {
+  const rows: string[][] = [];
+  const parser = new CsvParser({ ...DEFAULT_DIALECT, quote: '' }, (row) => rows.push(row));
+  parser.push('a,"b\n1,');
+  parser.push('2\n');
+  parser.end();
+  assert.deepEqual(rows, [
+    ['a', '"b'],
+    ['1', '2'],
+  ]);
+});
