@@ -166,7 +166,7 @@ class EmbeddedTripleStore implements TripleStore {
    * it), else to a free reader, else to a new one while the pool may grow, else to the writer:
    * the writer stays free for loads where it can. Without the first rule the first query after
    * a load went to a reader, which read the million triples the writer had just loaded back
-   * from disk (3.7–4.0 s).
+   * from disk (3.7–4.4 s for 1M triples).
    */
   #placeOne(): boolean {
     const busy = new Set(this.#slots.flatMap((slot) => (slot.job ? [datasetOf(slot.job)] : [])));
